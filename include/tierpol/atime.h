@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Per-page access-time stamp: mainline Linux's alternative to the scan
+ * history ring (Linux 6.1 and later, xchg_page_access_time(), later
+ * folio_xchg_access_time()).
+ *
+ * When the scanner marks a slow-tier page for a hint fault it stores the
+ * current time, truncated to @bits bits after dropping @shift low bits, in
+ * the page (the kernel reuses the last_cpupid bits). The hint fault swaps in
+ * the fault time and computes latency = (now - stamp) masked to the stamp's
+ * width. A page not stamped for longer than the stamp's span (2^(bits+shift)
+ * ticks) aliases to a smaller latency; that is the kernel's behaviour and is
+ * kept, documented and tested.
+ *
+ * Mainline stamps milliseconds with bits = LAST_CPUPID_SHIFT (21 on x86-64
+ * with NR_CPUS = 8192) and shift = max(0, 12 - bits). With a nanosecond
+ * clock, shift = 20 gives buckets of about 1 ms.
+ */
+#ifndef _TIERPOL_ATIME_H
+#define _TIERPOL_ATIME_H
+
+#include <tierpol/types.h>
+
+/** The kernel's LAST_CPUPID_SHIFT on x86-64 with NR_CPUS = 8192. */
+#define TP_ATIME_DEFAULT_BITS	21U
+/** Mainline's PAGE_ACCESS_TIME_MIN_BITS: the bucket shift keeps 12 bits. */
+#define TP_ATIME_MIN_BITS	12U
+
+/**
+ * struct tp_atime_cfg - access-time stamp format
+ * @bits: stamp width in bits, 1..32; 0 selects %TP_ATIME_DEFAULT_BITS
+ * @shift: low time bits dropped (the bucket size is 2^shift ticks),
+ *	0..63; bits + shift must not exceed 64
+ */
+struct tp_atime_cfg {
+	u32 bits;
+	u32 shift;
+};
+
+/**
+ * struct tp_atime - a validated stamp format (read-only after init)
+ * @mask: (2^bits) - 1
+ * @shift: bucket shift
+ */
+struct tp_atime {
+	u32 mask;
+	u32 shift;
+};
+
+/**
+ * tp_atime_init() - validate a stamp format
+ * @fmt: the format object to fill
+ * @cfg: the requested format
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL (NULL argument, @bits above 32, @bits + @shift
+ * above 64); on error @fmt is left untouched.
+ */
+TP_API int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg);
+
+/**
+ * tp_atime_encode() - the stamp for a time
+ * @fmt: the stamp format
+ * @now: time in ticks
+ *
+ * Context: Any context.
+ * Return: (@now >> shift) masked to the stamp's width.
+ */
+static inline u32 tp_atime_encode(const struct tp_atime *fmt, u64 now)
+{
+	return (u32)(now >> fmt->shift) & fmt->mask;
+}
+
+/**
+ * tp_atime_latency() - latency between a stamp and a time
+ * @fmt: the stamp format
+ * @stamp: a stamp from tp_atime_encode()
+ * @now: time in ticks
+ *
+ * Computed as the kernel does: (now - (stamp << shift)) masked to
+ * (mask << shift), so the answer is a multiple of the bucket size, below the
+ * stamp's span, and wraps for stamps older than the span.
+ *
+ * Context: Any context.
+ * Return: the latency in ticks.
+ */
+static inline u64 tp_atime_latency(const struct tp_atime *fmt, u32 stamp,
+				   u64 now)
+{
+	return (now - ((u64)stamp << fmt->shift)) &
+	       ((u64)fmt->mask << fmt->shift);
+}
+
+/**
+ * tp_atime_span() - the time a stamp can represent
+ * @fmt: the stamp format
+ *
+ * Context: Any context.
+ * Return: 2^(bits + shift) ticks, saturated to 2^64 - 1.
+ */
+static inline u64 tp_atime_span(const struct tp_atime *fmt)
+{
+	u64 m = ((u64)fmt->mask << fmt->shift) | ((1ULL << fmt->shift) - 1);
+
+	return m == ~0ULL ? m : m + 1;
+}
+
+/**
+ * tp_atime_xchg() - stamp a page and return its previous stamp
+ * @fmt: the stamp format
+ * @stamp: the page's stamp word (caller-owned, e.g. one u32 per page)
+ * @now: time in ticks
+ *
+ * Context: Any context; atomic with respect to concurrent calls on @stamp.
+ * Return: the previous stamp.
+ */
+TP_API u32 tp_atime_xchg(const struct tp_atime *fmt, u32 *stamp, u64 now);
+
+/**
+ * tp_atime_fault() - hint-fault latency from a stamp, re-stamping the page
+ * @fmt: the stamp format
+ * @stamp: the page's stamp word
+ * @now: fault time in ticks
+ *
+ * The kernel's numa_hint_fault_latency(): exchange the stamp for @now and
+ * return the latency from the previous stamp.
+ *
+ * Context: Any context; atomic with respect to concurrent calls on @stamp.
+ * Return: the latency in ticks, see tp_atime_latency().
+ */
+TP_API u64 tp_atime_fault(const struct tp_atime *fmt, u32 *stamp, u64 now);
+
+#endif /* _TIERPOL_ATIME_H */

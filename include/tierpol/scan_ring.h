@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Scan-history ring and hint-fault latency lookup (seed 000, patch 6/8).
+ *
+ * The NUMA-balancing scanner walks an address space in passes; each pass
+ * begins at the end of the previous one and marks PTEs for hint faults. The
+ * ring remembers, for the last @depth passes, where each pass began and when,
+ * plus how far the newest pass has got. When a hint fault arrives, the
+ * latency lookup finds the newest pass whose range holds the fault address
+ * and returns how long ago that pass began: a short latency means the page
+ * was touched soon after it was marked, i.e. it is probably hot.
+ */
+#ifndef _TIERPOL_SCAN_RING_H
+#define _TIERPOL_SCAN_RING_H
+
+#include <tierpol/types.h>
+
+/** The largest accepted ring depth (a power of two). */
+#define TP_RING_DEPTH_MAX	1024U
+/** How many times a reader retries while the writer updates the ring. */
+#define TP_RING_READ_RETRIES	8U
+
+/**
+ * struct tp_scan_pass - one recorded scan pass
+ * @start: the address the pass began at
+ * @time: when it began, in the caller's ticks
+ *
+ * The array of passes is owned by the caller and handed to
+ * tp_scan_ring_init(); depth * 16 bytes.
+ */
+struct tp_scan_pass {
+	aligned_u64 start;
+	aligned_u64 time;
+};
+
+/**
+ * struct tp_scan_ring_cfg - scan-history ring configuration
+ * @depth: number of passes remembered; a power of two in
+ *	[1, %TP_RING_DEPTH_MAX]; 0 selects %TP_DEFAULT_RING_DEPTH (16).
+ * @limit: end of the address space (TASK_SIZE): a pass that wrapped covers
+ *	up to here. 0 selects the whole u64 space (2^64 - 1).
+ */
+struct tp_scan_ring_cfg {
+	u32 depth;
+	aligned_u64 limit;
+};
+
+/**
+ * struct tp_scan_ring - scan-history ring state
+ * @seq: sequence count; odd while the writer updates the ring
+ * @mask: depth - 1
+ * @nr: passes recorded since init or reset
+ * @offset: how far the newest pass has scanned (the end of its range)
+ * @limit: end of the address space
+ * @pass: caller-owned array of depth passes
+ *
+ * All fields are private; use the functions below. One writer at a time:
+ * callers serialize tp_scan_ring_record(), tp_scan_ring_advance() and
+ * tp_scan_ring_reset() (the kernel's scanner runs per mm under
+ * numa_next_scan's cmpxchg). Any number of readers may run concurrently
+ * with the writer and with each other.
+ */
+struct tp_scan_ring {
+	u32 seq;
+	u32 mask;
+	aligned_u64 nr;
+	aligned_u64 offset;
+	aligned_u64 limit;
+	struct tp_scan_pass *pass;
+};
+
+/**
+ * enum tp_lat_result - how tp_scan_ring_latency() found its answer
+ * @TP_LAT_EXACT: a recorded pass covers the address; the latency is exact
+ * @TP_LAT_OLDEST: no recorded pass covers the address (the history is
+ *	shorter than a full sweep of the address space); the latency is that of
+ *	the oldest recorded pass, as the seed approximates it, and is a lower
+ *	bound of the true latency
+ */
+enum tp_lat_result {
+	TP_LAT_EXACT = 0,
+	TP_LAT_OLDEST = 1,
+};
+
+/**
+ * tp_scan_ring_init() - initialise an empty scan-history ring
+ * @ring: the ring
+ * @cfg: configuration, validated completely before anything is written
+ * @pass: caller-owned array of @cfg->depth passes (or 16 if depth is 0)
+ *
+ * Context: Any context. Not concurrently with other calls on @ring.
+ * Return: 0, or -EINVAL (NULL argument, depth not a power of two or above
+ * %TP_RING_DEPTH_MAX); on error @ring is left untouched.
+ */
+TP_API int tp_scan_ring_init(struct tp_scan_ring *ring,
+			     const struct tp_scan_ring_cfg *cfg,
+			     struct tp_scan_pass *pass);
+
+/**
+ * tp_scan_ring_record() - record the beginning of a scan pass
+ * @ring: the ring
+ * @start: the address the pass begins at
+ * @now: the current time, in ticks
+ *
+ * The new pass becomes the newest; its range is empty until
+ * tp_scan_ring_advance() moves the scan offset. The oldest pass is
+ * forgotten when the ring is full.
+ *
+ * Context: The single writer (see &struct tp_scan_ring). Lock-free.
+ */
+TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now);
+
+/**
+ * tp_scan_ring_advance() - move the scan offset of the newest pass
+ * @ring: the ring
+ * @offset: the end of the range scanned so far. A value below the newest
+ *	pass's start means the scanner reached @limit and restarted from the
+ *	beginning (the kernel's reset_ptenuma_scan()); the newest pass then
+ *	covers [start, limit).
+ *
+ * Call it before the PTEs of the range are marked, as the seed does, so a
+ * fault on a freshly marked page always finds its pass.
+ *
+ * Context: The single writer. Lock-free.
+ */
+TP_API void tp_scan_ring_advance(struct tp_scan_ring *ring, u64 offset);
+
+/**
+ * tp_scan_ring_reset() - forget all recorded passes
+ * @ring: the ring
+ *
+ * Context: The single writer. Lock-free.
+ */
+TP_API void tp_scan_ring_reset(struct tp_scan_ring *ring);
+
+/**
+ * tp_scan_ring_latency() - hint-fault latency of an address
+ * @ring: the ring
+ * @addr: the fault address
+ * @now: the fault time, in ticks
+ * @latency: where to store @now minus the time the covering pass began, in
+ *	ticks; 0 if that time is after @now (a caller's clock skew is never
+ *	turned into a negative or huge latency)
+ *
+ * The newest pass covers [start, offset); each older pass covers [start,
+ * start of the next newer pass); a pass whose end lies below its start
+ * wrapped and covers [start, limit). A newest pass that has made no
+ * progress yet (start == offset) covers nothing: no PTE of it is marked, so
+ * no fault can come from it (the seed instead stretched it by 10 GiB, which
+ * gives faults from the previous sweep a near-zero latency; see
+ * docs/algorithms.md).
+ *
+ * Context: Any context, concurrently with the writer and other readers;
+ * never sees a start of one pass paired with the time of another. Retries
+ * at most %TP_RING_READ_RETRIES times while the writer is mid-update.
+ * Return: %TP_LAT_EXACT or %TP_LAT_OLDEST with *@latency set; -ENOENT if
+ * nothing is recorded; -EBUSY if the writer kept the ring busy for every
+ * retry. *@latency is only written on success.
+ */
+TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr,
+				u64 now, u64 *latency);
+
+/**
+ * tp_scan_ring_depth() - the configured depth
+ * @ring: an initialised ring
+ *
+ * Context: Any context.
+ * Return: the number of passes the ring remembers.
+ */
+static inline u32 tp_scan_ring_depth(const struct tp_scan_ring *ring)
+{
+	return ring->mask + 1;
+}
+
+#endif /* _TIERPOL_SCAN_RING_H */

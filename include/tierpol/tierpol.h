@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tierpol - page-placement algorithms for tiered memory (DRAM + CXL/PMEM),
+ * as Linux's NUMA balancing uses them for hot-page promotion.
+ *
+ * The umbrella header: include this, or the component headers one by one.
+ *
+ *   scan_ring.h  scan-history ring and hint-fault latency lookup
+ *   atime.h      per-page access-time stamp (mainline's alternative)
+ *   threshold.h  hot-threshold controller
+ *   limiter.h    promotion rate limiter (token bucket, per-second window)
+ *   vma_scan.h   VMA scan rate limiter and access filter
+ *   policy.h     the promotion decision pipeline, watermarks, statistics
+ *   version.h    version macros and tp_version()
+ */
+#ifndef _TIERPOL_TIERPOL_H
+#define _TIERPOL_TIERPOL_H
+
+#include <tierpol/types.h>
+#include <tierpol/version.h>
+#include <tierpol/scan_ring.h>
+#include <tierpol/atime.h>
+#include <tierpol/threshold.h>
+#include <tierpol/limiter.h>
+#include <tierpol/vma_scan.h>
+#include <tierpol/policy.h>
+
+#endif /* _TIERPOL_TIERPOL_H */

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * VMA scan rate limiter: which VMAs a NUMA-balancing scan pass visits.
+ *
+ * Three filters, chosen by the profile:
+ *
+ * %TP_VMA_FILTER_NONE - every VMA is scanned (Linux 6.1 .. 6.3).
+ *
+ * %TP_VMA_FILTER_SEED - seed 004 on top of Linux 6.5: a VMA is scanned in
+ * the mm's first two scan sequences, when the scanning task's PID hash is in
+ * the VMA's two-window access bitmap, or, failing both, by a size-based
+ * countdown that forces a scan of VMAs the task never accessed:
+ * ratelimit = 1 + ((4 MiB / size) >> 7), i.e. 1 for VMAs above 32 KiB up to
+ * 9 for 4 KiB. The countdown starts at 0 (the first unaccessed check scans),
+ * then skips ratelimit checks: a VMA is force-scanned once every
+ * ratelimit + 1 checks, 1 in 2 for large VMAs and 1 in 10 for 4 KiB ones. The
+ * seed's comment says "1 in 9" for 4 KiB; its code does 1 in 10 and this
+ * follows the code (see docs/algorithms.md). Sizes are u64: the seed's
+ * "unsigned int vma_size" truncates VMAs of 4 GiB and more.
+ *
+ * %TP_VMA_FILTER_MAINLINE - Linux 6.7+ vma_is_accessed(): scanned during the
+ * VMA's own first two scan sequences, when the PID hash is in the bitmap,
+ * when completing a VMA whose scan already started (mm scan offset beyond
+ * the VMA start), when not scanned for more sequences than the process has
+ * threads, or in the scanner's forced retry pass; never twice in one
+ * sequence.
+ *
+ * All filters except NONE delay new VMAs by one scan delay and rotate the
+ * access bitmap windows every 4 x scan delay. The caller (the scanner)
+ * supplies the facts; the library decides.
+ */
+#ifndef _TIERPOL_VMA_SCAN_H
+#define _TIERPOL_VMA_SCAN_H
+
+#include <tierpol/types.h>
+
+/**
+ * enum tp_vma_filter - VMA scan filter
+ * @TP_VMA_FILTER_NONE: scan every VMA (Linux 6.1 to 6.3)
+ * @TP_VMA_FILTER_SEED: seed 004: 6.5's PID filter plus the size countdown
+ * @TP_VMA_FILTER_MAINLINE: Linux 6.7+ vma_is_accessed()
+ */
+enum tp_vma_filter {
+	TP_VMA_FILTER_NONE = 0,
+	TP_VMA_FILTER_SEED = 1,
+	TP_VMA_FILTER_MAINLINE = 2,
+};
+
+/**
+ * enum tp_vma_verdict - what tp_vma_scan_check() decided, and why
+ * @TP_VMA_SCAN_ALL: scan: no filter
+ * @TP_VMA_SCAN_EARLY: scan: one of the first two scan sequences
+ * @TP_VMA_SCAN_ACCESSED: scan: the task's PID hash is in the bitmap
+ * @TP_VMA_SCAN_PARTIAL: scan: completing a VMA whose scan already started
+ * @TP_VMA_SCAN_STARVED: scan: skipped for more sequences than threads
+ * @TP_VMA_SCAN_FORCED: scan: the scanner's forced retry pass
+ * @TP_VMA_SCAN_DISJOINT: scan: seed 004's size-based countdown fired
+ * @TP_VMA_SKIP_DELAY: skip: a new VMA within its scan delay
+ * @TP_VMA_SKIP_DONE: skip: already scanned in this sequence
+ * @TP_VMA_SKIP_INACTIVE: skip: not accessed by the task
+ */
+enum tp_vma_verdict {
+	TP_VMA_SCAN_ALL = 0,
+	TP_VMA_SCAN_EARLY = 1,
+	TP_VMA_SCAN_ACCESSED = 2,
+	TP_VMA_SCAN_PARTIAL = 3,
+	TP_VMA_SCAN_STARVED = 4,
+	TP_VMA_SCAN_FORCED = 5,
+	TP_VMA_SCAN_DISJOINT = 6,
+	TP_VMA_SKIP_DELAY = 8,
+	TP_VMA_SKIP_DONE = 9,
+	TP_VMA_SKIP_INACTIVE = 10,
+};
+
+/**
+ * tp_vma_verdict_scans() - does a verdict mean "scan"?
+ * @v: an &enum tp_vma_verdict
+ *
+ * Context: Any context.
+ * Return: true for the TP_VMA_SCAN_* verdicts.
+ */
+static inline bool tp_vma_verdict_scans(int v)
+{
+	return v >= 0 && v < TP_VMA_SKIP_DELAY;
+}
+
+/**
+ * struct tp_vma_profile_cfg - VMA scan filter settings
+ * @filter: &enum tp_vma_filter
+ * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
+ * @scan_delay: numa_balancing_scan_delay in ticks; 0 selects
+ *	%TP_DEFAULT_SCAN_DELAY_MS; at most %TP_TIME_MAX / 4
+ */
+struct tp_vma_profile_cfg {
+	u32 filter;
+	u32 tps;
+	aligned_u64 scan_delay;
+};
+
+/**
+ * struct tp_vma_profile - validated filter settings, shared by all VMAs
+ * @filter: &enum tp_vma_filter
+ * @scan_delay: delay of new VMAs, ticks
+ * @reset_period: access bitmap window length (4 x scan delay), ticks
+ */
+struct tp_vma_profile {
+	u32 filter;
+	aligned_u64 scan_delay;
+	aligned_u64 reset_period;
+};
+
+/**
+ * struct tp_vma_scan - per-VMA scan state (the kernel's vma_numab_state)
+ * @pids: access bitmaps of PID hashes, previous and current window
+ * @next_scan: end of the new-VMA delay, ticks
+ * @pids_reset: next window rotation, ticks
+ * @start_seq: mm scan sequence when the state was initialised
+ * @prev_seq: sequence of the last completed scan of this VMA
+ * @countdown: seed 004's checks left before a forced scan
+ */
+struct tp_vma_scan {
+	aligned_u64 pids[2];
+	aligned_u64 next_scan;
+	aligned_u64 pids_reset;
+	u32 start_seq;
+	u32 prev_seq;
+	u32 countdown;
+};
+
+/**
+ * struct tp_vma_facts - what the scanner knows when it considers a VMA
+ * @vma_start: start address of the VMA
+ * @vma_end: end address of the VMA (exclusive)
+ * @scan_offset: the mm's current scan offset
+ * @scan_seq: the mm's scan sequence (numa_scan_seq)
+ * @nr_threads: threads of the scanning process
+ * @pid: the scanning task's PID
+ * @forced: the scanner's second pass after a pass that scanned nothing
+ *	because of the PID filter (mainline's vma_pids_forced)
+ */
+struct tp_vma_facts {
+	aligned_u64 vma_start;
+	aligned_u64 vma_end;
+	aligned_u64 scan_offset;
+	u32 scan_seq;
+	u32 nr_threads;
+	u32 pid;
+	bool forced;
+};
+
+/**
+ * tp_vma_profile_init() - validate VMA scan filter settings
+ * @p: the profile
+ * @cfg: the settings, validated completely before anything is written
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL (NULL argument, unknown filter, bad @tps) or -ERANGE
+ * (@scan_delay above %TP_TIME_MAX / 4); on error @p is left untouched.
+ */
+TP_API int tp_vma_profile_init(struct tp_vma_profile *p,
+			       const struct tp_vma_profile_cfg *cfg);
+
+/**
+ * tp_vma_scan_init() - initialise a VMA's scan state
+ * @v: the VMA's state
+ * @p: the profile
+ * @scan_seq: the mm's current scan sequence
+ * @now: the current time in ticks
+ *
+ * The kernel does this when it first meets the VMA (and it is where seed 004
+ * resets its countdown).
+ *
+ * Context: Any context. Not concurrently with other calls on @v.
+ */
+TP_API void tp_vma_scan_init(struct tp_vma_scan *v,
+			     const struct tp_vma_profile *p, u32 scan_seq,
+			     u64 now);
+
+/**
+ * tp_vma_scan_note() - record that a task accessed the VMA
+ * @v: the VMA's state
+ * @pid: the faulting task's PID
+ *
+ * Called from the hint-fault path (vma_set_access_pid_bit()).
+ *
+ * Context: Any context, concurrently with itself and the scanner; like the
+ * kernel's __set_bit() a racing rotation may drop the bit.
+ */
+TP_API void tp_vma_scan_note(struct tp_vma_scan *v, u32 pid);
+
+/**
+ * tp_vma_scan_check() - should the scanner scan this VMA now?
+ * @v: the VMA's state
+ * @p: the profile
+ * @f: the scanner's facts
+ * @now: the current time in ticks
+ *
+ * May rotate the access windows and move seed 004's countdown.
+ *
+ * Context: The scanner of the VMA's mm (one at a time).
+ * Return: an &enum tp_vma_verdict; tp_vma_verdict_scans() tells scan from
+ * skip. -EINVAL if @f describes an empty or inverted VMA.
+ */
+TP_API int tp_vma_scan_check(struct tp_vma_scan *v,
+			     const struct tp_vma_profile *p,
+			     const struct tp_vma_facts *f, u64 now);
+
+/**
+ * tp_vma_scan_done() - the scanner finished scanning the VMA
+ * @v: the VMA's state
+ * @scan_seq: the mm's scan sequence
+ *
+ * Context: The scanner of the VMA's mm.
+ */
+TP_API void tp_vma_scan_done(struct tp_vma_scan *v, u32 scan_seq);
+
+/**
+ * tp_vma_scan_ratelimit() - seed 004's forced-scan rate limit of a VMA
+ * @size: VMA size in bytes (u64: no truncation at 4 GiB)
+ *
+ * Context: Any context.
+ * Return: 1 + ((4 MiB / @size) >> 7); 1 for @size 0 (the seed's guard).
+ */
+TP_API u32 tp_vma_scan_ratelimit(u64 size);
+
+/**
+ * tp_vma_pid_bit() - the access-bitmap bit of a PID
+ * @pid: a PID
+ *
+ * The kernel's hash_32(pid, ilog2(BITS_PER_LONG)) on 64-bit.
+ *
+ * Context: Any context.
+ * Return: a bit number in [0, 63].
+ */
+static inline u32 tp_vma_pid_bit(u32 pid)
+{
+	return (pid * 0x61C88647U) >> (32 - 6);
+}
+
+#endif /* _TIERPOL_VMA_SCAN_H */
