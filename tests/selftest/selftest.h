@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Shared self-test vectors: one set of table-driven checks that runs both in
+ * the CMocka suites (userspace) and in the kernel's tierpol_test.ko. Files in
+ * tests/selftest/ may use only the public tierpol API and this header: no
+ * libc, no CMocka, no floating point, no VLAs, no 64-bit division.
+ *
+ * Each component provides "int tp_st_<component>(struct tp_st *st)" that
+ * runs its vectors, reporting every case through TP_ST_CHECK(), and returns
+ * the number of failed cases.
+ */
+#ifndef _TIERPOL_SELFTEST_H
+#define _TIERPOL_SELFTEST_H
+
+#include <tierpol/tierpol.h>
+
+/**
+ * struct tp_st - a self-test run
+ * @run: cases run so far
+ * @failed: cases failed so far
+ * @suite: name of the running suite (the component)
+ * @report: called for every case; may be NULL
+ * @priv: for the reporter
+ */
+struct tp_st {
+	unsigned int run;
+	unsigned int failed;
+	const char *suite;
+	void (*report)(struct tp_st *st, bool ok, const char *name, int line);
+	void *priv;
+};
+
+static inline bool tp_st_report(struct tp_st *st, bool ok, const char *name,
+				int line)
+{
+	st->run++;
+	if (!ok)
+		st->failed++;
+	if (st->report)
+		st->report(st, ok, name, line);
+	return ok;
+}
+
+/* Report one case: @name is a string literal or a table row's name. */
+#define TP_ST_CHECK(st, cond, name) \
+	tp_st_report((st), !!(cond), (name), __LINE__)
+
+#define TP_ST_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#endif /* _TIERPOL_SELFTEST_H */
