@@ -22,12 +22,12 @@ int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg)
 
 u32 tp_atime_xchg(const struct tp_atime *fmt, u32 *stamp, u64 now)
 {
-	TP_ASSERT(fmt && stamp);
+	TP_ASSERT(fmt && fmt->mask && stamp);	/* fmt initialised */
 	return tp_atomic32_xchg(stamp, tp_atime_encode(fmt, now));
 }
 
 u64 tp_atime_fault(const struct tp_atime *fmt, u32 *stamp, u64 now)
 {
-	TP_ASSERT(fmt && stamp);
+	TP_ASSERT(fmt && fmt->mask && stamp);
 	return tp_atime_latency(fmt, tp_atime_xchg(fmt, stamp, now), now);
 }

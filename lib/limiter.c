@@ -11,7 +11,8 @@
  * max(TAT, now * scale) + n * cost <= now * scale + tau, tau = burst * cost.
  * The products wrap modulo 2^64 consistently, so only signed differences of
  * scaled times are used. With scale <= 2^32, tps <= 2^30 and
- * burst <= 2^32, every unit quantity below stays under 2^63.
+ * burst <= 2^32, every unit quantity below stays under 2^63, and a debt
+ * plus a request under 2^64.
  *
  * A TAT that lies more than tau plus one second of units ahead of now can
  * only be a stale value that an idle gap longer than 2^63 units aliased: it
@@ -164,6 +165,7 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 
 	if (!l)
 		return -EINVAL;
+	TP_ASSERT(tp_read_once(l->tps));	/* initialised */
 	ret = limiter_check(cfg, &p);
 	if (ret)
 		return ret;
@@ -201,8 +203,9 @@ static bool window_consume(struct tp_limiter *l, u64 n, u64 now)
 
 	used = count - tp_atomic64_read(&l->window.base);
 	limit = tp_read_once(l->window.limit);
+	/* A limit of 0 refuses everything, a window's opener included. */
 	if (tp_read_once(l->variant) == TP_LIMITER_WINDOW_SEED)
-		return used <= limit;
+		return limit && used <= limit;
 	return used < limit;
 }
 
@@ -211,7 +214,7 @@ bool tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now)
 	u64 need, ns, tau, scale, limit, old, new;
 	s64 d;
 
-	TP_ASSERT(l);
+	TP_ASSERT(l && tp_read_once(l->tps));	/* initialised */
 	if (!n)
 		return true;
 	if (tp_read_once(l->variant) != TP_LIMITER_BUCKET)
@@ -232,7 +235,12 @@ bool tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now)
 		d = (s64)(old - ns);
 		/* Full bucket if TAT is past, or stale (see above). */
 		new = (d <= 0 || (u64)d > limit ? ns : old) + need;
-		if ((s64)(new - ns) > (s64)tau)
+		/*
+		 * Unsigned: a debt of up to limit plus a request of up to tau
+		 * may exceed 2^63 units (a caller almost a second late at the
+		 * largest rates), but not 2^64.
+		 */
+		if (new - ns > tau)
 			return false;
 	} while (!tp_atomic64_try_cmpxchg(&l->tat, &old, new));
 	return true;
@@ -242,7 +250,7 @@ u64 tp_limiter_available(const struct tp_limiter *l, u64 now)
 {
 	u64 used, limit, debt, cost, tau, scale;
 
-	TP_ASSERT(l);
+	TP_ASSERT(l && tp_read_once(l->tps));
 	if (l->variant != TP_LIMITER_BUCKET) {
 		limit = tp_read_once(l->window.limit);
 		/* An expired window reopens on the next request. */

@@ -99,7 +99,8 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy *out)
 
 int tp_policy_init(struct tp_policy *pol, const struct tp_policy_cfg *cfg)
 {
-	struct tp_policy p;
+	/* Zeroed, padding included: *pol gets no stale stack bytes. */
+	struct tp_policy p = { 0 };
 	int ret;
 
 	if (!pol)
@@ -149,20 +150,21 @@ static u64 policy_rate(const struct tp_policy *pol, u64 wmark_high)
 static void node_limiter_cfg(const struct tp_policy *pol, u64 rate,
 			     struct tp_limiter_cfg *lc)
 {
-	lc->variant = pol->limiter_variant;
-	lc->tps = pol->tps;
+	/* tp_decide() may retune concurrently with tp_policy_tune(). */
+	lc->variant = tp_read_once(pol->limiter_variant);
+	lc->tps = tp_read_once(pol->tps);
 	lc->rate = rate;
-	lc->burst = tp_min_u64(pol->burst, TP_RATE_MAX);
+	lc->burst = tp_min_u64(tp_read_once(pol->burst), TP_RATE_MAX);
 }
 
 static void node_thresh_cfg(const struct tp_policy *pol, u64 rate,
 			    struct tp_thresh_cfg *tc)
 {
-	tc->variant = pol->thresh_variant;
+	tc->variant = tp_read_once(pol->thresh_variant);
 	tc->steps = 0;
-	tc->tps = pol->tps;
-	tc->ref_th = pol->hot_th;
-	tc->period = pol->period;
+	tc->tps = tp_read_once(pol->tps);
+	tc->ref_th = tp_read_once(pol->hot_th);
+	tc->period = tp_read_once(pol->period);
 	tc->rate_limit = rate;
 }
 
@@ -211,16 +213,28 @@ int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
 	return 0;
 }
 
+/*
+ * Bit 63 of node->rate_pages (rates are at most 2^32): the node's limiter
+ * and controller are being reconfigured. Their tunes must not run
+ * concurrently, and concurrent decisions may both see a new watermark.
+ */
+#define NODE_RETUNING	BIT_ULL(63)
+
 void tp_node_sync(struct tp_node *node, const struct tp_policy *pol, u64 now)
 {
-	u64 rate;
+	u64 rate, cur;
 	u32 mode;
 
 	TP_ASSERT(node && pol);
+	/* Wait out a decision retuning the node: it only computes. */
+	do {
+		cur = tp_atomic64_read(&node->rate_pages) & ~NODE_RETUNING;
+	} while (!tp_atomic64_cmpxchg(&node->rate_pages, cur,
+				      cur | NODE_RETUNING));
 	/* The watermark default keeps the last watermark the node saw. */
-	rate = policy_rate(pol, tp_atomic64_read(&node->rate_pages));
+	rate = policy_rate(pol, cur);
 	node_apply(node, pol, rate, now);
-	tp_atomic64_set(&node->rate_pages, rate);
+	tp_atomic64_cmpxchg(&node->rate_pages, cur | NODE_RETUNING, rate);
 
 	mode = tp_read_once(pol->mode);
 	if ((mode & TP_MODE_TIERING) &&
@@ -241,8 +255,13 @@ static u64 node_rate(const struct tp_policy *pol, struct tp_node *node,
 		return rate;
 	rate = policy_rate(pol, mem->wmark_high);
 	cur = tp_atomic64_read(&node->rate_pages);
-	if (cur != rate && tp_atomic64_cmpxchg(&node->rate_pages, cur, rate))
+	/* One retuner at a time; the others use the settings as they are. */
+	if (cur != rate && !(cur & NODE_RETUNING) &&
+	    tp_atomic64_cmpxchg(&node->rate_pages, cur, rate | NODE_RETUNING)) {
 		node_apply(node, pol, rate, now);
+		tp_atomic64_cmpxchg(&node->rate_pages, rate | NODE_RETUNING,
+				    rate);
+	}
 	return rate;
 }
 

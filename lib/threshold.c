@@ -123,7 +123,7 @@ int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
 	u64 start, base, cand, ref_cand, diff, th, old, unit, max;
 	s64 delta;
 
-	TP_ASSERT(t && nr_cand);
+	TP_ASSERT(t && nr_cand && tp_read_once(t->unit));	/* initialised */
 	start = tp_atomic64_read(&t->start);
 	if (tp_time_diff(now, start) <= (s64)tp_read_once(t->period))
 		return TP_TH_IDLE;
@@ -143,8 +143,11 @@ int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
 	/* 110 % and 90 % of the reference, computed once per period. */
 	ref_cand = tp_read_once(t->ref_cand);
 	if (diff > tp_mul_frac(ref_cand, 11, 10)) {
-		/* max(th - unit, unit) without the unsigned underflow. */
-		th = th >= unit + unit ? th - unit : unit;
+		/*
+		 * max(th - unit, unit) without the unsigned underflow (th >=
+		 * unit here), nor unit + unit overflowing when unit >= 2^63.
+		 */
+		th = th - unit >= unit ? th - unit : unit;
 	} else if (diff < tp_mul_frac(ref_cand, 9, 10)) {
 		th = tp_min_u64(tp_add_sat(th, unit), max);
 	}
@@ -175,7 +178,7 @@ void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand, u64 now)
 
 u64 tp_thresh_get(const struct tp_thresh *t)
 {
-	TP_ASSERT(t);
+	TP_ASSERT(t && tp_read_once(t->unit));
 	return thresh_effective(tp_atomic64_read(&t->th),
 				tp_read_once(t->ref_th),
 				tp_read_once(t->unit),

@@ -12,7 +12,11 @@
  * g = gcd(rate, tps), so no rounding ever accumulates whatever the gaps
  * between calls. Bound: over any interval [t1, t2] containing every caller's
  * @now, admitted pages <= burst + rate * (t2 - t1) / tps, with racing callers
- * included (every admission is one successful cmpxchg).
+ * included (every admission is one successful cmpxchg), as long as no
+ * caller's @now is a second or more behind the latest @now the bucket saw: a
+ * state that far ahead of @now is taken for an idle gap that aliased the
+ * 64-bit state, and the late caller refills the bucket (up to burst + n
+ * pages more than the bound).
  *
  * %TP_LIMITER_WINDOW_SEED - the seed's per-second window: every request is
  * counted first (admitted or not); when more than one second passed since the
@@ -53,7 +57,8 @@ enum tp_limiter_variant {
  * @rate: pages per second (the window's limit per window), 0..%TP_RATE_MAX;
  *	0 refuses every request, as the kernel's rate limit of 0 does
  * @burst: bucket capacity in pages, 1..%TP_RATE_MAX; 0 selects @rate (one
- *	second's worth, the window's budget). Ignored by the window variants.
+ *	second's worth, the window's budget). Ignored by the window variants,
+ *	which still refuse a value above %TP_RATE_MAX.
  */
 struct tp_limiter_cfg {
 	u32 variant;

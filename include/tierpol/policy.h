@@ -77,7 +77,7 @@ enum tp_preset {
  * @mode: TP_MODE_* flags, at most 0x3
  * @flags: TP_POL_* switches
  * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
- * @page_shift: log2 of the base page size, 12..21; 0 selects 12. 16 KiB and
+ * @page_shift: log2 of the base page size, 10..30; 0 selects 12. 16 KiB and
  *	64 KiB pages (14, 16) work like 4 KiB ones.
  * @hot_threshold_ms: hot threshold; 0 selects %TP_DEFAULT_HOT_THRESHOLD_MS
  * @rate_limit_mbps: promotion rate limit in MB/s; 0 means the high
@@ -354,7 +354,8 @@ TP_API int tp_policy_tune(struct tp_policy *pol,
  * @now: the current time in ticks
  *
  * Context: Any context. Not concurrently with other calls on @node.
- * Return: 0, or -EINVAL for a NULL argument.
+ * Return: 0, or -EINVAL for a NULL argument or a @pol that tp_policy_init()
+ * did not fill (a zero-filled one, say); on error @node is left untouched.
  */
 TP_API int tp_node_init(struct tp_node *node, const struct tp_policy *pol,
 			u64 now);
@@ -509,9 +510,9 @@ struct tp_group_fault {
 
 /**
  * tp_group_fault_local() - does a fault count as local?
- * @variant: &enum tp_group_variant
+ * @variant: &enum tp_group_variant; an unknown value acts as %TP_GROUP_SEED
  * @f: the fault
- * @active: the group's active nodes
+ * @active: the group's active nodes, at least @nbits bits; NULL is empty
  * @nbits: bits in @active
  *
  * Seed 001 1/3: a shared fault wholly within the group's active nodes counts
@@ -539,11 +540,11 @@ TP_API u64 tp_migrate_retry_interval(u64 scan_period, u32 tps);
 
 /**
  * tp_preferred_node() - the preferred node to set after a task migration
- * @variant: &enum tp_group_variant
+ * @variant: &enum tp_group_variant; an unknown value acts as %TP_GROUP_SEED
  * @in_group: the task belongs to a NUMA group
  * @dst_node: the node the task moved to (-1 if no CPU was found)
  * @src_node: the node the task came from
- * @active: the group's active nodes
+ * @active: the group's active nodes, at least @nbits bits; NULL is empty
  * @nbits: bits in @active
  *
  * Seed 001 3/3: set it to @dst_node only for a task in a group moving to one

@@ -12,6 +12,16 @@
  *   vma_scan.h   VMA scan rate limiter and access filter
  *   policy.h     the promotion decision pipeline, watermarks, statistics
  *   version.h    version macros and tp_version()
+ *
+ * Bad input (docs/BAD_INPUT.md has the full table): the init, tune and
+ * preset functions and tp_decide() return -EINVAL for a NULL argument and
+ * -EINVAL or -ERANGE for a value out of range, leaving their object
+ * untouched; tp_decide() and tp_vma_scan_check() also refuse inconsistent
+ * per-call input. Everywhere else a NULL pointer, or an object its init
+ * function never accepted (a zero-filled one, say), is a violation of the
+ * caller's contract: TP_ASSERT() traps in userspace builds with TP_DEBUG,
+ * warns once (VM_WARN_ON_ONCE) in a kernel with CONFIG_DEBUG_VM, and is not
+ * checked otherwise.
  */
 #ifndef _TIERPOL_TIERPOL_H
 #define _TIERPOL_TIERPOL_H

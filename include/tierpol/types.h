@@ -12,6 +12,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+/** Marks the exported API: empty in the kernel (glue uses EXPORT_SYMBOL). */
 #define TP_API
 #else
 #include <stdalign.h>
@@ -24,12 +25,19 @@
  * TP_HAVE_KERNEL_INT_TYPES before including tierpol.
  */
 #ifndef TP_HAVE_KERNEL_INT_TYPES
+/** Set once u8..s64 are defined; define it first to bring your own. */
 #define TP_HAVE_KERNEL_INT_TYPES
+/** 8-bit unsigned, as uint8_t */
 typedef __UINT8_TYPE__ u8;
+/** 16-bit unsigned, as uint16_t */
 typedef __UINT16_TYPE__ u16;
+/** 32-bit unsigned, as uint32_t */
 typedef __UINT32_TYPE__ u32;
+/** 64-bit unsigned, as uint64_t */
 typedef __UINT64_TYPE__ u64;
+/** 32-bit signed, as int32_t */
 typedef __INT32_TYPE__ s32;
+/** 64-bit signed, as int64_t */
 typedef __INT64_TYPE__ s64;
 #endif
 /*
@@ -38,12 +46,14 @@ typedef __INT64_TYPE__ s64;
  * structures keep one layout on 32-bit and 64-bit targets.
  */
 #ifndef aligned_u64
+/** u64 with 8-byte alignment on every ABI */
 #define aligned_u64 alignas(8) u64
 #endif
+/** Marks the exported API: default visibility in a -fvisibility=hidden build */
 #define TP_API __attribute__((__visibility__("default")))
 #endif
 
-/* Alignment used to keep hot per-node state on its own cache lines. */
+/** Cache line size assumed by the layout of the per-node state */
 #define TP_CACHELINE_BYTES	64
 
 /*

@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Self-test vectors of the hot-threshold controller (seed 000 patch 8/8,
+ * mainline numa_promotion_adjust_threshold()). Shared by the CMocka suite
+ * and the kernel self-test module: public API only, no libc, no 64-bit
+ * division, small stack frames.
+ */
+#ifndef _TIERPOL_SELFTEST_THRESHOLD_H
+#define _TIERPOL_SELFTEST_THRESHOLD_H
+
+#include "selftest.h"
+
+#ifndef EINVAL
+#define EINVAL		22
+#endif
+#ifndef ERANGE
+#define ERANGE		34
+#endif
+
+#define TP_ST_TH_NOCFG	0x1U	/* pass a NULL config */
+#define TP_ST_TH_NOOBJ	0x2U	/* pass a NULL controller */
+
+static void tp_st_th_cfg(struct tp_thresh_cfg *c, u32 variant, u32 steps,
+			 u32 tps, u64 ref_th, u64 period, u64 rate)
+{
+	c->variant = variant;
+	c->steps = steps;
+	c->tps = tps;
+	c->ref_th = ref_th;
+	c->period = period;
+	c->rate_limit = rate;
+}
+
+static void tp_st_th_fill(void *p, size_t n, u8 v)
+{
+	u8 *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = v;
+}
+
+static bool tp_st_th_same(const void *a, const void *b, size_t n)
+{
+	const u8 *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return false;
+	return true;
+}
+
+/* Adds @diff candidates and closes the period one tick after it is over. */
+static int tp_st_th_close(struct tp_thresh *t, u64 *cand, u64 diff, u64 *now,
+			  u64 period)
+{
+	*cand += diff;
+	*now += period + 1;
+	return tp_thresh_update(t, cand, *now);
+}
+
+/* ---- configuration checks ------------------------------------------------ */
+
+struct tp_st_th_bad {
+	const char *name;
+	u32 how;
+	u32 variant;
+	u32 steps;
+	u32 tps;
+	u64 ref_th;
+	u64 period;
+	u64 rate;
+	int ret;
+};
+
+static const struct tp_st_th_bad tp_st_th_bad_rows[] = {
+	{ "NULL config", TP_ST_TH_NOCFG, 0, 0, 1000, 0, 0, 0, -EINVAL },
+	{ "NULL controller", TP_ST_TH_NOOBJ, 0, 0, 1000, 0, 0, 0, -EINVAL },
+	{ "variant 2", 0, 2, 0, 1000, 0, 0, 0, -EINVAL },
+	{ "variant ~0", 0, ~0U, 0, 1000, 0, 0, 0, -EINVAL },
+	{ "tps 0", 0, 0, 0, 0, 0, 0, 0, -EINVAL },
+	{ "tps TP_TPS_MAX + 1", 0, 0, 0, TP_TPS_MAX + 1, 0, 0, 0, -EINVAL },
+	{ "steps TP_THRESH_STEPS_MAX + 1", 0, 1, TP_THRESH_STEPS_MAX + 1,
+	  1000, 0, 0, 0, -EINVAL },
+	{ "ref_th TP_TIME_MAX + 1", 0, 0, 0, 1000, TP_TIME_MAX + 1, 0, 0,
+	  -ERANGE },
+	{ "ref_th ~0", 0, 1, 0, 1000, ~0ULL, 0, 0, -ERANGE },
+	{ "period TP_TIME_MAX + 1", 0, 0, 0, 1000, 0, TP_TIME_MAX + 1, 0,
+	  -ERANGE },
+	{ "rate TP_RATE_MAX + 1", 0, 0, 0, 1000, 0, 0, TP_RATE_MAX + 1,
+	  -ERANGE },
+	{ "rate ~0", 0, 1, 0, 1000, 0, 0, ~0ULL, -ERANGE },
+	/* The largest accepted values. */
+	{ "tps 1", 0, 0, 0, 1, 0, 0, 0, 0 },
+	{ "tps TP_TPS_MAX", 0, 1, 0, TP_TPS_MAX, 0, 0, 0, 0 },
+	{ "steps TP_THRESH_STEPS_MAX", 0, 0, TP_THRESH_STEPS_MAX, 1000, 0, 0,
+	  0, 0 },
+	{ "ref_th TP_TIME_MAX", 0, 1, 0, 1000, TP_TIME_MAX, 0, 0, 0 },
+	{ "period TP_TIME_MAX", 0, 0, 0, 1000, 0, TP_TIME_MAX, 0, 0 },
+	{ "rate TP_RATE_MAX", 0, 1, 0, TP_TPS_MAX, 0, 0, TP_RATE_MAX, 0 },
+};
+
+static struct tp_thresh tp_st_th_obj, tp_st_th_copy;
+
+static void tp_st_th_check_cfgs(struct tp_st *st)
+{
+	const struct tp_st_th_bad *r;
+	struct tp_thresh_cfg c;
+	struct tp_thresh *t;
+	unsigned int i;
+	int ret;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_bad_rows); i++) {
+		r = &tp_st_th_bad_rows[i];
+		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, r->ref_th,
+			     r->period, r->rate);
+		t = (r->how & TP_ST_TH_NOOBJ) ? NULL : &tp_st_th_obj;
+
+		/* init: on error the object keeps every byte */
+		tp_st_th_fill(&tp_st_th_obj, sizeof(tp_st_th_obj), 0xa5);
+		tp_st_th_copy = tp_st_th_obj;
+		ret = tp_thresh_init(t, (r->how & TP_ST_TH_NOCFG) ? NULL : &c,
+				     0, 0);
+		ok = ret == r->ret;
+		if (r->ret)
+			ok = ok && tp_st_th_same(&tp_st_th_obj, &tp_st_th_copy,
+						 sizeof(tp_st_th_obj));
+		TP_ST_CHECK(st, ok, r->name);
+
+		/* tune of a running controller: same answer, no change */
+		tp_st_th_cfg(&c, TP_THRESH_SEED, 0, 1000, 0, 0, 0);
+		if (tp_thresh_init(&tp_st_th_obj, &c, 3, 5)) {
+			TP_ST_CHECK(st, false, r->name);
+			continue;
+		}
+		tp_st_th_copy = tp_st_th_obj;
+		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, r->ref_th,
+			     r->period, r->rate);
+		ret = tp_thresh_tune(t, (r->how & TP_ST_TH_NOCFG) ? NULL : &c);
+		ok = ret == r->ret;
+		if (r->ret)
+			ok = ok && tp_st_th_same(&tp_st_th_obj, &tp_st_th_copy,
+						 sizeof(tp_st_th_obj));
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* ---- defaults ------------------------------------------------------------ */
+
+struct tp_st_th_def {
+	const char *name;
+	u32 variant;
+	u32 tps;
+	u32 steps;	/* 0 or the default written out */
+	u64 ref;	/* 1000 ms in ticks */
+	u64 period;	/* 60000 ms in ticks */
+	u64 lowered;	/* after one step down: ref - step */
+};
+
+static const struct tp_st_th_def tp_st_th_def_rows[] = {
+	{ "defaults, ms clock, seed", 0, 1000, 0, 1000, 60000, 938 },
+	{ "defaults, ms clock, mainline", 1, 1000, 0, 1000, 60000, 875 },
+	{ "defaults, HZ=250, seed", 0, 250, 0, 250, 15000, 235 },
+	{ "defaults, HZ=250, mainline", 1, 250, 0, 250, 15000, 219 },
+	{ "defaults, ns clock, seed", 0, 1000000000, 0, 1000000000ULL,
+	  60000000000ULL, 937500000ULL },
+	{ "defaults, ns clock, mainline", 1, 1000000000, 0, 1000000000ULL,
+	  60000000000ULL, 875000000ULL },
+	{ "16 steps written out, seed", 0, 1000, 16, 1000, 60000, 938 },
+	{ "16 steps written out, mainline", 1, 1000, 16, 1000, 60000, 875 },
+};
+
+static void tp_st_th_check_defaults(struct tp_st *st)
+{
+	const struct tp_st_th_def *r;
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 0;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_def_rows); i++) {
+		r = &tp_st_th_def_rows[i];
+		/* rate 0: one candidate is over budget, none is not below */
+		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, 0, 0, 0);
+		cand = 0;
+		ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, 0);
+		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->ref;
+		cand = 1;
+		ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, r->period) ==
+			   TP_TH_IDLE;
+		ok = ok && tp_thresh_update(&tp_st_th_obj, &cand,
+					    r->period + 1) == TP_TH_LOWERED;
+		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->lowered;
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* ---- both variants driven to both bounds --------------------------------- */
+
+struct tp_st_th_walk {
+	const char *name;
+	u32 variant;
+	u32 steps;
+	u64 ref;
+	u64 unit;	/* expected step and lower bound */
+	u64 max;	/* expected upper bound */
+	u32 lowers;	/* steps from the reference down to the floor */
+	u32 raises;	/* steps from the floor up to the ceiling */
+};
+
+static const struct tp_st_th_walk tp_st_th_walk_rows[] = {
+	{ "seed ref 1600: [100, 1600]", 0, 16, 1600, 100, 1600, 15, 15 },
+	{ "mainline ref 1600: [200, 3200]", 1, 16, 1600, 200, 3200, 7, 15 },
+	{ "seed ref 1000: [62, 1000]", 0, 0, 1000, 62, 1000, 16, 16 },
+	{ "mainline ref 1000: [125, 2000]", 1, 0, 1000, 125, 2000, 7, 15 },
+	{ "seed 4 steps: [250, 1000]", 0, 4, 1000, 250, 1000, 3, 3 },
+	{ "mainline 4 steps: [500, 2000]", 1, 4, 1000, 500, 2000, 1, 3 },
+	{ "seed ref 10 < steps: [1, 10]", 0, 16, 10, 1, 10, 9, 9 },
+	{ "mainline ref 5 < steps: [1, 10]", 1, 16, 5, 1, 10, 4, 9 },
+	{ "seed ref 1, 65536 steps: [1, 1]", 0, TP_THRESH_STEPS_MAX, 1, 1, 1,
+	  0, 0 },
+	{ "seed ref TP_TIME_MAX", 0, 16, TP_TIME_MAX, TP_TIME_MAX >> 4,
+	  TP_TIME_MAX, 15, 15 },
+	{ "mainline ref TP_TIME_MAX doubled", 1, 16, TP_TIME_MAX,
+	  TP_TIME_MAX >> 3, TP_TIME_MAX << 1, 7, 15 },
+};
+
+/* Runs @n closes expecting @ev and one @unit per step; false on a miss. */
+static bool tp_st_th_steps(struct tp_thresh *t, const struct tp_st_th_walk *r,
+			   u64 *cand, u64 *now, u32 n, u64 diff, int ev)
+{
+	u64 prev, th, want;
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		prev = tp_thresh_get(t);
+		if (tp_st_th_close(t, cand, diff, now, 10) != ev)
+			return false;
+		th = tp_thresh_get(t);
+		if (ev == TP_TH_LOWERED)
+			want = prev >= 2 * r->unit ? prev - r->unit : r->unit;
+		else if (ev == TP_TH_RAISED)
+			want = prev + r->unit < r->max ? prev + r->unit :
+							r->max;
+		else
+			want = prev;
+		if (th != want || th < r->unit || th > r->max || !th)
+			return false;
+	}
+	return true;
+}
+
+static void tp_st_th_check_walks(struct tp_st *st)
+{
+	const struct tp_st_th_walk *r;
+	struct tp_thresh_cfg c;
+	aligned_u64 cand;
+	unsigned int i;
+	u64 now;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_walk_rows); i++) {
+		r = &tp_st_th_walk_rows[i];
+		/* 1000 pages/s over 10 ms: 10 candidates per period */
+		tp_st_th_cfg(&c, r->variant, r->steps, 1000, r->ref, 10, 1000);
+		cand = 0;
+		now = 0;
+		ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
+		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->ref;
+		TP_ST_CHECK(st, ok, r->name);
+
+		/* sustained over-demand: down to the floor, and it holds */
+		ok = tp_st_th_steps(&tp_st_th_obj, r, &cand, &now, r->lowers,
+				    100, TP_TH_LOWERED);
+		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->unit;
+		ok = ok && tp_st_th_steps(&tp_st_th_obj, r, &cand, &now, 4,
+					  100, TP_TH_KEPT);
+		TP_ST_CHECK(st, ok, r->name);
+
+		/* sustained under-demand: up to the ceiling, and it holds */
+		ok = tp_st_th_steps(&tp_st_th_obj, r, &cand, &now, r->raises,
+				    0, TP_TH_RAISED);
+		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->max;
+		ok = ok && tp_st_th_steps(&tp_st_th_obj, r, &cand, &now, 4, 0,
+					  TP_TH_KEPT);
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* ---- the 110 % / 90 % band ----------------------------------------------- */
+
+struct tp_st_th_band {
+	const char *name;
+	u32 tps;
+	u64 period;
+	u64 rate;
+	u64 diff;	/* candidates counted in the period */
+	int ev;
+};
+
+static const struct tp_st_th_band tp_st_th_band_rows[] = {
+	{ "ref 1000: 1000 keeps", 1000, 1000, 1000, 1000, TP_TH_KEPT },
+	{ "ref 1000: 1100 = 110 % keeps", 1000, 1000, 1000, 1100, TP_TH_KEPT },
+	{ "ref 1000: 1101 lowers", 1000, 1000, 1000, 1101, TP_TH_LOWERED },
+	{ "ref 1000: 900 = 90 % keeps", 1000, 1000, 1000, 900, TP_TH_KEPT },
+	{ "ref 1000: 899 raises", 1000, 1000, 1000, 899, TP_TH_RAISED },
+	{ "ref 1000: 0 raises", 1000, 1000, 1000, 0, TP_TH_RAISED },
+	{ "ref 1000: 2^40 lowers", 1000, 1000, 1000, 1ULL << 40,
+	  TP_TH_LOWERED },
+	{ "rate 0: 0 keeps", 1000, 1000, 0, 0, TP_TH_KEPT },
+	{ "rate 0: 1 lowers", 1000, 1000, 0, 1, TP_TH_LOWERED },
+	/* 65536 MB/s = 2^24 pages/s x 60000 ms: 2^24 * 60 per period */
+	{ "2^24/s x 60 s: ref keeps", 1000, 60000, 1ULL << 24, 1006632960ULL,
+	  TP_TH_KEPT },
+	{ "2^24/s x 60 s: 110 % keeps", 1000, 60000, 1ULL << 24,
+	  1107296256ULL, TP_TH_KEPT },
+	{ "2^24/s x 60 s: 110 % + 1 lowers", 1000, 60000, 1ULL << 24,
+	  1107296257ULL, TP_TH_LOWERED },
+	{ "2^24/s x 60 s: 90 % keeps", 1000, 60000, 1ULL << 24, 905969664ULL,
+	  TP_TH_KEPT },
+	{ "2^24/s x 60 s: 90 % - 1 raises", 1000, 60000, 1ULL << 24,
+	  905969663ULL, TP_TH_RAISED },
+	{ "2^24/s, HZ=250: 110 % keeps", 250, 15000, 1ULL << 24,
+	  1107296256ULL, TP_TH_KEPT },
+	{ "2^24/s, HZ=250: 110 % + 1 lowers", 250, 15000, 1ULL << 24,
+	  1107296257ULL, TP_TH_LOWERED },
+	/* TP_RATE_MAX on a ns clock: 2^32 * 60 per period */
+	{ "2^32/s x 60 s ns: 110 % keeps", 1000000000, 60000000000ULL,
+	  TP_RATE_MAX, 283467841536ULL, TP_TH_KEPT },
+	{ "2^32/s x 60 s ns: 110 % + 1 lowers", 1000000000, 60000000000ULL,
+	  TP_RATE_MAX, 283467841537ULL, TP_TH_LOWERED },
+	{ "2^32/s x 60 s ns: 90 % keeps", 1000000000, 60000000000ULL,
+	  TP_RATE_MAX, 231928233984ULL, TP_TH_KEPT },
+	{ "2^32/s x 60 s ns: 90 % - 1 raises", 1000000000, 60000000000ULL,
+	  TP_RATE_MAX, 231928233983ULL, TP_TH_RAISED },
+};
+
+static void tp_st_th_check_band(struct tp_st *st)
+{
+	const struct tp_st_th_band *r;
+	struct tp_thresh_cfg c;
+	aligned_u64 cand;
+	unsigned int i;
+	u64 th;
+	bool ok;
+	int ev;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_band_rows); i++) {
+		r = &tp_st_th_band_rows[i];
+		/* mainline ref 1600: starts mid-range, one step is 200 */
+		tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, r->tps, 1600,
+			     r->period, r->rate);
+		cand = 12345;
+		ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, 77);
+		cand += r->diff;
+		ev = tp_thresh_update(&tp_st_th_obj, &cand, 77 + r->period + 1);
+		th = tp_thresh_get(&tp_st_th_obj);
+		ok = ok && ev == r->ev;
+		if (ev == TP_TH_KEPT)
+			ok = ok && th == 1600;
+		else if (ev == TP_TH_LOWERED)
+			ok = ok && th == 1400;
+		else
+			ok = ok && th == 1800;
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* A counter below the baseline counts as none; the baseline stays. */
+static void tp_st_th_check_backwards(struct tp_st *st)
+{
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 5000;
+	bool ok;
+
+	tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, 1000, 1600, 1000, 1000);
+	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, 0);
+	cand = 4000;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 1001) ==
+		   TP_TH_RAISED;
+	/* 1100 above the old baseline of 5000: in the band */
+	cand = 6100;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 2002) == TP_TH_KEPT;
+	/* the baseline moved to 6100: 1101 more lowers */
+	cand = 7201;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 3003) ==
+		   TP_TH_LOWERED;
+	TP_ST_CHECK(st, ok, "counter below the baseline counts as none");
+}
+
+/* ---- one adjustment per period, time wrap -------------------------------- */
+
+struct tp_st_th_period {
+	const char *name;
+	u64 start;
+	u64 period;
+};
+
+static const struct tp_st_th_period tp_st_th_period_rows[] = {
+	{ "period from 0", 0, 100 },
+	{ "period of 1 tick", 5, 1 },
+	{ "period across 2^32", (1ULL << 32) - 50, 100 },
+	{ "period across 2^63", (1ULL << 63) - 50, 100 },
+	{ "period across 2^64", ~0ULL - 49, 100 },
+	{ "period TP_TIME_MAX across 2^64", ~0ULL - 4, TP_TIME_MAX },
+};
+
+static bool tp_st_th_one_period(struct tp_thresh *t, u64 start, u64 period)
+{
+	aligned_u64 cand = 0;
+	u64 k, lim;
+
+	/* rate 0 and no candidates: every close keeps */
+	lim = period < 200 ? period : 200;
+	for (k = 0; k <= lim; k++)
+		if (tp_thresh_update(t, &cand, start + k) != TP_TH_IDLE)
+			return false;
+	for (k = period - 3; k <= period; k++)
+		if (tp_thresh_update(t, &cand, start + k) != TP_TH_IDLE)
+			return false;
+	/* the past is never "over" */
+	if (tp_thresh_update(t, &cand, start - 1) != TP_TH_IDLE ||
+	    tp_thresh_update(t, &cand, start - period) != TP_TH_IDLE)
+		return false;
+	if (tp_thresh_update(t, &cand, start + period + 1) != TP_TH_KEPT)
+		return false;
+	/* closed: the same instant again is a new, idle period */
+	return tp_thresh_update(t, &cand, start + period + 1) == TP_TH_IDLE;
+}
+
+static void tp_st_th_check_periods(struct tp_st *st)
+{
+	const struct tp_st_th_period *r;
+	struct tp_thresh_cfg c;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_period_rows); i++) {
+		r = &tp_st_th_period_rows[i];
+		tp_st_th_cfg(&c, TP_THRESH_SEED, 0, 1000, 0, r->period, 0);
+		ok = !tp_thresh_init(&tp_st_th_obj, &c, 0, r->start);
+		ok = ok && tp_st_th_one_period(&tp_st_th_obj, r->start,
+					       r->period);
+		/* the next period starts where this one was closed */
+		ok = ok && tp_st_th_one_period(&tp_st_th_obj,
+					       r->start + r->period + 1,
+					       r->period);
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* ---- the fixed faults ---------------------------------------------------- */
+
+static void tp_st_th_check_ref_raised(struct tp_st *st, u32 variant,
+				      u64 unit_lo, u64 unit_hi, u64 max_hi)
+{
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 0;
+	u64 now = 0, th;
+	u32 kernel;
+	bool ok;
+	int k;
+
+	/* ref 160: down to the floor unit_lo */
+	tp_st_th_cfg(&c, variant, 16, 1000, 160, 10, 1000);
+	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
+	for (k = 0; k < 20; k++)
+		tp_st_th_close(&tp_st_th_obj, &cand, 100, &now, 10);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == unit_lo;
+
+	/* the sysctl is raised 100-fold: the step exceeds the threshold */
+	tp_st_th_cfg(&c, variant, 16, 1000, 16000, 10, 1000);
+	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == unit_hi;
+	ok = ok && tp_st_th_close(&tp_st_th_obj, &cand, 100, &now, 10) ==
+		   TP_TH_KEPT;
+	th = tp_thresh_get(&tp_st_th_obj);
+	/* the kernel's max(th - unit, unit) in unsigned int wraps */
+	kernel = (u32)unit_lo - (u32)unit_hi;
+	ok = ok && th == unit_hi && th <= max_hi && kernel > max_hi;
+	TP_ST_CHECK(st, ok, variant ? "mainline: ref raised, no underflow" :
+				      "seed: ref raised, no underflow");
+}
+
+static void tp_st_th_check_ref_lowered(struct tp_st *st)
+{
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 0;
+	u64 now = 0;
+	bool ok;
+	int k;
+
+	/* mainline ref 1600 raised to its ceiling 3200 */
+	tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, 1000, 1600, 10, 1000);
+	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
+	for (k = 0; k < 10; k++)
+		tp_st_th_close(&tp_st_th_obj, &cand, 0, &now, 10);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 3200;
+	/* ref lowered to 800: bounds [100, 1600], clamped */
+	tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, 1000, 800, 10, 1000);
+	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
+	ok = ok && tp_st_th_close(&tp_st_th_obj, &cand, 0, &now, 10) ==
+		   TP_TH_KEPT;
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
+	ok = ok && tp_st_th_close(&tp_st_th_obj, &cand, 100, &now, 10) ==
+		   TP_TH_LOWERED;
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1500;
+	TP_ST_CHECK(st, ok, "ref lowered at runtime clamps the threshold");
+}
+
+/*
+ * One step: the step is the whole upper bound, so the reference is clamped
+ * up to it. Mainline with ref_th TP_TIME_MAX has a step of 2^63, where
+ * "th >= unit + unit" would wrap and let the threshold fall to 0.
+ */
+static void tp_st_th_check_one_step(struct tp_st *st)
+{
+	static const u64 refs[] = { 1000, 1ULL << 40, TP_TIME_MAX };
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 0;
+	unsigned int i;
+	u64 now = 0;
+	bool ok;
+	u32 v;
+	int k;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(refs); i++) {
+		for (v = 0; v <= 1; v++) {
+			tp_st_th_cfg(&c, v, 1, 1000, refs[i], 10, 1000);
+			ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
+			ok = ok && tp_thresh_get(&tp_st_th_obj) == refs[i] << v;
+			for (k = 0; k < 3; k++) {
+				ok = ok && tp_st_th_close(&tp_st_th_obj, &cand,
+							  100, &now, 10) ==
+					   TP_TH_KEPT;
+				ok = ok && tp_thresh_get(&tp_st_th_obj) ==
+					   refs[i] << v;
+				ok = ok && tp_st_th_close(&tp_st_th_obj, &cand,
+							  0, &now, 10) ==
+					   TP_TH_KEPT;
+			}
+			TP_ST_CHECK(st, ok, v ? "mainline, one step" :
+						"seed, one step");
+		}
+	}
+}
+
+/* ---- reset and the "0 follows the reference" rule ------------------------ */
+
+static void tp_st_th_check_reset(struct tp_st *st)
+{
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 0;
+	u64 now = 0;
+	bool ok;
+
+	tp_st_th_cfg(&c, TP_THRESH_SEED, 16, 1000, 1600, 100, 1000);
+	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
+	tp_st_th_close(&tp_st_th_obj, &cand, 1000, &now, 100);
+	tp_st_th_close(&tp_st_th_obj, &cand, 1000, &now, 100);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1400 && now == 202;
+
+	/* no rearm: back to the reference, period and baseline kept */
+	tp_thresh_reset(&tp_st_th_obj, false, 999999, 250);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
+	cand += 110;	/* in the band relative to the kept baseline */
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 302) == TP_TH_IDLE;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 303) == TP_TH_KEPT;
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
+	TP_ST_CHECK(st, ok, "reset without rearm");
+
+	/* rearm: period restarts at 1000, baseline 50000 */
+	now = 303;
+	tp_st_th_close(&tp_st_th_obj, &cand, 1000, &now, 100);
+	ok = tp_thresh_get(&tp_st_th_obj) == 1500;
+	tp_thresh_reset(&tp_st_th_obj, true, 50000, 1000);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
+	cand = 50000 + 111;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 1100) == TP_TH_IDLE;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 1101) ==
+		   TP_TH_LOWERED;
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1500;
+	TP_ST_CHECK(st, ok, "reset with rearm");
+}
+
+static void tp_st_th_check_follow(struct tp_st *st)
+{
+	struct tp_thresh_cfg c;
+	aligned_u64 cand = 0;
+	u64 now = 0;
+	bool ok;
+
+	/* never adjusted: follows the reference both ways */
+	tp_st_th_cfg(&c, TP_THRESH_SEED, 16, 1000, 1000, 10, 1000);
+	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
+	c.ref_th = 2000;
+	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 2000;
+	c.ref_th = 500;
+	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 500;
+	/* no candidates at the ceiling: kept (and now pinned at 500) */
+	ok = ok && tp_st_th_close(&tp_st_th_obj, &cand, 0, &now, 10) ==
+		   TP_TH_KEPT;
+	TP_ST_CHECK(st, ok, "unadjusted threshold follows ref_th");
+
+	/* adjusted: a new reference leaves it where it is */
+	ok = tp_st_th_close(&tp_st_th_obj, &cand, 100, &now, 10) ==
+	     TP_TH_LOWERED;
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 469;
+	c.ref_th = 2000;
+	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
+	ok = ok && tp_thresh_get(&tp_st_th_obj) == 469;
+	TP_ST_CHECK(st, ok, "adjusted threshold ignores ref_th");
+}
+
+/**
+ * tp_st_threshold() - run the threshold controller's vectors
+ * @st: the run
+ *
+ * Return: the number of failed cases this call added.
+ */
+static int tp_st_threshold(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+
+	tp_st_th_check_cfgs(st);
+	tp_st_th_check_defaults(st);
+	tp_st_th_check_walks(st);
+	tp_st_th_check_band(st);
+	tp_st_th_check_backwards(st);
+	tp_st_th_check_periods(st);
+	tp_st_th_check_ref_raised(st, TP_THRESH_SEED, 10, 1000, 16000);
+	tp_st_th_check_ref_raised(st, TP_THRESH_MAINLINE, 20, 2000, 32000);
+	tp_st_th_check_ref_lowered(st);
+	tp_st_th_check_one_step(st);
+	tp_st_th_check_reset(st);
+	tp_st_th_check_follow(st);
+	return st->failed - failed;
+}
+
+#endif /* _TIERPOL_SELFTEST_THRESHOLD_H */

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Self-test vectors: VMA scan rate limiter (seed 004's disjoint-VMA
+ * countdown on Linux 6.5, and Linux 6.7+ vma_is_accessed()).
+ *
+ * Shared by tests/test_vma_scan.c and the kernel's self-test module: only
+ * the public tierpol API and selftest.h, no libc, no 64-bit division.
+ *
+ * Every scripted scenario uses a clock of 1000 ticks per second and the
+ * default scan delay, so a VMA initialised at time T may be scanned from
+ * T + 1000 on and its access windows rotate after T + 5000, T + 9000, ...
+ */
+#ifndef _TIERPOL_SELFTEST_VMA_SCAN_H
+#define _TIERPOL_SELFTEST_VMA_SCAN_H
+
+#include "selftest.h"
+
+#ifndef EINVAL
+#define EINVAL		22
+#endif
+#ifndef ERANGE
+#define ERANGE		34
+#endif
+
+#define TP_ST_VMA_FILL		0x3c
+#define TP_ST_VMA_4K		0x1000ULL
+#define TP_ST_VMA_4M		0x400000ULL
+#define TP_ST_VMA_4G		0x100000000ULL
+#define TP_ST_VMA_BASE		0x7f0000000000ULL
+
+/* The scanning task and a task of another thread group. */
+#define TP_ST_VMA_PID_SCAN	2001	/* hash bit 20 */
+#define TP_ST_VMA_PID_OTHER	1001	/* hash bit 22 */
+
+static void tp_st_vma_fill(void *p, size_t n, u8 pat)
+{
+	u8 *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = pat;
+}
+
+static bool tp_st_vma_is_filled(const void *p, size_t n, u8 pat)
+{
+	const u8 *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != pat)
+			return false;
+	return true;
+}
+
+/* ---- profile validation ------------------------------------------------- */
+
+struct tp_st_vma_prof_row {
+	const char *name;
+	bool null_p;
+	bool null_cfg;
+	u32 filter;
+	u32 tps;
+	u64 delay;
+	int ret;
+	u64 want_delay;		/* on success; reset period is 4 x */
+};
+
+static const struct tp_st_vma_prof_row tp_st_vma_prof_rows[] = {
+	{ "vma profile: NULL profile", true, false, TP_VMA_FILTER_SEED, 1000,
+	  0, -EINVAL, 0 },
+	{ "vma profile: NULL cfg", false, true, TP_VMA_FILTER_SEED, 1000, 0,
+	  -EINVAL, 0 },
+	{ "vma profile: filter 3 rejected", false, false, 3, 1000, 0,
+	  -EINVAL, 0 },
+	{ "vma profile: filter 2^32-1 rejected", false, false, 0xffffffffU,
+	  1000, 0, -EINVAL, 0 },
+	{ "vma profile: tps 0 rejected", false, false, TP_VMA_FILTER_NONE, 0,
+	  0, -EINVAL, 0 },
+	{ "vma profile: tps max + 1 rejected", false, false,
+	  TP_VMA_FILTER_SEED, TP_TPS_MAX + 1, 0, -EINVAL, 0 },
+	{ "vma profile: tps 2^32-1 rejected", false, false,
+	  TP_VMA_FILTER_SEED, 0xffffffffU, 0, -EINVAL, 0 },
+	{ "vma profile: delay above TP_TIME_MAX / 4 rejected", false, false,
+	  TP_VMA_FILTER_MAINLINE, 1000, TP_TIME_MAX / 4 + 1, -ERANGE, 0 },
+	{ "vma profile: delay 2^64-1 rejected", false, false,
+	  TP_VMA_FILTER_MAINLINE, 1000, ~0ULL, -ERANGE, 0 },
+	{ "vma profile: NONE, ms: default delay 1000", false, false,
+	  TP_VMA_FILTER_NONE, 1000, 0, 0, 1000 },
+	{ "vma profile: SEED, ms: default delay 1000", false, false,
+	  TP_VMA_FILTER_SEED, 1000, 0, 0, 1000 },
+	{ "vma profile: MAINLINE, HZ=250: default delay 250 jiffies", false,
+	  false, TP_VMA_FILTER_MAINLINE, 250, 0, 0, 250 },
+	{ "vma profile: ns: default delay 1e9", false, false,
+	  TP_VMA_FILTER_SEED, 1000000000U, 0, 0, 1000000000ULL },
+	{ "vma profile: tps 1: default delay 1", false, false,
+	  TP_VMA_FILTER_SEED, 1, 0, 0, 1 },
+	{ "vma profile: tps max: default delay 2^30", false, false,
+	  TP_VMA_FILTER_SEED, TP_TPS_MAX, 0, 0, TP_TPS_MAX },
+	{ "vma profile: explicit delay 7", false, false, TP_VMA_FILTER_SEED,
+	  1000, 7, 0, 7 },
+	{ "vma profile: delay TP_TIME_MAX / 4 accepted", false, false,
+	  TP_VMA_FILTER_MAINLINE, 1000, TP_TIME_MAX / 4, 0, TP_TIME_MAX / 4 },
+};
+
+static bool tp_st_vma_prof_one(const struct tp_st_vma_prof_row *row)
+{
+	struct tp_vma_profile_cfg cfg = { .filter = row->filter,
+					  .tps = row->tps,
+					  .scan_delay = row->delay };
+	struct tp_vma_profile p;
+	int ret;
+
+	tp_st_vma_fill(&p, sizeof(p), TP_ST_VMA_FILL);
+	ret = tp_vma_profile_init(row->null_p ? NULL : &p,
+				  row->null_cfg ? NULL : &cfg);
+	if (ret != row->ret)
+		return false;
+	if (ret)
+		return tp_st_vma_is_filled(&p, sizeof(p), TP_ST_VMA_FILL);
+	return p.filter == row->filter && p.scan_delay == row->want_delay &&
+	       p.reset_period == 4 * row->want_delay;
+}
+
+static int tp_st_vma_prof_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_vma_prof_rows); i++)
+		TP_ST_CHECK(st, tp_st_vma_prof_one(&tp_st_vma_prof_rows[i]),
+			    tp_st_vma_prof_rows[i].name);
+	return st->failed - failed;
+}
+
+/* ---- seed 004's rate limit formula -------------------------------------- */
+
+struct tp_st_vma_rl_row {
+	const char *name;
+	u64 size;
+	u32 ratelimit;
+};
+
+static const struct tp_st_vma_rl_row tp_st_vma_rl_rows[] = {
+	{ "ratelimit: size 0 -> 1 (seed's guard)", 0, 1 },
+	{ "ratelimit: 1 byte -> 1 + (4M >> 7)", 1, 32769 },
+	{ "ratelimit: 2 KiB -> 17", 0x800, 17 },
+	{ "ratelimit: 4 KiB - 1 -> 9", TP_ST_VMA_4K - 1, 9 },
+	{ "ratelimit: 4 KiB -> 9", TP_ST_VMA_4K, 9 },
+	{ "ratelimit: 4 KiB + 1 -> 8", TP_ST_VMA_4K + 1, 8 },
+	{ "ratelimit: 8 KiB -> 5", 2 * TP_ST_VMA_4K, 5 },
+	{ "ratelimit: 16 KiB -> 3", 4 * TP_ST_VMA_4K, 3 },
+	{ "ratelimit: 32 KiB -> 2", 8 * TP_ST_VMA_4K, 2 },
+	{ "ratelimit: 32 KiB + 1 -> 1", 8 * TP_ST_VMA_4K + 1, 1 },
+	{ "ratelimit: 4 MiB -> 1", TP_ST_VMA_4M, 1 },
+	{ "ratelimit: 4 GiB -> 1", TP_ST_VMA_4G, 1 },
+	{ "ratelimit: 4 GiB + 4 KiB -> 1 (seed's u32: 9)",
+	  TP_ST_VMA_4G + TP_ST_VMA_4K, 1 },
+	{ "ratelimit: 4 GiB + 16 KiB -> 1 (seed's u32: 3)",
+	  TP_ST_VMA_4G + 4 * TP_ST_VMA_4K, 1 },
+	{ "ratelimit: 2^64 - 1 -> 1", ~0ULL, 1 },
+};
+
+static int tp_st_vma_rl_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	const struct tp_st_vma_rl_row *row;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_vma_rl_rows); i++) {
+		row = &tp_st_vma_rl_rows[i];
+		TP_ST_CHECK(st, tp_vma_scan_ratelimit(row->size) ==
+			    row->ratelimit, row->name);
+	}
+	return st->failed - failed;
+}
+
+/* ---- PID hash: hash_32(pid, 6) = (pid * 0x61C88647) >> 26 ---------------- */
+
+struct tp_st_vma_pid_row {
+	const char *name;
+	u32 pid;
+	u32 bit;
+};
+
+static const struct tp_st_vma_pid_row tp_st_vma_pid_rows[] = {
+	{ "pid bit: 0", 0, 0 },
+	{ "pid bit: 1", 1, 24 },
+	{ "pid bit: 2", 2, 48 },
+	{ "pid bit: 42", 42, 2 },
+	{ "pid bit: 1000", 1000, 61 },
+	{ "pid bit: 1001", 1001, 22 },
+	{ "pid bit: 2001", 2001, 20 },
+	{ "pid bit: 4096", 4096, 34 },
+	{ "pid bit: 12345", 12345, 23 },
+	{ "pid bit: 32768", 32768, 16 },
+	{ "pid bit: 4194304 (pid_max)", 4194304, 36 },
+	{ "pid bit: 2^32-1", 0xffffffffU, 39 },
+};
+
+static int tp_st_vma_pid_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_vma_pid_rows); i++)
+		TP_ST_CHECK(st, tp_vma_pid_bit(tp_st_vma_pid_rows[i].pid) ==
+			    tp_st_vma_pid_rows[i].bit,
+			    tp_st_vma_pid_rows[i].name);
+	return st->failed - failed;
+}
+
+/* ---- scripted verdicts -------------------------------------------------- */
+
+enum {
+	TP_ST_VMA_END,
+	TP_ST_VMA_INIT,		/* tp_vma_scan_init(seq, now) */
+	TP_ST_VMA_NOTE,		/* tp_vma_scan_note(pid) */
+	TP_ST_VMA_DONE,		/* tp_vma_scan_done(seq) */
+	TP_ST_VMA_CHECK,	/* tp_vma_scan_check() == want */
+};
+
+/* Bad VMA bounds for a CHECK: empty or inverted. */
+enum {
+	TP_ST_VMA_OK,
+	TP_ST_VMA_EMPTY,
+	TP_ST_VMA_INVERTED,
+};
+
+struct tp_st_vma_op {
+	u8 op;
+	u8 bad;
+	bool forced;
+	u32 seq;
+	u32 pid;
+	u32 nr_threads;
+	u64 now;
+	u64 offset;
+	int want;
+	const char *name;
+};
+
+#define TP_ST_INIT(s, t)	{ .op = TP_ST_VMA_INIT, .seq = (s), .now = (t) }
+#define TP_ST_NOTE(p)		{ .op = TP_ST_VMA_NOTE, .pid = (p) }
+#define TP_ST_DONE(s)		{ .op = TP_ST_VMA_DONE, .seq = (s) }
+#define TP_ST_CHKX(n, s, t, p, thr, off, f, w) \
+	{ .op = TP_ST_VMA_CHECK, .seq = (s), .now = (t), .pid = (p), \
+	  .nr_threads = (thr), .offset = (off), .forced = (f), .want = (w), \
+	  .name = (n) }
+/* The scanning task, 16 threads, scan offset 0, not forced. */
+#define TP_ST_CHK(n, s, t, w) \
+	TP_ST_CHKX(n, s, t, TP_ST_VMA_PID_SCAN, 16, 0, false, w)
+#define TP_ST_CHKBAD(n, b) \
+	{ .op = TP_ST_VMA_CHECK, .bad = (b), .seq = 5, .now = 2000, \
+	  .pid = TP_ST_VMA_PID_SCAN, .nr_threads = 16, .want = -EINVAL, \
+	  .name = (n) }
+#define TP_ST_VEND		{ .op = TP_ST_VMA_END }
+
+struct tp_st_vma_scn {
+	u32 filter;
+	u64 size;
+	const struct tp_st_vma_op *ops;
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_none[] = {
+	TP_ST_INIT(5, 0),
+	TP_ST_CHK("NONE: within the new-VMA delay", 5, 10, TP_VMA_SCAN_ALL),
+	TP_ST_CHK("NONE: seq 0", 0, 10, TP_VMA_SCAN_ALL),
+	TP_ST_DONE(6),
+	TP_ST_CHK("NONE: twice in one sequence", 6, 2000, TP_VMA_SCAN_ALL),
+	TP_ST_CHKX("NONE: other task, never accessed", 7, 99000,
+		   TP_ST_VMA_PID_OTHER, 1, 0, false, TP_VMA_SCAN_ALL),
+	TP_ST_CHKBAD("NONE: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
+	TP_ST_CHKBAD("NONE: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_seed_early[] = {
+	TP_ST_INIT(0, 0),
+	TP_ST_CHK("SEED: seq 0 ignores the delay -> EARLY", 0, 0,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("SEED: seq 1 within the delay -> SKIP_DELAY", 1, 999,
+		  TP_VMA_SKIP_DELAY),
+	TP_ST_CHK("SEED: seq 1 at the end of the delay -> EARLY", 1, 1000,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("SEED: seq 2, not accessed -> DISJOINT (countdown 0)", 2,
+		  1000, TP_VMA_SCAN_DISJOINT),
+	TP_ST_CHK("SEED: seq 2, not accessed -> SKIP_INACTIVE", 2, 1001,
+		  TP_VMA_SKIP_INACTIVE),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHK("SEED: PID bit set -> ACCESSED", 3, 1002,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHKX("SEED: other task's PID not set -> DISJOINT", 3, 1003,
+		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SCAN_DISJOINT),
+	TP_ST_CHKBAD("SEED: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
+	TP_ST_CHKBAD("SEED: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
+	TP_ST_VEND
+};
+
+/* A VMA created late (mm seq 7): the seed has no per-VMA early phase. */
+static const struct tp_st_vma_op tp_st_vma_ops_seed_late[] = {
+	TP_ST_INIT(7, 0),
+	TP_ST_CHK("SEED late VMA: within the delay -> SKIP_DELAY", 7, 500,
+		  TP_VMA_SKIP_DELAY),
+	TP_ST_CHK("SEED late VMA: no early phase -> DISJOINT", 7, 1000,
+		  TP_VMA_SCAN_DISJOINT),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_seed_rotate[] = {
+	TP_ST_INIT(2, 0),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHK("rotation: noted PID -> ACCESSED", 2, 1000,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation: none yet at 5 x delay", 3, 5000,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation: first, PID in the previous window", 3, 5001,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation: none at 9 x delay", 4, 9000,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation: second drops the PID -> DISJOINT", 4, 9001,
+		  TP_VMA_SCAN_DISJOINT),
+	TP_ST_CHK("rotation: dropped PID -> SKIP_INACTIVE", 5, 9002,
+		  TP_VMA_SKIP_INACTIVE),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHK("rotation: noted again -> ACCESSED", 5, 9003,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_VEND
+};
+
+/* No rotation at mm seq 0, and at most one rotation per check. */
+static const struct tp_st_vma_op tp_st_vma_ops_seed_rotate0[] = {
+	TP_ST_INIT(0, 0),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHK("rotation: never at seq 0", 0, 100000, TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("rotation: one per check, PID kept", 2, 100001,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation: next check rotates again", 2, 100002,
+		  TP_VMA_SCAN_DISJOINT),
+	TP_ST_VEND
+};
+
+/* 16 KiB: ratelimit 3. Accessed checks leave the countdown alone. */
+static const struct tp_st_vma_op tp_st_vma_ops_seed_countdown[] = {
+	TP_ST_INIT(2, 0),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHKX("countdown: first unaccessed check -> DISJOINT", 2, 1000,
+		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SCAN_DISJOINT),
+	TP_ST_CHK("countdown: accessed -> ACCESSED", 3, 1001,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("countdown: accessed again -> ACCESSED", 4, 1002,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHKX("countdown: 3 -> 2", 5, 1003, TP_ST_VMA_PID_OTHER, 16, 0,
+		   false, TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKBAD("countdown: -EINVAL does not count", TP_ST_VMA_EMPTY),
+	TP_ST_CHKX("countdown: 2 -> 1", 6, 1004, TP_ST_VMA_PID_OTHER, 16, 0,
+		   false, TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("countdown: 1 -> 0", 7, 1005, TP_ST_VMA_PID_OTHER, 16, 0,
+		   false, TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("countdown: 0 -> DISJOINT, 1 in 4", 8, 1006,
+		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SCAN_DISJOINT),
+	TP_ST_CHKX("countdown: reloaded -> SKIP_INACTIVE", 9, 1007,
+		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SKIP_INACTIVE),
+	/* Re-initialising the VMA's scan state resets the countdown. */
+	TP_ST_INIT(9, 1000),
+	TP_ST_CHKX("countdown: reset by init -> DISJOINT", 10, 2000,
+		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SCAN_DISJOINT),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_ml_early[] = {
+	TP_ST_INIT(7, 0),
+	TP_ST_CHK("MAINLINE: within the delay -> SKIP_DELAY", 7, 500,
+		  TP_VMA_SKIP_DELAY),
+	TP_ST_CHK("MAINLINE: VMA's first sequence -> EARLY", 7, 1000,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("MAINLINE: VMA's second sequence -> EARLY", 8, 1000,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("MAINLINE: VMA's third sequence -> SKIP_INACTIVE", 9, 1000,
+		  TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKBAD("MAINLINE: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
+	TP_ST_CHKBAD("MAINLINE: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_ml_seq0[] = {
+	TP_ST_INIT(0, 0),
+	TP_ST_CHK("MAINLINE: seq 0 ignores the delay -> EARLY", 0, 0,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("MAINLINE: seq 1 honours the delay -> SKIP_DELAY", 1, 999,
+		  TP_VMA_SKIP_DELAY),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_ml_reasons[] = {
+	TP_ST_INIT(0, 0),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHK("MAINLINE: PID bit set -> ACCESSED", 5, 2000,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHKX("MAINLINE: other PID -> SKIP_INACTIVE", 5, 2000,
+		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("MAINLINE: offset > vma start -> PARTIAL", 5, 2000,
+		   TP_ST_VMA_PID_OTHER, 16, TP_ST_VMA_BASE + 1, false,
+		   TP_VMA_SCAN_PARTIAL),
+	TP_ST_CHKX("MAINLINE: offset == vma start -> SKIP_INACTIVE", 5, 2000,
+		   TP_ST_VMA_PID_OTHER, 16, TP_ST_VMA_BASE, false,
+		   TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("MAINLINE: forced retry pass -> FORCED", 5, 2000,
+		   TP_ST_VMA_PID_OTHER, 16, 0, true, TP_VMA_SCAN_FORCED),
+	TP_ST_CHKX("MAINLINE: forced, PID set -> ACCESSED", 5, 2000,
+		   TP_ST_VMA_PID_SCAN, 16, 0, true, TP_VMA_SCAN_ACCESSED),
+	TP_ST_DONE(5),
+	TP_ST_CHKX("MAINLINE: scanned this seq -> SKIP_DONE, even forced", 5,
+		   2000, TP_ST_VMA_PID_SCAN, 16, 0, true, TP_VMA_SKIP_DONE),
+	TP_ST_CHKX("MAINLINE: forced within the delay -> SKIP_DELAY", 6, 1,
+		   TP_ST_VMA_PID_OTHER, 16, 0, true, TP_VMA_SKIP_DELAY),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_ml_done[] = {
+	TP_ST_INIT(3, 0),
+	TP_ST_CHK("SKIP_DONE: a new VMA's first seq is not done", 3, 1000,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_DONE(3),
+	TP_ST_CHK("SKIP_DONE: done in this seq beats EARLY", 3, 1001,
+		  TP_VMA_SKIP_DONE),
+	TP_ST_CHK("SKIP_DONE: next seq -> EARLY", 4, 1002, TP_VMA_SCAN_EARLY),
+	TP_ST_DONE(4),
+	TP_ST_CHK("SKIP_DONE: done again", 4, 1003, TP_VMA_SKIP_DONE),
+	TP_ST_CHK("SKIP_DONE: seq 5 -> SKIP_INACTIVE", 5, 1004,
+		  TP_VMA_SKIP_INACTIVE),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_op tp_st_vma_ops_ml_starved[] = {
+	TP_ST_INIT(0, 0),
+	TP_ST_DONE(5),
+	TP_ST_CHKX("STARVED: seq 8 == prev 5 + 3 threads -> SKIP_INACTIVE", 8,
+		   2000, TP_ST_VMA_PID_OTHER, 3, 0, false,
+		   TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("STARVED: seq 9 > prev 5 + 3 threads -> STARVED", 9, 2000,
+		   TP_ST_VMA_PID_OTHER, 3, 0, false, TP_VMA_SCAN_STARVED),
+	TP_ST_CHKX("STARVED: 6 threads -> SKIP_INACTIVE", 9, 2000,
+		   TP_ST_VMA_PID_OTHER, 6, 0, false, TP_VMA_SKIP_INACTIVE),
+	TP_ST_DONE(9),
+	TP_ST_CHKX("STARVED: done -> SKIP_DONE", 9, 2000,
+		   TP_ST_VMA_PID_OTHER, 3, 0, false, TP_VMA_SKIP_DONE),
+	TP_ST_CHKX("STARVED: seq 12 -> SKIP_INACTIVE", 12, 2000,
+		   TP_ST_VMA_PID_OTHER, 3, 0, false, TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("STARVED: seq 13 -> STARVED", 13, 2000,
+		   TP_ST_VMA_PID_OTHER, 3, 0, false, TP_VMA_SCAN_STARVED),
+	TP_ST_VEND
+};
+
+/* Sequence numbers wrap at 2^32 (the kernel's int numa_scan_seq). */
+static const struct tp_st_vma_op tp_st_vma_ops_ml_starved_wrap[] = {
+	TP_ST_INIT(0xfffffff0U, 0),
+	TP_ST_DONE(0xfffffffeU),
+	TP_ST_CHKX("STARVED wrap: one seq later, prev + 4 wraps (naive: yes)",
+		   0xffffffffU, 2000, TP_ST_VMA_PID_OTHER, 4, 0, false,
+		   TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("STARVED wrap: seq 2 == prev + 4 -> SKIP_INACTIVE", 2,
+		   2000, TP_ST_VMA_PID_OTHER, 4, 0, false,
+		   TP_VMA_SKIP_INACTIVE),
+	TP_ST_CHKX("STARVED wrap: seq 3 > prev + 4 -> STARVED", 3, 2000,
+		   TP_ST_VMA_PID_OTHER, 4, 0, false, TP_VMA_SCAN_STARVED),
+	TP_ST_VEND
+};
+
+/* The VMA's own early phase across the 2^32 wrap of the sequence. */
+static const struct tp_st_vma_op tp_st_vma_ops_ml_early_wrap[] = {
+	TP_ST_INIT(0xffffffffU, 0),
+	TP_ST_CHK("EARLY wrap: start seq 2^32-1", 0xffffffffU, 1000,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("EARLY wrap: seq 0 is the second", 0, 1000,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_CHK("EARLY wrap: seq 1 is the third", 1, 1000,
+		  TP_VMA_SKIP_INACTIVE),
+	TP_ST_VEND
+};
+
+/* The new-VMA delay ends just past the 2^64 wrap of the clock. */
+static const struct tp_st_vma_op tp_st_vma_ops_ml_delay_wrap[] = {
+	TP_ST_INIT(3, ~0ULL - 500),
+	TP_ST_CHK("delay wrap: 2^64 - 1 is before 2^64 + 499", 3, ~0ULL,
+		  TP_VMA_SKIP_DELAY),
+	TP_ST_CHK("delay wrap: 2^64 + 498 is before 2^64 + 499", 3, 498,
+		  TP_VMA_SKIP_DELAY),
+	TP_ST_CHK("delay wrap: 2^64 + 499 ends the delay", 3, 499,
+		  TP_VMA_SCAN_EARLY),
+	TP_ST_VEND
+};
+
+static const struct tp_st_vma_scn tp_st_vma_scns[] = {
+	{ TP_VMA_FILTER_NONE, TP_ST_VMA_4M, tp_st_vma_ops_none },
+	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_early },
+	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_late },
+	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_rotate },
+	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_rotate0 },
+	{ TP_VMA_FILTER_SEED, 4 * TP_ST_VMA_4K,
+	  tp_st_vma_ops_seed_countdown },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_early },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_seq0 },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_reasons },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_done },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_starved },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M,
+	  tp_st_vma_ops_ml_starved_wrap },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_early_wrap },
+	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_delay_wrap },
+};
+
+static bool tp_st_vma_profile(struct tp_vma_profile *p, u32 filter)
+{
+	struct tp_vma_profile_cfg cfg = { .filter = filter, .tps = 1000 };
+
+	return !tp_vma_profile_init(p, &cfg);
+}
+
+static int tp_st_vma_run_scn(struct tp_st *st,
+			     const struct tp_st_vma_scn *scn)
+{
+	unsigned int failed = st->failed;
+	const struct tp_st_vma_op *op;
+	struct tp_vma_facts f;
+	struct tp_vma_profile p;
+	struct tp_vma_scan v;
+	int ret;
+
+	if (!TP_ST_CHECK(st, tp_st_vma_profile(&p, scn->filter),
+			 "vma scenario: profile"))
+		return st->failed - failed;
+	tp_st_vma_fill(&v, sizeof(v), TP_ST_VMA_FILL);
+	for (op = scn->ops; op->op != TP_ST_VMA_END; op++) {
+		switch (op->op) {
+		case TP_ST_VMA_INIT:
+			tp_vma_scan_init(&v, &p, op->seq, op->now);
+			break;
+		case TP_ST_VMA_NOTE:
+			tp_vma_scan_note(&v, op->pid);
+			break;
+		case TP_ST_VMA_DONE:
+			tp_vma_scan_done(&v, op->seq);
+			break;
+		case TP_ST_VMA_CHECK:
+			f = (struct tp_vma_facts) {
+				.vma_start = TP_ST_VMA_BASE,
+				.vma_end = TP_ST_VMA_BASE + scn->size,
+				.scan_offset = op->offset,
+				.scan_seq = op->seq,
+				.nr_threads = op->nr_threads,
+				.pid = op->pid,
+				.forced = op->forced,
+			};
+			if (op->bad == TP_ST_VMA_EMPTY)
+				f.vma_end = f.vma_start;
+			else if (op->bad == TP_ST_VMA_INVERTED)
+				f.vma_end = f.vma_start - TP_ST_VMA_4K;
+			ret = tp_vma_scan_check(&v, &p, &f, op->now);
+			TP_ST_CHECK(st, ret == op->want, op->name);
+			break;
+		}
+	}
+	return st->failed - failed;
+}
+
+static int tp_st_vma_scenarios(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_vma_scns); i++)
+		tp_st_vma_run_scn(st, &tp_st_vma_scns[i]);
+	return st->failed - failed;
+}
+
+/* ---- seed 004's countdown period ---------------------------------------- */
+
+/*
+ * A VMA that the scanning task never accessed, checked once per sequence
+ * from seq 2 on: DISJOINT exactly on checks 1, 1 + period, 1 + 2 * period,
+ * ... and SKIP_INACTIVE otherwise, with period = ratelimit + 1: the seed's
+ * code, not its "1 in 9" comment.
+ */
+struct tp_st_vma_period_row {
+	const char *name;
+	u64 size;
+	u32 period;
+	u32 checks;
+};
+
+static const struct tp_st_vma_period_row tp_st_vma_period_rows[] = {
+	{ "period: 4 KiB: checks 1, 11, 21 (1 in 10)", TP_ST_VMA_4K, 10,
+	  30 },
+	{ "period: 16 KiB: 1 in 4", 4 * TP_ST_VMA_4K, 4, 20 },
+	{ "period: 32 KiB: 1 in 3", 8 * TP_ST_VMA_4K, 3, 20 },
+	{ "period: 4 MiB: checks 1, 3, 5 (1 in 2)", TP_ST_VMA_4M, 2, 20 },
+	{ "period: 4 GiB + 4 KiB: 1 in 2, not 1 in 10",
+	  TP_ST_VMA_4G + TP_ST_VMA_4K, 2, 20 },
+	{ "period: 1 byte: 1 in 32770", 1, 32770, 32771 },
+};
+
+static bool tp_st_vma_period_one(const struct tp_st_vma_period_row *row)
+{
+	struct tp_vma_facts f = {
+		.vma_start = TP_ST_VMA_BASE,
+		.vma_end = TP_ST_VMA_BASE + row->size,
+		.nr_threads = 16,
+		.pid = TP_ST_VMA_PID_SCAN,
+	};
+	struct tp_vma_profile p;
+	struct tp_vma_scan v;
+	u32 i, next = 1;
+	int want;
+
+	if (!tp_st_vma_profile(&p, TP_VMA_FILTER_SEED))
+		return false;
+	tp_vma_scan_init(&v, &p, 2, 0);
+	tp_vma_scan_note(&v, TP_ST_VMA_PID_OTHER);
+	for (i = 1; i <= row->checks; i++) {
+		f.scan_seq = 1 + i;
+		want = TP_VMA_SKIP_INACTIVE;
+		if (i == next) {
+			want = TP_VMA_SCAN_DISJOINT;
+			next += row->period;
+		}
+		if (tp_vma_scan_check(&v, &p, &f, 1000 + i) != want)
+			return false;
+	}
+	return true;
+}
+
+static int tp_st_vma_period_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_vma_period_rows); i++)
+		TP_ST_CHECK(st,
+			    tp_st_vma_period_one(&tp_st_vma_period_rows[i]),
+			    tp_st_vma_period_rows[i].name);
+	return st->failed - failed;
+}
+
+/* ---- seed 004's disjoint VMA sets --------------------------------------- */
+
+/*
+ * Four threads: group 1 (PIDs 1001, 1002) touches only VMA x, group 2 (PIDs
+ * 2001, 2002) only VMA y, and only group 2 gets to run the scanner. Without
+ * a fallback, 6.5's PID filter never scans x after the first two sequences.
+ * With seed 004 x is scanned by the countdown (8 MiB: every 2nd sequence);
+ * with mainline it is scanned when starved (every nr_threads + 1 = 5th
+ * sequence). y is scanned in every sequence by both.
+ */
+#define TP_ST_VMA_DJ_SEQS	40
+
+static bool tp_st_vma_disjoint_want(u32 filter, u32 s)
+{
+	if (s < 2)
+		return true;
+	if (filter == TP_VMA_FILTER_SEED)
+		return !(s & 1);
+	/* Done in seq 1: starved at 6, then 5 sequences after each scan. */
+	return s >= 6 && (s - 1) % 5 == 0;
+}
+
+static bool tp_st_vma_disjoint_one(u32 filter)
+{
+	static const u32 g1[] = { 1001, 1002 };
+	static const u32 g2[] = { 2001, 2002 };
+	int want_x = filter == TP_VMA_FILTER_SEED ? TP_VMA_SCAN_DISJOINT :
+						     TP_VMA_SCAN_STARVED;
+	struct tp_vma_scan x, y;
+	struct tp_vma_facts fx = {
+		.vma_start = TP_ST_VMA_BASE,
+		.vma_end = TP_ST_VMA_BASE + 2 * TP_ST_VMA_4M,
+		.nr_threads = 4,
+	};
+	struct tp_vma_facts fy = {
+		.vma_start = TP_ST_VMA_BASE + 4 * TP_ST_VMA_4M,
+		.vma_end = TP_ST_VMA_BASE + 8 * TP_ST_VMA_4M,
+		.nr_threads = 4,
+	};
+	struct tp_vma_profile p;
+	u64 now;
+	u32 s;
+	int vx, vy;
+
+	if (!tp_st_vma_profile(&p, filter))
+		return false;
+	tp_vma_scan_init(&x, &p, 0, 0);
+	tp_vma_scan_init(&y, &p, 0, 0);
+	for (s = 0; s < TP_ST_VMA_DJ_SEQS; s++) {
+		now = 1000 * (u64)(s + 1);
+		tp_vma_scan_note(&x, g1[s & 1]);
+		tp_vma_scan_note(&y, g2[s & 1]);
+		fx.scan_seq = s;
+		fy.scan_seq = s;
+		fx.pid = g2[(s >> 1) & 1];
+		fy.pid = fx.pid;
+		vx = tp_vma_scan_check(&x, &p, &fx, now);
+		vy = tp_vma_scan_check(&y, &p, &fy, now);
+		if (vy != (s < 2 ? TP_VMA_SCAN_EARLY : TP_VMA_SCAN_ACCESSED))
+			return false;
+		tp_vma_scan_done(&y, s);
+		if (tp_vma_verdict_scans(vx) !=
+		    tp_st_vma_disjoint_want(filter, s))
+			return false;
+		if (tp_vma_verdict_scans(vx)) {
+			/* Only the fallback ever lets group 2 scan x. */
+			if (vx != (s < 2 ? TP_VMA_SCAN_EARLY : want_x))
+				return false;
+			tp_vma_scan_done(&x, s);
+		} else if (vx != TP_VMA_SKIP_INACTIVE) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int tp_st_vma_disjoint(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+
+	TP_ST_CHECK(st, tp_st_vma_disjoint_one(TP_VMA_FILTER_SEED),
+		    "disjoint VMAs: SEED scans x by the countdown");
+	TP_ST_CHECK(st, tp_st_vma_disjoint_one(TP_VMA_FILTER_MAINLINE),
+		    "disjoint VMAs: MAINLINE scans x when starved");
+	return st->failed - failed;
+}
+
+static int tp_st_vma_scan(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+
+	tp_st_vma_prof_table(st);
+	tp_st_vma_rl_table(st);
+	tp_st_vma_pid_table(st);
+	tp_st_vma_scenarios(st);
+	tp_st_vma_period_table(st);
+	tp_st_vma_disjoint(st);
+	return st->failed - failed;
+}
+
+#undef TP_ST_INIT
+#undef TP_ST_NOTE
+#undef TP_ST_DONE
+#undef TP_ST_CHKX
+#undef TP_ST_CHK
+#undef TP_ST_CHKBAD
+#undef TP_ST_VEND
+
+#endif /* _TIERPOL_SELFTEST_VMA_SCAN_H */

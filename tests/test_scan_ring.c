@@ -1,0 +1,876 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * CMocka tests: scan-history ring and hint-fault latency lookup (seed 000,
+ * patch 6/8). The table-driven vectors shared with the kernel self-test are
+ * in selftest/ring.h; this file adds the userspace-only checks (byte
+ * patterns with memcmp, a reference model under random operations, and the
+ * one-writer / three-reader torn-read test).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include <tierpol/scan_ring.h>
+#include "selftest/ring.h"
+
+#define POISON		0x5afec0debadc0de5ULL
+#define U64_MAX_	(~0ULL)
+#define T32		0x100000000ULL
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static struct tp_scan_pass passes[TP_RING_DEPTH_MAX];
+
+static void ring_setup(struct tp_scan_ring *ring, u32 depth, u64 limit)
+{
+	struct tp_scan_ring_cfg cfg = { .depth = depth, .limit = limit };
+
+	assert_int_equal(tp_scan_ring_init(ring, &cfg, passes), 0);
+}
+
+/* Asserts the result and, on success, the latency; on error, no write. */
+static void expect_lat(const struct tp_scan_ring *ring, u64 addr, u64 now,
+		       int want_ret, u64 want_lat)
+{
+	u64 lat = POISON;
+	int ret = tp_scan_ring_latency(ring, addr, now, &lat);
+
+	if (ret != want_ret || lat != (ret < 0 ? POISON : want_lat))
+		print_error("addr %#llx now %llu: ret %d lat %llu, want %d %llu\n",
+			    (unsigned long long)addr, (unsigned long long)now,
+			    ret, (unsigned long long)lat, want_ret,
+			    (unsigned long long)want_lat);
+	assert_int_equal(ret, want_ret);
+	if (ret < 0)
+		assert_true(lat == POISON);
+	else
+		assert_true(lat == want_lat);
+}
+
+static void st_report(struct tp_st *st, bool ok, const char *name, int line)
+{
+	if (!ok)
+		print_error("%s: FAILED: %s (selftest/ring.h:%d)\n", st->suite,
+			    name, line);
+}
+
+static void st_run(int (*fn)(struct tp_st *), const char *suite)
+{
+	struct tp_st st = { .suite = suite, .report = st_report };
+	int failed = fn(&st);
+
+	print_message("%s: %u cases, %u failed\n", suite, st.run, st.failed);
+	assert_true(st.run > 0);
+	assert_int_equal(failed, 0);
+	assert_int_equal(st.failed, 0);
+}
+
+/* ---- the shared self-test vectors -------------------------------------- */
+
+static void test_selftest_ring(void **state)
+{
+	(void)state;
+	st_run(tp_st_ring, "tp_st_ring");
+}
+
+static void test_selftest_ring_init_table(void **state)
+{
+	(void)state;
+	st_run(tp_st_ring_init_table, "ring init table");
+}
+
+static void test_selftest_ring_scenarios(void **state)
+{
+	(void)state;
+	st_run(tp_st_ring_scenarios, "ring scenarios");
+}
+
+static void test_selftest_ring_index_walk(void **state)
+{
+	(void)state;
+	st_run(tp_st_ring_index_walk, "ring index walk");
+}
+
+/* ---- init --------------------------------------------------------------- */
+
+static void test_init_rejects_leave_ring_untouched(void **state)
+{
+	static const u32 bad_depth[] = { 3, 5, 12, 17, 1000, 1023, 1025,
+					 2048, 4096, 0x80000000U,
+					 0xffffffffU };
+	static const u8 pattern[] = { 0x00, 0xa5, 0xff };
+	struct tp_scan_ring ring, copy;
+	struct tp_scan_ring_cfg cfg;
+	size_t i, j;
+
+	(void)state;
+	for (j = 0; j < sizeof(pattern); j++) {
+		memset(&ring, pattern[j], sizeof(ring));
+		memcpy(&copy, &ring, sizeof(ring));
+		cfg = (struct tp_scan_ring_cfg){ .depth = 16 };
+		assert_int_equal(tp_scan_ring_init(&ring, NULL, passes),
+				 -EINVAL);
+		assert_memory_equal(&ring, &copy, sizeof(ring));
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, NULL),
+				 -EINVAL);
+		assert_memory_equal(&ring, &copy, sizeof(ring));
+		assert_int_equal(tp_scan_ring_init(NULL, &cfg, passes),
+				 -EINVAL);
+		for (i = 0; i < TP_ST_ARRAY_SIZE(bad_depth); i++) {
+			cfg = (struct tp_scan_ring_cfg){ .depth = bad_depth[i],
+							 .limit = 4096 };
+			assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes),
+					 -EINVAL);
+			assert_memory_equal(&ring, &copy, sizeof(ring));
+		}
+	}
+}
+
+/* Every depth from 0 to 2100: accepted iff 0 or a power of two <= 1024. */
+static void test_init_depth_exhaustive(void **state)
+{
+	struct tp_scan_ring ring;
+	struct tp_scan_ring_cfg cfg = { 0 };
+	u32 d;
+	bool ok;
+
+	(void)state;
+	for (d = 0; d <= 2100; d++) {
+		cfg.depth = d;
+		ok = d == 0 || (d <= 1024 && !(d & (d - 1)));
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes),
+				 ok ? 0 : -EINVAL);
+		if (ok)
+			assert_int_equal(tp_scan_ring_depth(&ring),
+					 d ? d : 16);
+	}
+}
+
+static void test_init_defaults(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	/* depth 0 -> TP_DEFAULT_RING_DEPTH: 17 passes forget the first. */
+	ring_setup(&ring, 0, 0);
+	assert_int_equal(tp_scan_ring_depth(&ring), TP_DEFAULT_RING_DEPTH);
+	assert_int_equal(tp_scan_ring_depth(&ring), 16);
+	for (u64 k = 0; k < 17; k++) {
+		tp_scan_ring_record(&ring, k * 4096, k * 10);
+		tp_scan_ring_advance(&ring, (k + 1) * 4096);
+	}
+	expect_lat(&ring, 4096, 1000, TP_LAT_EXACT, 990);
+	expect_lat(&ring, 0, 1000, TP_LAT_OLDEST, 990);
+
+	/* limit 0 -> 2^64 - 1: a wrapped pass covers up to 2^64 - 2. */
+	ring_setup(&ring, 16, 0);
+	tp_scan_ring_record(&ring, U64_MAX_ - 0xfff, 5);
+	tp_scan_ring_advance(&ring, 0x10);
+	expect_lat(&ring, U64_MAX_ - 1, 7, TP_LAT_EXACT, 2);
+	expect_lat(&ring, U64_MAX_, 7, TP_LAT_OLDEST, 2);
+}
+
+/* ---- lookup ranges ------------------------------------------------------ */
+
+static void test_empty_ring_enoent(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0);
+	expect_lat(&ring, 0, 0, -ENOENT, 0);
+	expect_lat(&ring, 12345, 99999, -ENOENT, 0);
+	expect_lat(&ring, U64_MAX_, U64_MAX_, -ENOENT, 0);
+	/* advance() alone records nothing */
+	tp_scan_ring_advance(&ring, 8192);
+	expect_lat(&ring, 100, 10, -ENOENT, 0);
+}
+
+static void test_reset(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 4, 0);
+	for (u64 k = 0; k < 6; k++) {
+		tp_scan_ring_record(&ring, k * 4096, 100 + k);
+		tp_scan_ring_advance(&ring, (k + 1) * 4096);
+	}
+	expect_lat(&ring, 5 * 4096, 200, TP_LAT_EXACT, 95);
+	tp_scan_ring_reset(&ring);
+	expect_lat(&ring, 5 * 4096, 200, -ENOENT, 0);
+	expect_lat(&ring, 0, 200, -ENOENT, 0);
+	/* Afterwards the ring fills from scratch: no stale slot is read. */
+	tp_scan_ring_record(&ring, 0x100000, 150);
+	tp_scan_ring_advance(&ring, 0x101000);
+	expect_lat(&ring, 0x100000, 200, TP_LAT_EXACT, 50);
+	expect_lat(&ring, 5 * 4096, 200, TP_LAT_OLDEST, 50);
+	tp_scan_ring_record(&ring, 0x101000, 160);
+	tp_scan_ring_advance(&ring, 0x102000);
+	expect_lat(&ring, 3 * 4096, 200, TP_LAT_OLDEST, 50);
+	expect_lat(&ring, 0x101800, 200, TP_LAT_EXACT, 40);
+}
+
+static void test_newest_pass_range(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0);
+	tp_scan_ring_record(&ring, 0x200000, 1000);
+	/* record() starts an empty range: nothing covered yet */
+	expect_lat(&ring, 0x200000, 1100, TP_LAT_OLDEST, 100);
+	tp_scan_ring_advance(&ring, 0x280000);
+	expect_lat(&ring, 0x200000, 1100, TP_LAT_EXACT, 100);
+	expect_lat(&ring, 0x27ffff, 1100, TP_LAT_EXACT, 100);
+	expect_lat(&ring, 0x280000, 1100, TP_LAT_OLDEST, 100);
+	expect_lat(&ring, 0x1fffff, 1100, TP_LAT_OLDEST, 100);
+	tp_scan_ring_advance(&ring, 0x300000);
+	expect_lat(&ring, 0x2fffff, 1100, TP_LAT_EXACT, 100);
+}
+
+static void test_older_pass_ranges(void **state)
+{
+	static const u64 start[] = { 0x1000, 0x9000, 0x20000, 0x21000 };
+	struct tp_scan_ring ring;
+	size_t k;
+
+	(void)state;
+	ring_setup(&ring, 16, 0);
+	for (k = 0; k < 4; k++) {
+		tp_scan_ring_record(&ring, start[k], 100 * (k + 1));
+		/*
+		 * Each pass advances only partway: older ones still end at
+		 * the next pass's start, not at their own last offset.
+		 */
+		tp_scan_ring_advance(&ring, start[k] + 0x800);
+	}
+	for (k = 0; k < 3; k++) {
+		expect_lat(&ring, start[k], 1000, TP_LAT_EXACT,
+			   1000 - 100 * (k + 1));
+		expect_lat(&ring, start[k] + 0x800, 1000, TP_LAT_EXACT,
+			   1000 - 100 * (k + 1));
+		expect_lat(&ring, start[k + 1] - 1, 1000, TP_LAT_EXACT,
+			   1000 - 100 * (k + 1));
+	}
+	expect_lat(&ring, start[3], 1000, TP_LAT_EXACT, 600);
+	expect_lat(&ring, start[3] + 0x7ff, 1000, TP_LAT_EXACT, 600);
+	expect_lat(&ring, start[3] + 0x800, 1000, TP_LAT_OLDEST, 900);
+	expect_lat(&ring, 0xfff, 1000, TP_LAT_OLDEST, 900);
+}
+
+/*
+ * The newest pass with no progress (start == offset) covers nothing: none of
+ * its PTEs is marked yet, so a fault at such an address comes from a page
+ * marked by an older pass, and that pass's latency is the true one. The
+ * seed stretched the newest range to start + 10 GiB instead, which would
+ * answer 10 (ticks since the new pass began) below, i.e. call pages that
+ * were marked a whole sweep ago hot.
+ */
+static void test_no_progress_covers_nothing(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0x40000);
+	tp_scan_ring_record(&ring, 0x30000, 100);
+	tp_scan_ring_advance(&ring, 0x40000);
+	/* reset_ptenuma_scan(): the next pass starts at 0, not advanced */
+	tp_scan_ring_record(&ring, 0, 1000);
+	expect_lat(&ring, 0, 1010, TP_LAT_OLDEST, 910);
+	expect_lat(&ring, 0x1000, 1010, TP_LAT_OLDEST, 910);
+	expect_lat(&ring, 0x38000, 1010, TP_LAT_EXACT, 910);
+	/* An address 9 GiB above the start: still not the newest's. */
+	tp_scan_ring_record(&ring, 0x1000, 1005);
+	expect_lat(&ring, 0x1000 + (9ULL << 30), 1010, TP_LAT_OLDEST, 910);
+	expect_lat(&ring, 0x1000, 1010, TP_LAT_OLDEST, 910);
+	/* the previous no-progress pass [0, 0x1000) is older now */
+	expect_lat(&ring, 0x800, 1010, TP_LAT_EXACT, 10);
+	tp_scan_ring_advance(&ring, 0x2000);
+	expect_lat(&ring, 0x1000, 1010, TP_LAT_EXACT, 5);
+}
+
+static void test_wrapped_newest_pass(void **state)
+{
+	struct tp_scan_ring ring;
+	const u64 limit = 0x7ffffffff000ULL;	/* x86-64 TASK_SIZE */
+
+	(void)state;
+	ring_setup(&ring, 16, limit);
+	tp_scan_ring_record(&ring, 0x400000, 10);
+	tp_scan_ring_advance(&ring, 0x7f0000000000ULL);
+	tp_scan_ring_record(&ring, 0x7f0000000000ULL, 20);
+	tp_scan_ring_advance(&ring, 0x7f0000100000ULL);
+	tp_scan_ring_advance(&ring, 0x1000);	/* below start: wrapped */
+	expect_lat(&ring, 0x7f0000000000ULL, 50, TP_LAT_EXACT, 30);
+	expect_lat(&ring, 0x7f0000200000ULL, 50, TP_LAT_EXACT, 30);
+	expect_lat(&ring, limit - 1, 50, TP_LAT_EXACT, 30);
+	expect_lat(&ring, limit, 50, TP_LAT_OLDEST, 40);
+	/* [0, offset) is not the wrapped newest pass's range */
+	expect_lat(&ring, 0x800, 50, TP_LAT_OLDEST, 40);
+	expect_lat(&ring, 0x400000, 50, TP_LAT_EXACT, 40);
+}
+
+static void test_wrapped_older_pass(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 8, 0x100000);
+	tp_scan_ring_record(&ring, 0xc0000, 100);
+	tp_scan_ring_advance(&ring, 0x100000);
+	tp_scan_ring_record(&ring, 0, 200);	/* next start < start: wrap */
+	tp_scan_ring_advance(&ring, 0x20000);
+	tp_scan_ring_record(&ring, 0x20000, 300);
+	tp_scan_ring_advance(&ring, 0x30000);
+	expect_lat(&ring, 0xc0000, 400, TP_LAT_EXACT, 300);
+	expect_lat(&ring, 0xfffff, 400, TP_LAT_EXACT, 300);
+	expect_lat(&ring, 0x100000, 400, TP_LAT_OLDEST, 300);
+	expect_lat(&ring, 0x1ffff, 400, TP_LAT_EXACT, 200);
+	expect_lat(&ring, 0x2ffff, 400, TP_LAT_EXACT, 100);
+	expect_lat(&ring, 0x30000, 400, TP_LAT_OLDEST, 300);
+	expect_lat(&ring, 0xbffff, 400, TP_LAT_OLDEST, 300);
+}
+
+static void test_uncovered_returns_oldest(void **state)
+{
+	struct tp_scan_ring ring;
+	u64 k;
+
+	(void)state;
+	/* depth 8; 20 passes of 1 MiB: only passes 12..19 are remembered */
+	ring_setup(&ring, 8, 0);
+	for (k = 0; k < 20; k++) {
+		tp_scan_ring_record(&ring, k << 20, 1000 + 100 * k);
+		tp_scan_ring_advance(&ring, (k + 1) << 20);
+	}
+	for (k = 0; k < 12; k++)
+		expect_lat(&ring, (k << 20) + 5, 5000, TP_LAT_OLDEST,
+			   5000 - 2200);
+	for (k = 12; k < 20; k++)
+		expect_lat(&ring, (k << 20) + 5, 5000, TP_LAT_EXACT,
+			   5000 - 1000 - 100 * k);
+	expect_lat(&ring, 20ULL << 20, 5000, TP_LAT_OLDEST, 2800);
+	expect_lat(&ring, U64_MAX_, 5000, TP_LAT_OLDEST, 2800);
+}
+
+/* ---- the index walk: the seed's (i - 1) % N ----------------------------- */
+
+/*
+ * Record exactly n passes (k * 4096 at k * 1000 + 7) and check that the
+ * newest, the oldest retained and the first forgotten pass answer right.
+ */
+static void check_after_n(struct tp_scan_ring *ring, u32 depth, u32 n)
+{
+	const u64 now = 1ULL << 40;
+	u32 oldest = n > depth ? n - depth : 0;
+	u32 k;
+
+	ring_setup(ring, depth, 0);
+	for (k = 0; k < n; k++) {
+		tp_scan_ring_record(ring, (u64)k * 4096, (u64)k * 1000 + 7);
+		tp_scan_ring_advance(ring, (u64)(k + 1) * 4096);
+	}
+	expect_lat(ring, (u64)(n - 1) * 4096, now, TP_LAT_EXACT,
+		   now - ((u64)(n - 1) * 1000 + 7));
+	expect_lat(ring, (u64)oldest * 4096 + 4095, now, TP_LAT_EXACT,
+		   now - ((u64)oldest * 1000 + 7));
+	if (oldest)
+		expect_lat(ring, (u64)(oldest - 1) * 4096, now, TP_LAT_OLDEST,
+			   now - ((u64)oldest * 1000 + 7));
+	expect_lat(ring, (u64)n * 4096, now, TP_LAT_OLDEST,
+		   now - ((u64)oldest * 1000 + 7));
+}
+
+static void test_index_zero_depth16(void **state)
+{
+	struct tp_scan_ring ring;
+	u32 n;
+
+	(void)state;
+	/* exactly depth, depth + 1 and 2 * depth, then every wrap */
+	check_after_n(&ring, 16, 16);
+	check_after_n(&ring, 16, 17);
+	check_after_n(&ring, 16, 32);
+	for (n = 1; n <= 4 * 16 + 1; n++)
+		check_after_n(&ring, 16, n);
+}
+
+static void test_depth1(void **state)
+{
+	struct tp_scan_ring ring;
+	u32 n;
+
+	(void)state;
+	ring_setup(&ring, 1, 0);
+	assert_int_equal(tp_scan_ring_depth(&ring), 1);
+	for (n = 1; n <= 5; n++)
+		check_after_n(&ring, 1, n);
+}
+
+static void test_depth1024(void **state)
+{
+	struct tp_scan_ring ring;
+	static const u32 ns[] = { 1, 1023, 1024, 1025, 2047, 2048, 2049,
+				  3072 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < TP_ST_ARRAY_SIZE(ns); i++)
+		check_after_n(&ring, 1024, ns[i]);
+}
+
+/* ---- time --------------------------------------------------------------- */
+
+static void test_time_wrap_2_32(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0);
+	tp_scan_ring_record(&ring, 0, T32 - 5);
+	tp_scan_ring_advance(&ring, 4096);
+	expect_lat(&ring, 0, T32 + 5, TP_LAT_EXACT, 10);
+	tp_scan_ring_record(&ring, 4096, T32 + 1);
+	tp_scan_ring_advance(&ring, 8192);
+	expect_lat(&ring, 0, T32 + 5, TP_LAT_EXACT, 10);
+	expect_lat(&ring, 4096, T32 + 5, TP_LAT_EXACT, 4);
+	/* not covered: the oldest pass's latency, across the wrap too */
+	expect_lat(&ring, 8192, T32 + 5, TP_LAT_OLDEST, 10);
+}
+
+static void test_time_wrap_2_64(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0);
+	tp_scan_ring_record(&ring, 0, U64_MAX_ - 4);	/* 2^64 - 5 */
+	tp_scan_ring_advance(&ring, 4096);
+	expect_lat(&ring, 0, 4, TP_LAT_EXACT, 9);	/* 2^64 + 4 */
+	expect_lat(&ring, 0, U64_MAX_, TP_LAT_EXACT, 4);
+	tp_scan_ring_record(&ring, 4096, 2);
+	tp_scan_ring_advance(&ring, 8192);
+	expect_lat(&ring, 100, 4, TP_LAT_EXACT, 9);
+	expect_lat(&ring, 5000, 4, TP_LAT_EXACT, 2);
+	expect_lat(&ring, 9000, 4, TP_LAT_OLDEST, 9);
+}
+
+static void test_now_before_pass_time(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0);
+	tp_scan_ring_record(&ring, 0, 5000);
+	tp_scan_ring_advance(&ring, 4096);
+	expect_lat(&ring, 0, 5000, TP_LAT_EXACT, 0);
+	expect_lat(&ring, 0, 4999, TP_LAT_EXACT, 0);
+	expect_lat(&ring, 0, 0, TP_LAT_EXACT, 0);
+	expect_lat(&ring, 8192, 1, TP_LAT_OLDEST, 0);
+	expect_lat(&ring, 0, 5001, TP_LAT_EXACT, 1);
+	/* before, across the 2^64 wrap: pass at 3, now at 2^64 - 3 */
+	tp_scan_ring_reset(&ring);
+	tp_scan_ring_record(&ring, 0, 3);
+	tp_scan_ring_advance(&ring, 4096);
+	expect_lat(&ring, 0, U64_MAX_ - 2, TP_LAT_EXACT, 0);
+}
+
+/* ---- a reference model under random operations -------------------------- */
+
+#define MODEL_HIST	4096
+
+struct model {
+	u64 start[MODEL_HIST];
+	u64 time[MODEL_HIST];
+	u32 n;			/* passes since reset, linear history */
+	u32 depth;
+	u64 offset;
+	u64 limit;
+};
+
+static u64 rng_state = 0x9e3779b97f4a7c15ULL;
+
+static u64 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/*
+ * The contract in tierpol/scan_ring.h, straight from a linear history of
+ * every pass since the last reset, newest first.
+ */
+static int model_latency(const struct model *m, u64 addr, u64 now, u64 *lat)
+{
+	u32 first, k;
+	u64 lo, hi;
+
+	if (!m->n)
+		return -ENOENT;
+	first = m->n > m->depth ? m->n - m->depth : 0;
+	for (k = m->n; k-- > first;) {
+		lo = m->start[k];
+		hi = k == m->n - 1 ? m->offset : m->start[k + 1];
+		if (hi < lo)
+			hi = m->limit;
+		if (addr >= lo && addr < hi) {
+			*lat = (int64_t)(now - m->time[k]) > 0 ?
+			       now - m->time[k] : 0;
+			return TP_LAT_EXACT;
+		}
+	}
+	*lat = (int64_t)(now - m->time[first]) > 0 ? now - m->time[first] : 0;
+	return TP_LAT_OLDEST;
+}
+
+static u64 model_pick_addr(const struct model *m)
+{
+	switch (rnd() % 6) {
+	case 0:
+		return m->offset;
+	case 1:
+		return m->offset - 1;
+	case 2:
+		return m->n ? m->start[rnd() % m->n] : 0;
+	case 3:
+		return m->limit - (rnd() & 1);
+	default:
+		return rnd() % m->limit;
+	}
+}
+
+static void model_check(const struct tp_scan_ring *ring,
+			const struct model *m, u64 addr, u64 now)
+{
+	u64 lat = POISON, mlat = POISON;
+	int ret = tp_scan_ring_latency(ring, addr, now, &lat);
+	int mret = model_latency(m, addr, now, &mlat);
+
+	if (ret != mret || lat != mlat)
+		print_error("depth %u limit %#llx n %u addr %#llx now %llu: %d/%llu, want %d/%llu\n",
+			    m->depth, (unsigned long long)m->limit, m->n,
+			    (unsigned long long)addr, (unsigned long long)now,
+			    ret, (unsigned long long)lat, mret,
+			    (unsigned long long)mlat);
+	assert_int_equal(ret, mret);
+	assert_true(lat == mlat);
+}
+
+/* One random operation on both the ring and the model. */
+static bool model_step(struct tp_scan_ring *ring, struct model *m, u64 now)
+{
+	u64 r = rnd() % 100, x;
+
+	if (r < 20 && m->n < MODEL_HIST) {
+		/* usually where the last pass stopped, as the scanner does */
+		x = (rnd() & 3) ? m->offset : rnd() % m->limit;
+		if (x >= m->limit)
+			x = 0;
+		m->start[m->n] = x;
+		m->time[m->n] = now - rnd() % 3;
+		tp_scan_ring_record(ring, x, m->time[m->n]);
+		m->offset = x;
+		m->n++;
+	} else if (r < 40) {
+		x = (rnd() & 7) ? m->offset + rnd() % (m->limit >> 5) :
+				  rnd() % m->limit;
+		if (x > m->limit)
+			x = m->limit;
+		tp_scan_ring_advance(ring, x);
+		m->offset = x;
+	} else if (r < 41) {
+		tp_scan_ring_reset(ring);
+		m->n = 0;
+		m->offset = 0;
+	} else {
+		model_check(ring, m, model_pick_addr(m), now);
+		return true;
+	}
+	return false;
+}
+
+static void test_reference_model_random(void **state)
+{
+	static const u32 depths[] = { 1, 2, 4, 16, 64 };
+	static const u64 limits[] = { 0, 0x100000, 0x7ffffffff000ULL };
+	static struct model m;
+	struct tp_scan_ring ring;
+	unsigned long lookups = 0;
+	size_t d, l;
+	u64 now;
+	int i;
+
+	(void)state;
+	for (d = 0; d < TP_ST_ARRAY_SIZE(depths); d++) {
+		for (l = 0; l < TP_ST_ARRAY_SIZE(limits); l++) {
+			memset(&m, 0, sizeof(m));
+			m.depth = depths[d];
+			m.limit = limits[l] ? limits[l] : U64_MAX_;
+			ring_setup(&ring, depths[d], limits[l]);
+			/* start near a wrap of the clock */
+			now = (rnd() & 1) ? T32 - 3000 : U64_MAX_ - 3000;
+			for (i = 0; i < 3000; i++) {
+				now += rnd() % 40;
+				lookups += model_step(&ring, &m, now);
+			}
+		}
+	}
+	print_message("reference model: %lu lookups agreed\n", lookups);
+	assert_true(lookups > 10000);
+}
+
+/* ---- one writer, three readers ------------------------------------------ */
+
+/*
+ * The writer records pass k at start (k mod M) * 4096 and time
+ * k * 1000 + 7, M = 37 slots of 4 KiB (limit M * 4096), and advances it
+ * across its slot in four steps; the last pass of a sweep ends with an
+ * advance to 0 (the wrap). M is prime and larger than the depth, so two
+ * passes that share a ring slot (k and k + depth) never share an address
+ * range: a start of one paired with the time of the other gives a latency
+ * whose pass does not cover the address, and mt_consistent() rejects it.
+ */
+#define MT_DEPTH	16U
+#define MT_SLOTS	37U
+#define MT_LIMIT	((u64)MT_SLOTS * 4096)
+#define MT_NOW		(1ULL << 62)
+#define MT_READERS	3
+#define MT_RUN_NS	200000000LL	/* 200 ms */
+#define MT_MAX_PASSES	20000000ULL
+
+static u64 mt_start(u64 k)
+{
+	return (k % MT_SLOTS) * 4096;
+}
+
+static bool mt_covers(u64 k, u64 addr)
+{
+	return addr >= mt_start(k) && addr < mt_start(k) + 4096;
+}
+
+/*
+ * Is (ret, lat) a possible answer for @addr while the writer's published
+ * pass count went from @nb (before the lookup) to @na (after)? Pass na may
+ * already be recorded but not yet published.
+ */
+static bool mt_consistent(int ret, u64 addr, u64 lat, u64 nb, u64 na)
+{
+	u64 t, k, lo, full_hi, j;
+
+	if (ret == -EBUSY)
+		return true;
+	if (ret == -ENOENT)
+		return nb == 0;
+	if (ret != TP_LAT_EXACT && ret != TP_LAT_OLDEST)
+		return false;
+	if (lat > MT_NOW)
+		return false;
+	t = MT_NOW - lat;
+	if (t < 7 || (t - 7) % 1000)
+		return false;			/* not any pass's time */
+	k = (t - 7) / 1000;
+	lo = nb > MT_DEPTH ? nb - MT_DEPTH : 0;
+	if (k < lo || k > na)
+		return false;			/* not retained then */
+	if (ret == TP_LAT_EXACT)
+		return mt_covers(k, addr);	/* torn pairs fail here */
+	/*
+	 * TP_LAT_OLDEST: k was the oldest retained pass, so the ring then held
+	 * k + depth passes (or, for k == 0, at least nb); every pass with a
+	 * successor covers its whole slot and must not have held @addr.
+	 */
+	if (k > 0)
+		full_hi = k + MT_DEPTH - 1;	/* exclusive */
+	else
+		full_hi = nb ? nb - 1 : 0;
+	for (j = k; j < full_hi; j++)
+		if (mt_covers(j, addr))
+			return false;
+	return true;
+}
+
+/* The checker itself must reject what a torn read would produce. */
+static void test_mt_checker_detects_torn_pairs(void **state)
+{
+	u64 k = 100, nb = 110, na = 111;
+
+	(void)state;
+	/* a right answer: pass 105 covers its own slot */
+	assert_true(mt_consistent(TP_LAT_EXACT, mt_start(105) + 8,
+				  MT_NOW - (105 * 1000 + 7), nb, na));
+	/* start of pass 105 (ring slot of 89, 121) with the time of 89 */
+	assert_false(mt_consistent(TP_LAT_EXACT, mt_start(105) + 8,
+				   MT_NOW - (89 * 1000 + 7), 100, 106));
+	/* ...and with the time of pass 105 + 16 = 121 */
+	assert_false(mt_consistent(TP_LAT_EXACT, mt_start(105) + 8,
+				   MT_NOW - (121 * 1000 + 7), 106, 122));
+	/* a time that is no pass's time */
+	assert_false(mt_consistent(TP_LAT_EXACT, mt_start(k),
+				   MT_NOW - (k * 1000 + 8), nb, na));
+	/* a pass not yet recorded, or already forgotten */
+	assert_false(mt_consistent(TP_LAT_EXACT, mt_start(112),
+				   MT_NOW - (112 * 1000 + 7), nb, na));
+	assert_false(mt_consistent(TP_LAT_EXACT, mt_start(90),
+				   MT_NOW - (90 * 1000 + 7), nb, na));
+	/* OLDEST although a retained, complete pass covered the address */
+	assert_false(mt_consistent(TP_LAT_OLDEST, mt_start(100),
+				   MT_NOW - (95 * 1000 + 7), nb, na));
+	assert_true(mt_consistent(TP_LAT_OLDEST, mt_start(80),
+				  MT_NOW - (95 * 1000 + 7), nb, na));
+	/* -ENOENT only before the first pass */
+	assert_true(mt_consistent(-ENOENT, 0, 0, 0, 1));
+	assert_false(mt_consistent(-ENOENT, 0, 0, 1, 1));
+}
+
+struct mt_shared {
+	struct tp_scan_ring ring;
+	u64 published;		/* passes recorded, atomic */
+	int stop;		/* atomic */
+};
+
+struct mt_reader {
+	pthread_t tid;
+	struct mt_shared *sh;
+	u64 seed;
+	unsigned long lookups;
+	unsigned long exact;
+	unsigned long oldest;
+	unsigned long busy;
+	unsigned long torn;
+};
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *mt_reader_fn(void *arg)
+{
+	struct mt_reader *r = arg;
+	struct mt_shared *sh = r->sh;
+	u64 x = r->seed, nb, na, addr, lat;
+	int ret;
+
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE)) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		addr = x % (MT_LIMIT + 4096);	/* a little beyond limit */
+		nb = __atomic_load_n(&sh->published, __ATOMIC_ACQUIRE);
+		lat = 0;
+		ret = tp_scan_ring_latency(&sh->ring, addr, MT_NOW, &lat);
+		na = __atomic_load_n(&sh->published, __ATOMIC_ACQUIRE);
+		r->lookups++;
+		if (ret == -EBUSY)
+			r->busy++;
+		else if (ret == TP_LAT_EXACT)
+			r->exact++;
+		else if (ret == TP_LAT_OLDEST)
+			r->oldest++;
+		if (!mt_consistent(ret, addr, lat, nb, na) && !r->torn++)
+			fprintf(stderr, "bad: addr %#llx ret %d time %llu pub %llu..%llu\n",
+				(unsigned long long)addr, ret,
+				(unsigned long long)(MT_NOW - lat),
+				(unsigned long long)nb, (unsigned long long)na);
+	}
+	return NULL;
+}
+
+static void test_mt_one_writer_three_readers(void **state)
+{
+	static struct mt_shared sh;
+	struct mt_reader rd[MT_READERS];
+	struct tp_scan_ring_cfg cfg = { .depth = MT_DEPTH,
+					.limit = MT_LIMIT };
+	unsigned long lookups = 0, exact = 0, oldest = 0, busy = 0, torn = 0;
+	long long t0;
+	u64 k, s;
+	int i;
+
+	(void)state;
+	memset(&sh, 0, sizeof(sh));
+	assert_int_equal(tp_scan_ring_init(&sh.ring, &cfg, passes), 0);
+	for (i = 0; i < MT_READERS; i++) {
+		rd[i] = (struct mt_reader){
+			.sh = &sh,
+			.seed = 0x12345678ULL * (i + 1),
+		};
+		assert_int_equal(pthread_create(&rd[i].tid, NULL, mt_reader_fn,
+						&rd[i]), 0);
+	}
+	t0 = mono_ns();
+	for (k = 0; k < MT_MAX_PASSES; k++) {
+		s = mt_start(k);
+		tp_scan_ring_record(&sh.ring, s, k * 1000 + 7);
+		__atomic_store_n(&sh.published, k + 1, __ATOMIC_RELEASE);
+		for (i = 1; i <= 4; i++)
+			tp_scan_ring_advance(&sh.ring, s + i * 1024);
+		if (k % MT_SLOTS == MT_SLOTS - 1)
+			tp_scan_ring_advance(&sh.ring, 0);
+		if (!(k & 255) && mono_ns() - t0 > MT_RUN_NS)
+			break;
+	}
+	__atomic_store_n(&sh.stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < MT_READERS; i++) {
+		assert_int_equal(pthread_join(rd[i].tid, NULL), 0);
+		lookups += rd[i].lookups;
+		exact += rd[i].exact;
+		oldest += rd[i].oldest;
+		busy += rd[i].busy;
+		torn += rd[i].torn;
+	}
+	print_message("%llu passes, %lu lookups: %lu exact, %lu oldest, %lu -EBUSY, %lu torn\n",
+		      (unsigned long long)k, lookups, exact, oldest, busy,
+		      torn);
+	assert_int_equal(torn, 0);
+	assert_true(k > 1000);
+	assert_true(exact > 0);
+	assert_true(oldest > 0);
+	assert_true(lookups > busy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_selftest_ring),
+		cmocka_unit_test(test_selftest_ring_init_table),
+		cmocka_unit_test(test_selftest_ring_scenarios),
+		cmocka_unit_test(test_selftest_ring_index_walk),
+		cmocka_unit_test(test_init_rejects_leave_ring_untouched),
+		cmocka_unit_test(test_init_depth_exhaustive),
+		cmocka_unit_test(test_init_defaults),
+		cmocka_unit_test(test_empty_ring_enoent),
+		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_newest_pass_range),
+		cmocka_unit_test(test_older_pass_ranges),
+		cmocka_unit_test(test_no_progress_covers_nothing),
+		cmocka_unit_test(test_wrapped_newest_pass),
+		cmocka_unit_test(test_wrapped_older_pass),
+		cmocka_unit_test(test_uncovered_returns_oldest),
+		cmocka_unit_test(test_index_zero_depth16),
+		cmocka_unit_test(test_depth1),
+		cmocka_unit_test(test_depth1024),
+		cmocka_unit_test(test_time_wrap_2_32),
+		cmocka_unit_test(test_time_wrap_2_64),
+		cmocka_unit_test(test_now_before_pass_time),
+		cmocka_unit_test(test_reference_model_random),
+		cmocka_unit_test(test_mt_checker_detects_torn_pairs),
+		cmocka_unit_test(test_mt_one_writer_three_readers),
+	};
+
+	return cmocka_run_group_tests_name("scan_ring", tests, NULL, NULL);
+}
