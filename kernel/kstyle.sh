@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# make kstyle: the kernel's own checkers, zero findings required.
+#  - scripts/checkpatch.pl --no-tree --strict -f on lib/, include/, kernel/
+#    and Kbuild (tests/selftest/, built into tierpol_test.ko, is reported
+#    too, as advice: other files own it);
+#  - scripts/kernel-doc -none -v on the public headers (and kernel/*.c);
+#  - sparse and W=1 on every file of both modules (make kmod C=2 W=1).
+#
+#   KSCRIPTS  a directory with checkpatch.pl, spelling.txt,
+#             const_structs.checkpatch and kernel-doc. Default build/kscripts,
+#             extracted from Debian's /usr/src/linux-source-*.tar.xz
+#             (apt-get install linux-source) when missing.
+set -eu
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+kscripts=${KSCRIPTS:-$root/build/kscripts}
+files="checkpatch.pl spelling.txt const_structs.checkpatch kernel-doc"
+
+have_scripts() {
+	for f in $files; do
+		[ -f "$kscripts/$f" ] || return 1
+	done
+}
+if ! have_scripts; then
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V |
+		tail -n 1)
+	if [ -z "$tarball" ]; then
+		echo "kstyle: no checkpatch.pl in $kscripts and no" \
+			"/usr/src/linux-source-*.tar.xz. Run:" \
+			"sudo apt-get install linux-source (or set KSCRIPTS=)" >&2
+		exit 1
+	fi
+	echo "kstyle: extracting $files from $tarball"
+	top=$(basename "$tarball" .tar.xz)
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2046
+	tar -xJf "$tarball" -C "$tmp" $(for f in $files; do
+		echo "$top/scripts/$f"; done)
+	mkdir -p "$kscripts"
+	for f in $files; do
+		cp "$tmp/$top/scripts/$f" "$kscripts/"
+	done
+	rm -rf "$tmp"
+fi
+
+status=0
+
+# ---- checkpatch -------------------------------------------------------------
+# checkpatch keeps a CamelCase cache file in its working directory (and
+# deletes older ones there): run it from a scratch directory, not the tree.
+cpdir=$(mktemp -d)
+trap 'rm -rf "$cpdir"' EXIT
+mkdir "$cpdir/include"
+checkpatch() { # <label> <files...>: prints the findings, sets $found
+	label=$1
+	shift
+	found=0
+	nfiles=0
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		nfiles=$((nfiles + 1))
+		res=$(cd "$cpdir" && perl "$kscripts/checkpatch.pl" --no-tree \
+			--root="$cpdir" --strict --terse --show-types \
+			--no-summary -f "$root/$f" 2>&1 | sed "s|$root/||g" || true)
+		[ -n "$res" ] || continue
+		printf '%s\n' "$res"
+		found=$((found + $(printf '%s\n' "$res" |
+			grep -c ': \(ERROR\|WARNING\|CHECK\):' || true)))
+	done
+	echo "kstyle: checkpatch --strict $label: $nfiles files, $found findings"
+}
+checkpatch "lib/ include/ kernel/ Kbuild" lib/*.c lib/*.h \
+	include/tierpol/*.h kernel/*.c kernel/*.h kernel/Kconfig Kbuild \
+	kernel/*.sh
+cp_ours=$found
+[ "$cp_ours" -eq 0 ] || status=1
+checkpatch "tests/selftest/ (advisory)" tests/selftest/*.h
+cp_st=$found
+
+# ---- kernel-doc ---------------------------------------------------------------
+kd=$(perl "$kscripts/kernel-doc" -none -v include/tierpol/*.h kernel/*.c 2>&1 |
+	grep -v ': info: Scanning doc for ' || true)
+nkd=$(printf '%s' "$kd" | grep -c . || true)
+[ -z "$kd" ] || printf '%s\n' "$kd"
+echo "kstyle: kernel-doc -none -v include/tierpol/*.h kernel/*.c:" \
+	"$nkd warnings"
+[ "$nkd" -eq 0 ] || status=1
+
+# ---- sparse (and W=1) ---------------------------------------------------------
+if command -v sparse >/dev/null; then
+	if ! C=2 W=1 sh kernel/kmod.sh; then
+		status=1
+	fi
+else
+	echo "kstyle: sparse is missing. Run: sudo apt-get install sparse" >&2
+	status=1
+fi
+
+if [ $status -eq 0 ]; then
+	echo "kstyle: clean (checkpatch $cp_ours, kernel-doc $nkd, sparse 0;" \
+		"tests/selftest/ advisory: $cp_st)"
+else
+	echo "kstyle: FAILED" >&2
+fi
+exit $status
