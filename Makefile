@@ -137,8 +137,7 @@ $(O)/examples/%: examples/%.c $(STATIC_LIB)
 
 examples: $(EXAMPLE_BINS)
 
-run: $(EXAMPLE_BINS)
-	$(O)/examples/tpdaemon
+# "make run" (tiersim's default suite) is in the tiersim section below.
 
 # ---- docs ----------------------------------------------------------------
 
@@ -175,5 +174,292 @@ uninstall:
 freestanding:
 	$(Q)sh .ci/freestanding.sh "$(CC)"
 
+# ---- reliability: sanitizers, stress, fuzzing, coverage (issue 7) --------
+#
+#   make sanitize     lib/ and every tests/test_*.c under ASan + UBSan without
+#                     recovery, once per compiler in SAN_CCS (gcc clang)
+#   make tsan         the multi-threaded tests (those calling pthread_create)
+#                     and the stress program under ThreadSanitizer (TSAN_CC)
+#   make valgrind     every test under valgrind memcheck
+#   make check-debug  every test with -DTP_DEBUG: contract checks trap, and
+#                     tests/test_bad_input.c shows that they do
+#   make stress       the concurrency stress program; STRESS_ARGS, e.g. -h
+#   make fuzz         every libFuzzer target for FUZZ_SECONDS (default 20)
+#   make coverage     lib/ line and branch coverage by the CMocka suites
+#                     alone; fails below COV_LINES % / COV_BRANCHES %
+#
+# Each build has its own directory under $(O)/ (asan-gcc, asan-clang, tsan,
+# vg, debug, cov, stress, fuzz); none touches $(O)/libtierpol.a. A run fails
+# on a non-zero exit status and on any sanitizer report in its output.
+
+SAN_CCS		?= $(foreach c,gcc clang,$(if $(shell command -v $(c)),$(c)))
+TSAN_CC		?= clang
+FUZZ_CC		?= clang
+COV_CC		?= gcc
+COV_GCOV	?= gcov
+FUZZ_SECONDS	?= 20
+COV_LINES	?= 95
+COV_BRANCHES	?= 90
+VALGRIND	?= valgrind
+STRESS_ARGS	?=
+TSAN_STRESS_ARGS ?= -q
+RL_CFLAGS	?= -O1 -g -fno-omit-frame-pointer
+
+RL_SAN		:= -fsanitize=address,undefined -fno-sanitize-recover=all
+RL_F_ASAN	= $(RL_CFLAGS) $(RL_SAN)
+# gcc warns that TSan does not model atomic_thread_fence: the seqlock's data
+# accesses are all atomic, so there is nothing for it to miss.
+RL_F_TSAN	= $(RL_CFLAGS) -fsanitize=thread \
+		  $(if $(filter gcc%,$(notdir $(TSAN_CC))),-Wno-tsan)
+RL_F_PLAIN	= $(RL_CFLAGS)
+RL_F_DEBUG	= $(RL_CFLAGS) -DTP_DEBUG
+RL_F_COV	= -O0 -g --coverage
+RL_F_STRESS	= -O2 -g
+RL_F_FUZZLIB	= $(RL_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
+		  -fno-sanitize-recover=all
+RL_F_FUZZ	= $(RL_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		  -fno-sanitize-recover=all
+
+RL_TEST_HDRS	:= $(wildcard tests/*.h tests/selftest/*.h)
+RL_TESTS	:= $(notdir $(TEST_BINS))
+RL_MT_TESTS	:= $(basename $(notdir \
+		   $(shell grep -l pthread_create $(TEST_SRCS) /dev/null)))
+RL_FUZZ		:= $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
+RL_REPORT	:= '(ERROR|WARNING): [A-Za-z]+Sanitizer|runtime error:'
+RL_ENV		:= ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1 \
+		   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+RL_VG		:= $(VALGRIND) -q --error-exitcode=99 --leak-check=full \
+		   --errors-for-leak-kinds=definite,indirect
+
+# $(call RL_BUILD,dir,cc,flags-variable): lib/, the CMocka tests and the
+# stress program built into $(O)/dir, compiled and linked with the flags.
+define RL_BUILD
+$(O)/$(1)/lib/%.o: lib/%.c $$(LIB_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $$(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin $$(CPPFLAGS) \
+		$$($(3)) -c $$< -o $$@
+
+$(O)/$(1)/libtierpol.a: $$(patsubst lib/%.c,$(O)/$(1)/lib/%.o,$$(LIB_SRCS))
+	$$(call msg,AR,$$@)
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(O)/$(1)/tests/%: tests/%.c $(O)/$(1)/libtierpol.a $$(RL_TEST_HDRS) | cmocka
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $$(BASE_CFLAGS) -Itests $$(CPPFLAGS) $$($(3)) $$< \
+		$(O)/$(1)/libtierpol.a $$(TEST_LIBS) -o $$@
+
+$(O)/$(1)/stress: tests/stress/stress.c $(O)/$(1)/libtierpol.a
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $$(BASE_CFLAGS) $$(CPPFLAGS) $$($(3)) $$< \
+		$(O)/$(1)/libtierpol.a -lpthread -o $$@
+endef
+
+$(foreach c,$(SAN_CCS),$(eval $(call RL_BUILD,asan-$(c),$(c),RL_F_ASAN)))
+$(eval $(call RL_BUILD,tsan,$(TSAN_CC),RL_F_TSAN))
+$(eval $(call RL_BUILD,vg,$(CC),RL_F_PLAIN))
+$(eval $(call RL_BUILD,debug,$(CC),RL_F_DEBUG))
+$(eval $(call RL_BUILD,cov,$(COV_CC),RL_F_COV))
+$(eval $(call RL_BUILD,stress,$(CC),RL_F_STRESS))
+$(eval $(call RL_BUILD,fuzz,$(FUZZ_CC),RL_F_FUZZLIB))
+
+$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(CPPFLAGS) $(RL_F_FUZZ) $< \
+		$(O)/fuzz/libtierpol.a -o $@
+
+# The trace fuzzer and test_tiersim compile the simulator's sources in.
+RL_TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
+$(O)/fuzz/bin/fuzz_trace: $(RL_TIERSIM_SRCS)
+$(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
+	$(eval $(O)/$(d)/tests/test_tiersim: $(RL_TIERSIM_SRCS)))
+
+# $(call RL_RUN,binaries[,wrapper]): run each binary, keep its output in
+# <binary>.log, fail on a non-zero exit or a sanitizer report.
+RL_RUN = fail=0; for t in $(1); do \
+		echo "== $$t"; $(RL_ENV) $(2) $$t >$$t.log 2>&1; rc=$$?; \
+		cat $$t.log; \
+		if [ $$rc != 0 ] || grep -Eq $(RL_REPORT) $$t.log; then \
+			echo "FAILED: $$t (exit $$rc)"; fail=1; fi; \
+	done; [ $$fail = 0 ]
+
+sanitize: $(foreach c,$(SAN_CCS),$(addprefix $(O)/asan-$(c)/tests/,$(RL_TESTS)))
+	@$(call RL_RUN,$^) && echo "SANITIZE PASSED ($(SAN_CCS))"
+
+tsan: $(addprefix $(O)/tsan/tests/,$(RL_MT_TESTS)) $(O)/tsan/stress
+	@$(call RL_RUN,$(filter %/tests/%,$^)) && \
+	echo "== $(O)/tsan/stress $(TSAN_STRESS_ARGS)" && \
+	$(RL_ENV) $(O)/tsan/stress $(TSAN_STRESS_ARGS) && echo "TSAN PASSED"
+
+valgrind: $(addprefix $(O)/vg/tests/,$(RL_TESTS))
+	@command -v $(VALGRIND) >/dev/null || { \
+		echo "valgrind is missing. Run: sudo apt-get install valgrind" >&2; \
+		exit 1; }
+	@$(call RL_RUN,$^,$(RL_VG)) && echo "VALGRIND PASSED"
+
+check-debug: $(addprefix $(O)/debug/tests/,$(RL_TESTS))
+	@$(call RL_RUN,$^) && echo "CHECK-DEBUG PASSED"
+
+stress: $(O)/stress/stress
+	$(O)/stress/stress $(STRESS_ARGS)
+
+fuzz: $(addprefix $(O)/fuzz/bin/,$(RL_FUZZ))
+	@sh .ci/fuzz-run.sh $(O)/fuzz $(FUZZ_SECONDS) $(RL_FUZZ)
+
+coverage: $(addprefix $(O)/cov/tests/,$(RL_TESTS))
+	@find $(O)/cov -name '*.gcda' -delete
+	@st=0; ($(call RL_RUN,$^)) >$(O)/cov/tests.log 2>&1 || st=$$?; \
+	grep -E '^(== |FAILED|\[  (PASSED|FAILED)|\[==========\] .*run)' \
+		$(O)/cov/tests.log; \
+	sh .ci/coverage.sh $(O)/cov/lib $(COV_LINES) $(COV_BRANCHES) \
+		"$(COV_GCOV)" || st=1; exit $$st
+
+.PHONY: sanitize tsan valgrind check-debug stress fuzz coverage
+
 clean:
 	rm -rf $(O)
+
+# ---- kernel: modules, in-kernel self-test, kernel style, 32-bit (issue 5) --
+#
+#   make kmod [KDIR=dir]  tierpol.ko and tierpol_test.ko from the same lib/*.c
+#                         (see Kbuild). KDIR: the running kernel's headers,
+#                         else the newest installed ones (it says which).
+#                         C=2 runs sparse on every file, W=1 adds warnings.
+#   make kcheck           boot Debian's kernel under qemu with both modules
+#                         and check the self-test's KTAP (VMLINUZ=,
+#                         KCHECK_TIMEOUT=)
+#   make kstyle           checkpatch --strict, kernel-doc, sparse: no findings
+#   make check32          the CMocka suites as i386 programs under qemu-i386
+#   make kclean           remove kbuild's output (make clean does it too)
+#
+# The work is done by kernel/{kmod,kcheck,kstyle}.sh and tests/check32.sh; .ci/kcheck.sh,
+# .ci/kstyle.sh and .ci/check32.sh install their packages first. How to
+# vendor tierpol into a kernel tree: docs/kernel.md.
+
+KDIR		?=
+KBUILD_OUT	= $(wildcard *.ko *.mod *.mod.c *.o .*.cmd Module.symvers \
+		  modules.order lib/*.o lib/.*.cmd kernel/*.o kernel/.*.cmd)
+
+kmod:
+	$(Q)KDIR="$(KDIR)" C="$(C)" W="$(W)" V="$(V)" sh kernel/kmod.sh
+
+kcheck: kmod
+	$(Q)sh kernel/kcheck.sh
+
+kstyle:
+	$(Q)KDIR="$(KDIR)" sh kernel/kstyle.sh
+
+check32:
+	$(Q)CC="$(CC)" sh tests/check32.sh
+
+kclean:
+	$(Q)$(if $(KBUILD_OUT),rm -f $(KBUILD_OUT))
+
+clean: kclean
+
+.PHONY: kmod kcheck kstyle check32 kclean
+
+# ---- bench: performance figures and targets (issue 6) --------------------
+#
+#   make bench        every figure against its baseline, the memory and
+#                     cache-line report and the PASS/MISS targets (< 2 min);
+#                     BENCH_ARGS="-f ring --md FILE ..." (bench --help)
+#   make bench-smoke  the same with 3 repeats of ~3 ms: proves it builds and
+#                     runs (CI); never asserts a timing
+#
+# Always -O2 (on top of CFLAGS), linked against $(STATIC_LIB); bench/inline.c
+# compiles lib/*.c into the benchmark as well, for the out-of-line vs inlined
+# comparison. The method is in docs/PERFORMANCE.md.
+
+BENCH_ARGS	?=
+BENCH_BIN	:= $(O)/bench/bench
+BENCH_OBJS	:= $(addprefix $(O)/bench/,bench.o baselines.o cases_lib.o inline.o)
+BENCH_HDRS	:= $(wildcard bench/*.h)
+BENCH_CFLAGS	:= $(BASE_CFLAGS) $(CPPFLAGS) $(filter-out -O%,$(CFLAGS)) -O2
+
+$(O)/bench/inline.o: bench/inline.c $(BENCH_HDRS) $(LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BENCH_CFLAGS) -Ilib -c $< -o $@
+
+$(O)/bench/%.o: bench/%.c $(BENCH_HDRS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BENCH_CFLAGS) -DBENCH_LIB='"$(STATIC_LIB)"' \
+		-DBENCH_CFLAGS='"$(strip $(filter-out -O%,$(CFLAGS)) -O2)"' \
+		-c $< -o $@
+
+$(BENCH_BIN): $(BENCH_OBJS) $(STATIC_LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $(BENCH_OBJS) $(STATIC_LIB) -lpthread -o $@
+
+# The simulator's speed is one of the figures: build it when its sources
+# are there (its rule is in the tiersim section below).
+BENCH_TIERSIM	:= $(if $(wildcard examples/tiersim/main.c),$(O)/examples/tiersim)
+
+bench: $(BENCH_BIN) $(BENCH_TIERSIM)
+	$(BENCH_BIN) --tiersim $(O)/examples/tiersim $(BENCH_ARGS)
+
+bench-smoke: $(BENCH_BIN) $(BENCH_TIERSIM)
+	$(BENCH_BIN) --smoke --tiersim $(O)/examples/tiersim $(BENCH_ARGS)
+
+.PHONY: bench bench-smoke
+
+# ---- tiersim: the trace-driven two-tier memory simulator (issue 4) -------
+#
+#   make tiersim      $(O)/examples/tiersim (also built by "make examples")
+#   make run          everything, then tiersim's default suite: several
+#                     workloads x the main policies, tables on stdout, JSON,
+#                     CSV and SVG plots in RUN_DIR (default $(O)/run);
+#                     RUN_SHORT=1 runs the short suite instead
+#   make run-short    the short suite CI runs (well under a minute)
+#   make results      regenerate docs/RESULTS.md from tiersim's own runs
+#                     (their JSON, CSV and SVG in $(O)/results)
+#
+# RUN_JOBS policies are simulated in parallel (default: online CPUs).
+# examples/tiersim/wl.[ch], the workload generators, need only libc and
+# libm, so the ground-truth harness can compile them a second time.
+# tests/test_tiersim.c compiles the simulator's sources in, so every build
+# of the tests (sanitizers, valgrind, ...) covers them; they need libm.
+
+TIERSIM		:= $(O)/examples/tiersim
+TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c)
+TIERSIM_HDRS	:= $(wildcard examples/tiersim/*.h)
+TIERSIM_OBJS	:= $(patsubst examples/tiersim/%.c,$(O)/tiersim/%.o,$(TIERSIM_SRCS))
+RUN_DIR		?= $(O)/run
+RUN_JOBS	?= $(shell nproc 2>/dev/null || echo 2)
+RUN_SHORT	?=
+TEST_LIBS	+= -lm
+
+$(O)/tiersim/%.o: examples/tiersim/%.c $(TIERSIM_HDRS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PROG_CFLAGS) -c $< -o $@
+
+$(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
+
+$(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+
+tiersim: $(TIERSIM)
+
+examples: $(TIERSIM)
+
+run: all examples
+	$(TIERSIM) --suite $(if $(RUN_SHORT),short,default) \
+		--outdir $(RUN_DIR) -j $(RUN_JOBS)
+
+run-short: all examples
+	$(TIERSIM) --suite short --outdir $(RUN_DIR) -j $(RUN_JOBS)
+
+results: $(TIERSIM)
+	$(TIERSIM) --suite results --outdir $(O)/results -j $(RUN_JOBS) -q \
+		--results-md docs/RESULTS.md
+	@echo "docs/RESULTS.md regenerated (runs in $(O)/results)"
+
+.PHONY: tiersim run-short results
