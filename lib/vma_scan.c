@@ -17,7 +17,7 @@ int tp_vma_profile_init(struct tp_vma_profile *p,
 
 	if (!p || !cfg)
 		return -EINVAL;
-	if (cfg->filter > TP_VMA_FILTER_MAINLINE)
+	if (cfg->filter > TP_VMA_FILTER_PID)
 		return -EINVAL;
 	if (!cfg->tps || cfg->tps > TP_TPS_MAX)
 		return -EINVAL;
@@ -110,13 +110,15 @@ int tp_vma_scan_check(struct tp_vma_scan *v, const struct tp_vma_profile *p,
 
 	vma_rotate(v, p, f->scan_seq, now);
 
-	if (p->filter == TP_VMA_FILTER_SEED) {
+	if (p->filter == TP_VMA_FILTER_SEED || p->filter == TP_VMA_FILTER_PID) {
 		/* Linux 6.5: the mm's first two sequences, or the PID. */
 		if (f->scan_seq < 2)
 			return TP_VMA_SCAN_EARLY;
 		if (vma_pid_seen(v, f->pid))
 			return TP_VMA_SCAN_ACCESSED;
-		if (vma_disjoint_select(v, f->vma_end - f->vma_start))
+		/* Seed 004: then the size-based countdown. */
+		if (p->filter == TP_VMA_FILTER_SEED &&
+		    vma_disjoint_select(v, f->vma_end - f->vma_start))
 			return TP_VMA_SCAN_DISJOINT;
 		return TP_VMA_SKIP_INACTIVE;
 	}

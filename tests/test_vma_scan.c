@@ -107,7 +107,7 @@ static void test_selftest_vma_period_table(void **state)
 static void test_profile_rejects_untouched(void **state)
 {
 	static const struct tp_vma_profile_cfg bad[] = {
-		{ .filter = 3, .tps = 1000 },
+		{ .filter = 4, .tps = 1000 },
 		{ .filter = 0xffffffffU, .tps = 1000 },
 		{ .filter = TP_VMA_FILTER_SEED, .tps = 0 },
 		{ .filter = TP_VMA_FILTER_SEED, .tps = TP_TPS_MAX + 1 },
@@ -413,6 +413,37 @@ static void test_seed_pid_accessed(void **state)
 	tp_vma_scan_note(&v, PID_B);
 	assert_int_equal(check(&v, &p, 31, 1101, CHK(.pid = PID_B)),
 			 TP_VMA_SCAN_ACCESSED);
+}
+
+/*
+ * Linux 6.4 to 6.6 (seed 004's base): the PID filter alone. The first two
+ * mm sequences and accessing PIDs scan; an unaccessed VMA is never scanned,
+ * however small or often checked (no countdown).
+ */
+static void test_pid_filter_no_countdown(void **state)
+{
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_PID);
+	struct tp_vma_scan v;
+	int i;
+
+	(void)state;
+	tp_vma_scan_init(&v, &p, 0, 0);
+	assert_int_equal(check(&v, &p, 0, 0, CHK(.pid = PID_B)),
+			 TP_VMA_SCAN_EARLY);
+	assert_int_equal(check(&v, &p, 1, 1000, CHK(.pid = PID_B)),
+			 TP_VMA_SCAN_EARLY);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(check(&v, &p, 2 + i, 1001 + i,
+				       CHK(.pid = PID_B, .size = 4 * KiB)),
+				 TP_VMA_SKIP_INACTIVE);
+	tp_vma_scan_note(&v, PID_B);
+	assert_int_equal(check(&v, &p, 50, 1100, CHK(.pid = PID_B)),
+			 TP_VMA_SCAN_ACCESSED);
+	/* The same history under the seed filter scans by countdown. */
+	p = profile(TP_VMA_FILTER_SEED);
+	tp_vma_scan_init(&v, &p, 0, 0);
+	assert_int_equal(check(&v, &p, 2, 1001, CHK(.pid = PID_B)),
+			 TP_VMA_SCAN_DISJOINT);
 }
 
 /*
@@ -856,6 +887,7 @@ int main(void)
 		cmocka_unit_test(test_filter_none_always_scans),
 		cmocka_unit_test(test_seed_early_sequences),
 		cmocka_unit_test(test_seed_pid_accessed),
+		cmocka_unit_test(test_pid_filter_no_countdown),
 		cmocka_unit_test(test_pid_hash_collision),
 		cmocka_unit_test(test_new_vma_delay),
 		cmocka_unit_test(test_window_rotation),

@@ -113,10 +113,13 @@ TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now);
 /**
  * tp_scan_ring_advance() - move the scan offset of the newest pass
  * @ring: the ring
- * @offset: the end of the range scanned so far. A value below the newest
- *	pass's start means the scanner reached @limit and restarted from the
- *	beginning (the kernel's reset_ptenuma_scan()); the newest pass then
- *	covers [start, limit).
+ * @offset: the end of the range scanned so far. When the scanner reaches
+ *	the end of the address space, pass the ring's limit: the newest pass
+ *	then covers [start, limit) and the next pass is recorded at 0. A value
+ *	below the newest pass's start means the same (the kernel's
+ *	reset_ptenuma_scan() sets the offset to 0), except for a pass that
+ *	began at 0, whose wrap can only be told by passing the limit: an
+ *	offset equal to the start is a pass without progress.
  *
  * Call it before the PTEs of the range are marked, as the seed does, so a
  * fault on a freshly marked page always finds its pass.

@@ -6,6 +6,10 @@
  *
  * %TP_VMA_FILTER_NONE - every VMA is scanned (Linux 6.1 .. 6.3).
  *
+ * %TP_VMA_FILTER_PID - Linux 6.4 .. 6.6, the base seed 004 applies to: a VMA
+ * is scanned in the mm's first two scan sequences or when the scanning
+ * task's PID hash is in the VMA's two-window access bitmap.
+ *
  * %TP_VMA_FILTER_SEED - seed 004 on top of Linux 6.5: a VMA is scanned in
  * the mm's first two scan sequences, when the scanning task's PID hash is in
  * the VMA's two-window access bitmap, or, failing both, by a size-based
@@ -39,11 +43,14 @@
  * @TP_VMA_FILTER_NONE: scan every VMA (Linux 6.1 to 6.3)
  * @TP_VMA_FILTER_SEED: seed 004: 6.5's PID filter plus the size countdown
  * @TP_VMA_FILTER_MAINLINE: Linux 6.7+ vma_is_accessed()
+ * @TP_VMA_FILTER_PID: Linux 6.4 to 6.6: the PID filter alone (seed 004's
+ *	base, without its countdown)
  */
 enum tp_vma_filter {
 	TP_VMA_FILTER_NONE = 0,
 	TP_VMA_FILTER_SEED = 1,
 	TP_VMA_FILTER_MAINLINE = 2,
+	TP_VMA_FILTER_PID = 3,
 };
 
 /**

@@ -70,7 +70,7 @@ static const struct tp_st_vma_prof_row tp_st_vma_prof_rows[] = {
 	  0, -EINVAL, 0 },
 	{ "vma profile: NULL cfg", false, true, TP_VMA_FILTER_SEED, 1000, 0,
 	  -EINVAL, 0 },
-	{ "vma profile: filter 3 rejected", false, false, 3, 1000, 0,
+	{ "vma profile: filter 4 rejected", false, false, 4, 1000, 0,
 	  -EINVAL, 0 },
 	{ "vma profile: filter 2^32-1 rejected", false, false, 0xffffffffU,
 	  1000, 0, -EINVAL, 0 },

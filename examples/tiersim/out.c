@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim output: table, JSON, CSV and SVG. JSON and CSV carry the same
+ * scalar fields, from one table (run_fields()); JSON adds the per-phase,
+ * per-region, per-VMA figures and the time series. Every number is printed
+ * with a fixed format, so the same seed and options give the same bytes.
+ */
+#include "out.h"
+
+#include <math.h>
+#include <string.h>
+
+enum fkind { F_U64, F_DBL, F_OPT };	/* F_OPT: double, < 0 means n/a */
+
+struct fval {
+	const char *name;
+	int kind;
+	u64 u;
+	double d;
+};
+
+#define MAX_FIELDS	64
+
+static const char *const region_names[WL_NR_REGIONS] = {
+	"other", "hot", "hot2", "burst",
+};
+
+static u32 run_fields(const struct sim_result *r, struct fval *v)
+{
+	const struct tp_node_stats *n = &r->node;
+	u32 i = 0;
+
+#define U(nm, x) do { v[i].name = nm; v[i].kind = F_U64; v[i].u = (x); \
+		      i++; } while (0)
+#define D(nm, x) do { v[i].name = nm; v[i].kind = F_DBL; v[i].d = (x); \
+		      i++; } while (0)
+#define O(nm, x) do { v[i].name = nm; v[i].kind = F_OPT; v[i].d = (x); \
+		      i++; } while (0)
+	U("accesses", r->accesses);
+	U("measured_accesses", r->measured_accesses);
+	D("sim_time_s", (double)r->sim_time_ns / 1e9);
+	D("measured_time_s", (double)r->measured_time_ns / 1e9);
+	D("fast_ratio", sim_fast_ratio(r));
+	D("mean_latency_ns", sim_mean_latency(r));
+	D("throughput_macc_s", sim_throughput(r));
+	U("promotions", r->promotions);
+	U("demotions", r->demotions);
+	U("pingpong", r->pingpong);
+	U("hint_faults", r->hint_faults);
+	U("hint_faults_fast", r->hint_faults_fast);
+	U("pte_scanned", r->pte_scanned);
+	U("pte_updates", r->pte_updates);
+	U("scan_passes", r->scan_passes);
+	U("pgpromote_candidate", n->pgpromote_candidate);
+	U("pgpromote_candidate_nrl", n->pgpromote_candidate_nrl);
+	U("promote_hot", n->promote_hot);
+	U("promote_nrl", n->promote_nrl);
+	U("refused_mode", n->refused_mode);
+	U("refused_toptier", n->refused_toptier);
+	U("refused_not_young", n->refused_not_young);
+	U("refused_cold", n->refused_cold);
+	U("refused_ratelimit", n->refused_ratelimit);
+	U("refused_nospace", n->refused_nospace);
+	O("threshold_ms", r->has_threshold ? (double)n->threshold / 1e6 : -1);
+	U("threshold_raised", n->th_raised);
+	U("threshold_lowered", n->th_lowered);
+	U("alloc_fast", r->alloc_fast);
+	U("alloc_slow", r->alloc_slow);
+	U("kswapd_wakeups", r->kswapd_wakeups);
+	U("fast_used_end", r->fast_used_end);
+	U("slow_used_end", r->slow_used_end);
+	D("t_cpu_s", (double)r->t_cpu / 1e9);
+	D("t_mem_s", (double)r->t_mem / 1e9);
+	D("t_fault_s", (double)r->t_fault / 1e9);
+	D("t_migrate_s", (double)r->t_migr / 1e9);
+	D("t_scan_s", (double)r->t_scan / 1e9);
+	D("t_alloc_s", (double)r->t_alloc / 1e9);
+	O("response_ms", r->response_ms);
+	U("promotions_hot", r->region_promo[WL_REGION_HOT]);
+	U("promotions_hot2", r->region_promo[WL_REGION_HOT2]);
+	U("promotions_burst", r->region_promo[WL_REGION_BURST]);
+	D("state_bytes_per_page", r->pages ?
+	  (double)r->state_bytes / (double)r->pages : 0);
+#undef U
+#undef D
+#undef O
+	return i;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, const struct fval *v)
+{
+	if (v->kind == F_U64)
+		fprintf(f, "%llu", (unsigned long long)v->u);
+	else if (v->kind == F_OPT && v->d < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%.6g", v->d);
+}
+
+static void json_config(FILE *f, const struct run_set *rs)
+{
+	const struct sim_cfg *c = rs->cfg;
+	const struct wl_params *p = rs->wp;
+	u32 i;
+
+	fprintf(f, "    \"source\": {\"name\": ");
+	json_str(f, rs->title);
+	fprintf(f, ", \"kind\": \"%s\", \"pages\": %llu, \"accesses\": %llu, "
+		"\"threads\": %u, \"vmas\": %u, \"seed\": %llu",
+		p ? "workload" : "trace", (unsigned long long)rs->src->pages,
+		(unsigned long long)rs->src->total, rs->src->nr_threads,
+		rs->src->nr_vmas, (unsigned long long)rs->seed);
+	if (p)
+		fprintf(f, ", \"measured_accesses\": %llu, \"init\": %d, "
+			"\"write_frac\": %.6g, \"sigma_frac\": %.6g, "
+			"\"zipf_s\": %.6g, \"hot_frac\": %.6g, \"hot_prob\": "
+			"%.6g, \"shift_at\": %.6g, \"burst_pages\": %llu, "
+			"\"small_frac\": %.6g",
+			(unsigned long long)p->accesses, p->init, p->write_frac,
+			p->sigma_frac, p->zipf_s, p->hot_frac, p->hot_prob,
+			p->shift_at, (unsigned long long)p->burst_pages,
+			p->small_frac);
+	fprintf(f, ", \"phases\": [");
+	for (i = 0; i < rs->src->nr_phases; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", rs->src->phase_name[i]);
+	fprintf(f, "]},\n");
+	fprintf(f, "    \"machine\": {\"profile\": \"%s\", \"cpu_ns\": %u, "
+		"\"slow_read_ns\": %u, \"slow_write_ns\": %u, "
+		"\"fast_read_ns\": %u, \"fast_write_ns\": %u, "
+		"\"fault_ns\": %u, \"migrate_ns\": %u, \"migrate_mbps\": %u, "
+		"\"scan_pte_ns\": %u, \"alloc_ns\": %u, \"fast_pages\": %llu, "
+		"\"slow_pages\": %llu, \"wmark_min\": %llu, \"wmark_low\": "
+		"%llu, \"wmark_high\": %llu, \"wmark_promo\": %llu, "
+		"\"thp\": %s, \"init_fast\": %.6g},\n",
+		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
+		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
+		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
+		c->costs.migrate_ns, c->costs.migrate_mbps,
+		c->costs.scan_pte_ns, c->costs.alloc_ns,
+		(unsigned long long)c->fast_pages,
+		(unsigned long long)c->slow_pages,
+		(unsigned long long)c->wmark[0], (unsigned long long)c->wmark[1],
+		(unsigned long long)c->wmark[2], (unsigned long long)c->wmark[3],
+		c->thp ? "true" : "false", c->init_fast);
+	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
+		"%u, \"scan_size_mb\": %u, \"scan_period_max_ms\": %u, "
+		"\"hot_threshold_ms\": %u, \"rate_limit_mbps\": %lld, "
+		"\"sample_ms\": %u, \"pingpong_ms\": %u},\n",
+		c->scan_delay_ms, sim_scan_period_ms(c, rs->src->pages),
+		c->scan_size_mb, c->scan_period_max_ms, c->hot_threshold_ms,
+		(long long)c->rate_limit_mbps, c->sample_ms, c->pingpong_ms);
+}
+
+static void json_run(FILE *f, const struct run_set *rs,
+		     const struct sim_result *r)
+{
+	struct fval v[MAX_FIELDS];
+	u32 n = run_fields(r, v), i;
+
+	fprintf(f, "      {\"policy\": ");
+	json_str(f, r->policy);
+	for (i = 0; i < n; i++) {
+		fprintf(f, ", \"%s\": ", v[i].name);
+		json_num(f, &v[i]);
+	}
+	fprintf(f, ",\n       \"phases\": [");
+	for (i = 0; i < r->nr_phases; i++) {
+		const struct sim_phase_stats *ph = &r->phase[i];
+
+		fprintf(f, "%s{\"name\": \"%s\", \"accesses\": %llu, "
+			"\"time_s\": %.6g, \"fast_ratio\": %.6g, "
+			"\"throughput_macc_s\": %.6g, \"promotions\": %llu, "
+			"\"hint_faults\": %llu}", i ? ", " : "",
+			rs->src->phase_name[i],
+			(unsigned long long)ph->accesses,
+			(double)ph->time_ns / 1e9, ph->accesses ?
+			(double)ph->fast / (double)ph->accesses : 0,
+			sim_phase_throughput(r, i),
+			(unsigned long long)ph->promotions,
+			(unsigned long long)ph->hint_faults);
+	}
+	fprintf(f, "],\n       \"region_promotions\": {");
+	for (i = 0; i < WL_NR_REGIONS; i++)
+		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", region_names[i],
+			(unsigned long long)r->region_promo[i]);
+	fprintf(f, "},\n       \"vmas\": [");
+	for (i = 0; i < r->nr_vmas; i++) {
+		const struct sim_vma_stats *s = &r->vma[i];
+
+		fprintf(f, "%s{\"pages\": %llu, \"pte_scanned\": %llu, "
+			"\"pte_updates\": %llu, \"hint_faults\": %llu, "
+			"\"promotions\": %llu, \"scans\": %llu, \"skips\": "
+			"%llu}", i ? ", " : "", (unsigned long long)s->pages,
+			(unsigned long long)s->pte_scanned,
+			(unsigned long long)s->pte_updates,
+			(unsigned long long)s->hint_faults,
+			(unsigned long long)s->promotions,
+			(unsigned long long)s->scans,
+			(unsigned long long)s->skips);
+	}
+	fprintf(f, "],\n       \"series\": {\"t_s\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%.6g", i ? ", " : "",
+			(double)r->sample[i].t_ns / 1e9);
+	fprintf(f, "], \"accesses\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].acc);
+	fprintf(f, "], \"fast_accesses\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].fast);
+	fprintf(f, "], \"promotions\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].promo);
+	fprintf(f, "], \"threshold_ms\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%.6g", i ? ", " : "",
+			(double)r->sample[i].thresh / 1e6);
+	fprintf(f, "]}}");
+}
+
+void out_json(FILE *f, const struct run_set *rs, u32 nr_sets)
+{
+	u32 s, i;
+
+	fprintf(f, "{\n  \"tiersim\": \"%s\",\n  \"tierpol\": \"%s\",\n"
+		"  \"sets\": [\n", TP_VERSION_STRING, tp_version_string());
+	for (s = 0; s < nr_sets; s++) {
+		fprintf(f, "   {\n");
+		json_config(f, &rs[s]);
+		fprintf(f, "    \"runs\": [\n");
+		for (i = 0; i < rs[s].nr; i++) {
+			json_run(f, &rs[s], &rs[s].res[i]);
+			fprintf(f, "%s\n", i + 1 < rs[s].nr ? "," : "");
+		}
+		fprintf(f, "    ]\n   }%s\n", s + 1 < nr_sets ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void out_csv(FILE *f, const struct run_set *rs, u32 nr_sets)
+{
+	struct fval v[MAX_FIELDS];
+	u32 s, i, j, n;
+
+	if (!nr_sets || !rs[0].nr)
+		return;
+	n = run_fields(&rs[0].res[0], v);
+	fprintf(f, "source,policy");
+	for (j = 0; j < n; j++)
+		fprintf(f, ",%s", v[j].name);
+	fputc('\n', f);
+	for (s = 0; s < nr_sets; s++) {
+		for (i = 0; i < rs[s].nr; i++) {
+			n = run_fields(&rs[s].res[i], v);
+			csv_str(f, rs[s].title);
+			fputc(',', f);
+			csv_str(f, rs[s].res[i].policy);
+			for (j = 0; j < n; j++) {
+				fputc(',', f);
+				if (v[j].kind == F_OPT && v[j].d < 0)
+					continue;
+				json_num(f, &v[j]);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* A count in at most 6 characters: 123456, 1.23M, 12.3G. */
+static const char *compact(char *b, size_t n, u64 v)
+{
+	if (v < 1000000)
+		snprintf(b, n, "%llu", (unsigned long long)v);
+	else if (v < 10000000)
+		snprintf(b, n, "%.2fM", (double)v / 1e6);
+	else if (v < 1000000000)
+		snprintf(b, n, "%.1fM", (double)v / 1e6);
+	else
+		snprintf(b, n, "%.2fG", (double)v / 1e9);
+	return b;
+}
+
+void out_table(FILE *f, const struct run_set *rs)
+{
+	const struct sim_cfg *c = rs->cfg;
+	char b[12][16], th[16];
+	int kind = rs->wp ? (int)rs->wp->kind : -1, burst = -1;
+	size_t w = 6;
+	u32 i;
+
+	for (i = 0; i < rs->src->nr_phases; i++)
+		if (!strcmp(rs->src->phase_name[i], "burst"))
+			burst = (int)i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (strlen(rs->res[i].policy) > w)
+			w = strlen(rs->res[i].policy);
+	fprintf(f, "\n== %s: %llu pages (%.2f GiB), %llu accesses, %u "
+		"thread(s), seed %llu\n   fast tier %llu pages (%.0f %%), "
+		"profile %s%s, scan period %u ms, %.1f s simulated\n",
+		rs->title, (unsigned long long)rs->src->pages,
+		(double)rs->src->pages / 262144.0,
+		(unsigned long long)rs->src->total, rs->src->nr_threads,
+		(unsigned long long)rs->seed,
+		(unsigned long long)c->fast_pages,
+		100.0 * (double)c->fast_pages / (double)rs->src->pages,
+		c->costs.name, c->thp ? ", 2 MiB folios" : "",
+		sim_scan_period_ms(c, rs->src->pages),
+		rs->nr ? (double)rs->res[0].sim_time_ns / 1e9 : 0.0);
+	fprintf(f, "%-*s %6s %7s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
+		"%6s %6s %6s %7s", (int)w, "policy", "fast%", "lat ns",
+		"Macc/s", "promo", "demo", "pingp", "faults", "ptescn",
+		"cand", "nrl", "r.cold", "r.rate", "r.room", "r.yng", "r.top",
+		"thr ms");
+	if (kind == WL_PHASE_SHIFT)
+		fprintf(f, " %8s", "resp s");
+	else if (kind == WL_COLD_BURST)
+		fprintf(f, " %8s %8s", "burst M/s", "burst pr");
+	else if (kind == WL_DISJOINT_VMA)
+		fprintf(f, " %8s %8s", "bigVMA up", "hot pr");
+	fputc('\n', f);
+	for (i = 0; i < rs->nr; i++) {
+		const struct sim_result *r = &rs->res[i];
+		const struct tp_node_stats *n = &r->node;
+
+		if (r->has_threshold)
+			snprintf(th, sizeof(th), "%.0f",
+				 (double)n->threshold / 1e6);
+		else
+			snprintf(th, sizeof(th), "-");
+		fprintf(f, "%-*s %6.2f %7.1f %7.3f %6s %6s %6s %6s %6s %6s "
+			"%6s %6s %6s %6s %6s %6s %7s", (int)w, r->policy,
+			100 * sim_fast_ratio(r), sim_mean_latency(r),
+			sim_throughput(r),
+			compact(b[0], 16, r->promotions),
+			compact(b[1], 16, r->demotions),
+			compact(b[2], 16, r->pingpong),
+			compact(b[3], 16, r->hint_faults),
+			compact(b[4], 16, r->pte_scanned),
+			compact(b[5], 16, n->pgpromote_candidate),
+			compact(b[6], 16, n->pgpromote_candidate_nrl),
+			compact(b[7], 16, n->refused_cold),
+			compact(b[8], 16, n->refused_ratelimit),
+			compact(b[9], 16, n->refused_nospace),
+			compact(b[10], 16, n->refused_not_young),
+			compact(b[11], 16, n->refused_toptier), th);
+		if (kind == WL_PHASE_SHIFT) {
+			if (r->response_ms >= 0)
+				fprintf(f, " %8.2f", r->response_ms / 1e3);
+			else
+				fprintf(f, " %8s", "never");
+		} else if (kind == WL_COLD_BURST && burst >= 0) {
+			fprintf(f, " %9.4f %8s",
+				sim_phase_throughput(r, (u32)burst),
+				compact(b[0], 16,
+					r->region_promo[WL_REGION_BURST]));
+		} else if (kind == WL_DISJOINT_VMA && r->nr_vmas > 1) {
+			fprintf(f, " %9s %8s",
+				compact(b[0], 16, r->vma[1].pte_updates),
+				compact(b[1], 16,
+					r->region_promo[WL_REGION_HOT]));
+		}
+		fputc('\n', f);
+	}
+}
+
+double out_pct(double a, double b)
+{
+	return b != 0 ? 100.0 * (a - b) / b : 0;
+}
+
+/* ---- SVG ---------------------------------------------------------------- */
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+
+#define SVG_W		960
+#define SVG_PH		200
+#define SVG_L		70
+#define SVG_R		220
+#define SVG_T		40
+#define SVG_GAP		50
+
+/* A "nice" axis maximum at or above @v. */
+static double nice_max(double v)
+{
+	double p, m;
+
+	if (v <= 0)
+		return 1;
+	p = pow(10, floor(log10(v)));
+	m = v / p;
+	if (m <= 1)
+		return p;
+	if (m <= 2)
+		return 2 * p;
+	if (m <= 5)
+		return 5 * p;
+	return 10 * p;
+}
+
+/* Series value @k (0 fast ratio, 1 promotion MB/s, 2 threshold ms). */
+static int series_val(const struct sim_result *r, u32 i, int k, double *out)
+{
+	const struct sim_sample *a = &r->sample[i - 1], *b = &r->sample[i];
+	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
+
+	switch (k) {
+	case 0:
+		if (b->acc == a->acc)
+			return 0;
+		*out = (double)(b->fast - a->fast) / (double)(b->acc - a->acc);
+		return 1;
+	case 1:
+		if (dt <= 0)
+			return 0;
+		*out = (double)(b->promo - a->promo) * 4096.0 / 1048576.0 / dt;
+		return 1;
+	default:
+		if (!r->has_threshold)
+			return 0;
+		*out = (double)b->thresh / 1e6;
+		return 1;
+	}
+}
+
+int out_svg(const char *path, const struct run_set *rs)
+{
+	static const char *const titles[3] = {
+		"fast-tier access ratio", "promotion rate (MB/s)",
+		"hot threshold (ms)",
+	};
+	double tmax = 0, ymax[3] = { 1, 0, 0 }, v;
+	const int pw = SVG_W - SVG_L - SVG_R;
+	FILE *f;
+	u32 i, j;
+	int k, t;
+
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (i = 0; i < rs->nr; i++) {
+		const struct sim_result *r = &rs->res[i];
+
+		if (r->nr_samples &&
+		    (double)r->sample[r->nr_samples - 1].t_ns / 1e9 > tmax)
+			tmax = (double)r->sample[r->nr_samples - 1].t_ns / 1e9;
+		for (j = 1; j < r->nr_samples; j++)
+			for (k = 1; k < 3; k++)
+				if (series_val(r, j, k, &v) && v > ymax[k])
+					ymax[k] = v;
+	}
+	tmax = nice_max(tmax);
+	ymax[1] = nice_max(ymax[1]);
+	ymax[2] = nice_max(ymax[2]);
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		SVG_W, SVG_T + 3 * (SVG_PH + SVG_GAP));
+	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">tiersim: ",
+		SVG_L);
+	for (const char *s = rs->title; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+	fprintf(f, " (%s, fast tier %.0f %%)</text>\n", rs->cfg->costs.name,
+		100.0 * (double)rs->cfg->fast_pages / (double)rs->src->pages);
+	for (k = 0; k < 3; k++) {
+		int y0 = SVG_T + k * (SVG_PH + SVG_GAP);
+
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", SVG_L,
+			y0 - 6, titles[k]);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			"fill=\"none\" stroke=\"#888\"/>\n", SVG_L, y0, pw,
+			SVG_PH);
+		for (t = 0; t <= 4; t++) {
+			int y = y0 + SVG_PH - t * SVG_PH / 4;
+			int x = SVG_L + t * pw / 4;
+
+			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+				"stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" "
+				"text-anchor=\"end\">%.4g</text>\n", SVG_L, y,
+				SVG_L + pw, y, SVG_L - 4, y + 4,
+				ymax[k] * t / 4);
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
+				"%.4g s</text>\n", x, y0 + SVG_PH + 16,
+				tmax * t / 4);
+		}
+		for (i = 0; i < rs->nr; i++) {
+			const struct sim_result *r = &rs->res[i];
+			int open = 0;
+
+			for (j = 1; j < r->nr_samples; j++) {
+				double x, y;
+
+				if (!series_val(r, j, k, &v)) {
+					if (open)
+						fputs("\"/>\n", f);
+					open = 0;
+					continue;
+				}
+				x = SVG_L + pw * ((double)r->sample[j].t_ns /
+						  1e9) / tmax;
+				y = y0 + SVG_PH - SVG_PH * (v > ymax[k] ?
+							    1 : v / ymax[k]);
+				if (!open)
+					fprintf(f, "<polyline fill=\"none\" "
+						"stroke=\"%s\" stroke-width="
+						"\"1.5\" points=\"",
+						palette[i % 10]);
+				fprintf(f, "%s%.1f,%.1f", open ? " " : "", x, y);
+				open = 1;
+			}
+			if (open)
+				fputs("\"/>\n", f);
+		}
+	}
+	for (i = 0; i < rs->nr; i++) {
+		int y = SVG_T + 10 + (int)i * 18;
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"%s\" stroke-width=\"3\"/>\n<text x=\"%d\" "
+			"y=\"%d\">", SVG_W - SVG_R + 12, y, SVG_W - SVG_R + 36,
+			y, palette[i % 10], SVG_W - SVG_R + 42, y + 4);
+		for (const char *s = rs->res[i].policy; *s; s++) {
+			if (*s == '<')
+				fputs("&lt;", f);
+			else if (*s == '&')
+				fputs("&amp;", f);
+			else
+				fputc(*s, f);
+		}
+		fputs("</text>\n", f);
+	}
+	fputs("</svg>\n", f);
+	return fclose(f) ? -1 : 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tiersim suites and the results page: the runs behind each seed claim and
+ * the generator of docs/RESULTS.md (tiersim --suite results --results-md).
+ */
+#ifndef _TIERSIM_RESULTS_H
+#define _TIERSIM_RESULTS_H
+
+#include "out.h"
+
+/**
+ * struct item - one entry of a suite: a workload and its settings, on top of
+ * the workload's defaults
+ * @label: name of the set (file names under --outdir)
+ * @workload: workload name
+ * @pages: footprint (0: default)
+ * @accesses: measured accesses (0: default)
+ * @fast: fast-tier size as for --fast (NULL: the workload's default)
+ * @profile: cost profile (NULL: the workload's default)
+ * @policies: comma-separated policy specs
+ * @scan_period_max_ms: numa_balancing_scan_period_max_ms (0: default)
+ * @rate_limit_mbps: promote rate limit (-1: the policies' own)
+ * @hot_frac: hot set fraction (0: default)
+ * @hot_prob: hot set probability (0: default)
+ * @cpu_ns: CPU time per access (0: default)
+ * @scan_size_mb: numa_balancing_scan_size_mb (0: default)
+ * @scan_period_min_ms: numa_balancing_scan_period_min_ms (0: default)
+ */
+struct item {
+	const char *label;
+	const char *workload;
+	u64 pages, accesses;
+	const char *fast;
+	const char *profile;
+	const char *policies;
+	long long scan_period_max_ms;
+	long long rate_limit_mbps;
+	double hot_frac, hot_prob;
+	u32 cpu_ns;
+	u32 scan_size_mb;
+	u32 scan_period_min_ms;
+};
+
+extern const struct item results_items[];
+extern const unsigned int results_nr_items;
+
+/* Write the results page from the runs of results_items, in order. */
+int results_write(const char *path, const struct run_set *rs, u32 nr);
+
+#endif /* _TIERSIM_RESULTS_H */

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tiersim: the two-tier memory model (see docs/tiersim.md).
+ *
+ * One simulation replays one access stream (a workload generator or a
+ * trace) under one policy. The model holds, per page: its tier, whether it
+ * is allocated, its PTE's NUMA-hint (PROT_NONE) and young bits, the
+ * access-time stamp (mainline preset), its fast-tier slot (for the CLOCK
+ * demoter) and its last promotion time (ping-pong detection). Simulated time
+ * is in nanoseconds; tierpol's clock runs at 1 tick = 1 ns.
+ */
+#ifndef _TIERSIM_SIM_H
+#define _TIERSIM_SIM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TP_HAVE_KERNEL_INT_TYPES
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+#include <tierpol/tierpol.h>
+
+#include "trace.h"
+#include "wl.h"
+
+#define SIM_TPS			1000000000U	/* 1 tick = 1 ns */
+#define SIM_NS_PER_MS		1000000ULL
+#define SIM_ERRLEN		512
+#define SIM_MAX_SAMPLES		1024
+#define SIM_MAX_POLICIES	32
+
+/* Per-page flags (one byte per page: the only state the common path reads). */
+#define PF_NOALLOC	0x01	/* never touched: no PTE yet */
+#define PF_FAST		0x02	/* on the fast tier */
+#define PF_PROT		0x04	/* PTE marked for a NUMA hint fault */
+#define PF_YOUNG	0x08	/* PTE accessed bit */
+#define PF_PINNED	0x10	/* oracle: belongs in the fast tier */
+#define PF_SLOWPATH	(PF_NOALLOC | PF_PROT)
+
+/**
+ * struct sim_costs - a cost profile, in simulated nanoseconds
+ * @name: profile name
+ * @cpu_ns: CPU time per access (0: the workload's default)
+ * @lat: memory latency: [0] slow read, [1] slow write, [2] fast read,
+ *	[3] fast write
+ * @fault_ns: one NUMA hint fault (trap, PTE fix-up, tp_decide)
+ * @migrate_ns: CPU time to migrate one 4 KiB page (isolate, unmap, copy,
+ *	remap), paid by the faulting thread for promotions and by kswapd for
+ *	demotions
+ * @migrate_mbps: migration bandwidth cap, MB/s, shared by both directions
+ * @scan_pte_ns: NUMA scanner, per PTE examined (paid by the scanning task)
+ * @alloc_ns: first-touch page fault (allocation and zeroing)
+ */
+struct sim_costs {
+	const char *name;
+	u32 cpu_ns;
+	u32 lat[4];
+	u32 fault_ns;
+	u32 migrate_ns;
+	u32 migrate_mbps;
+	u32 scan_pte_ns;
+	u32 alloc_ns;
+};
+
+enum sim_lat_src {
+	LAT_RING = 0,		/* scan-history ring (seed 000 6/8) */
+	LAT_ATIME = 1,		/* per-page access-time stamp (mainline) */
+};
+
+enum sim_vma_filter {
+	VMAF_NONE = TP_VMA_FILTER_NONE,
+	VMAF_SEED = TP_VMA_FILTER_SEED,
+	VMAF_MAINLINE = TP_VMA_FILTER_MAINLINE,
+	/* Linux 6.5 (seed 004's base): the seed filter without the countdown */
+	VMAF_BASE65 = 3,
+};
+
+/* Fields of &struct sim_policy's cfg set explicitly by the policy spec. */
+#define SPEC_RATE	0x1U
+#define SPEC_HOT	0x2U
+#define SPEC_PERIOD	0x4U
+
+/**
+ * struct sim_policy - one policy as named on the command line
+ * @name: the spec as given (the row label)
+ * @oracle: static optimum (pins the most-accessed pages; no scanning)
+ * @demote: kswapd demotes to the slow tier
+ * @lat_src: &enum sim_lat_src
+ * @vma_filter: &enum sim_vma_filter
+ * @cfg: tierpol settings
+ * @set: SPEC_* fields the spec set (global sysctl options do not override)
+ */
+struct sim_policy {
+	char name[96];
+	int oracle;
+	int demote;
+	int lat_src;
+	int vma_filter;
+	struct tp_policy_cfg cfg;
+	u32 set;
+};
+
+/**
+ * struct sim_cfg - machine and kernel settings
+ * @costs: cost profile (after overrides)
+ * @fast_pages: fast-tier capacity, 4 KiB pages
+ * @slow_pages: slow-tier capacity, 4 KiB pages
+ * @wmark: fast-tier min, low, high, promo watermarks (pages); all 0 means
+ *	computed as the kernel does from the capacities
+ * @thp: 2 MiB folios instead of 4 KiB pages
+ * @scan_delay_ms: numa_balancing_scan_delay_ms
+ * @scan_period_ms: scan period; 0 means task_scan_min() of the footprint
+ * @scan_period_min_ms: numa_balancing_scan_period_min_ms
+ * @scan_size_mb: numa_balancing_scan_size_mb
+ * @scan_period_max_ms: numa_balancing_scan_period_max_ms (the threshold
+ *	controller's period); 0 keeps the policy's
+ * @hot_threshold_ms: numa_balancing_hot_threshold_ms; 0 keeps the policy's
+ * @rate_limit_mbps: promote rate limit; -1 keeps the policy's
+ * @sample_ms: time-series sampling interval (doubles when full)
+ * @pingpong_ms: promoted then demoted within this counts as ping-pong
+ * @allow_no_pressure: accept a fast tier that holds the whole footprint
+ * @init_fast: first-touch allocation stops using the fast tier once it
+ *	holds this fraction of the footprint (0: only the low watermark stops
+ *	it); cold-burst's "most memory reclaimed to the slow tier" start
+ */
+struct sim_cfg {
+	struct sim_costs costs;
+	u64 fast_pages;
+	u64 slow_pages;
+	u64 wmark[4];
+	int thp;
+	u32 scan_delay_ms;
+	u32 scan_period_ms;
+	u32 scan_period_min_ms;
+	u32 scan_size_mb;
+	u32 scan_period_max_ms;
+	u32 hot_threshold_ms;
+	s64 rate_limit_mbps;
+	u32 sample_ms;
+	u32 pingpong_ms;
+	int allow_no_pressure;
+	double init_fast;
+};
+
+/* The address-space layout of a source, in 4 KiB pages. */
+struct src_vma {
+	u64 first;
+	u64 pages;
+};
+
+/**
+ * struct sim_src - what to replay (shared read-only by the jobs)
+ * @name: workload name or trace path
+ * @wl: generator template (NULL for a trace)
+ * @tr: trace (NULL for a workload)
+ * @pages: footprint in 4 KiB pages (the page index range)
+ * @total: accesses in the stream
+ * @nr_threads: threads
+ * @nr_vmas: VMAs
+ * @vma: the VMAs, ascending, covering [0, @pages)
+ * @nr_phases: phases
+ * @phase_name: their names
+ * @phase_measured: whether they count towards the headline figures
+ * @needs_pressure: the workload is meant to overflow the fast tier
+ * @cpu_ns: default CPU time per access of the workload
+ * @oracle_count: accesses per page over the whole stream (for the oracle;
+ *	computed on demand)
+ */
+struct sim_src {
+	const char *name;
+	const struct wl *wl;
+	const struct trace *tr;
+	u64 pages;
+	u64 total;
+	u32 nr_threads;
+	u32 nr_vmas;
+	struct src_vma *vma;
+	u32 nr_phases;
+	const char *phase_name[WL_MAX_PHASES];
+	int phase_measured[WL_MAX_PHASES];
+	int needs_pressure;
+	u32 cpu_ns;
+	u32 *oracle_count;
+};
+
+struct sim_phase_stats {
+	u64 accesses;
+	u64 fast;
+	u64 time_ns;
+	u64 start_ns;
+	u64 promotions;
+	u64 hint_faults;
+};
+
+struct sim_vma_stats {
+	u64 pages;
+	u64 pte_scanned;
+	u64 pte_updates;
+	u64 hint_faults;
+	u64 promotions;
+	u64 scans;		/* passes that scanned some of it */
+	u64 skips;		/* filter said skip */
+};
+
+struct sim_sample {
+	u64 t_ns;
+	u64 acc;
+	u64 fast;
+	u64 promo;
+	u64 thresh;
+};
+
+/**
+ * struct sim_result - everything a run reports
+ * (fields documented in docs/tiersim.md, "Output fields"). Amounts of
+ * memory (allocations, promotions, demotions, ping-pong, occupancy) are in
+ * 4 KiB pages, as the kernel's vmstat counts them; faults, scans and
+ * accesses are events (with --thp one fault moves 512 pages).
+ */
+struct sim_result {
+	char policy[96];
+	int has_threshold;
+	u64 accesses;
+	u64 measured_accesses;
+	u64 measured_time_ns;
+	u64 measured_fast;
+	u64 measured_mem_ns;
+	u64 measured_stall_ns;
+	u64 sim_time_ns;
+	u64 fast_accesses;
+	u64 t_cpu, t_mem, t_fault, t_migr, t_scan, t_alloc;
+	u64 promotions;
+	u64 demotions;
+	u64 pingpong;
+	u64 hint_faults;
+	u64 hint_faults_fast;
+	u64 pte_scanned;
+	u64 pte_updates;
+	u64 scan_passes;
+	u64 alloc_fast;
+	u64 alloc_slow;
+	u64 kswapd_wakeups;
+	u64 fast_used_end;	/* pages */
+	u64 slow_used_end;	/* pages */
+	u64 region_promo[WL_NR_REGIONS];
+	struct tp_node_stats node;
+	double response_ms;	/* phase-shift: recovery time, -1 if n/a */
+	u32 nr_phases;
+	struct sim_phase_stats phase[WL_MAX_PHASES];
+	u32 nr_vmas;
+	struct sim_vma_stats *vma;
+	u32 nr_samples;
+	struct sim_sample sample[SIM_MAX_SAMPLES];
+	u64 pages;		/* footprint, 4 KiB pages */
+	u64 state_bytes;	/* simulator memory for the pages */
+	int failed;
+	char err[SIM_ERRLEN];
+};
+
+/* Cost profiles: "pmem" and "cxl". NULL if unknown. */
+const struct sim_costs *sim_profile(const char *name);
+extern const struct sim_costs sim_profiles[];
+extern const unsigned int sim_nr_profiles;
+
+/* Defaults of the kernel settings. */
+void sim_cfg_defaults(struct sim_cfg *c);
+
+/* Watermarks as Linux computes them (min_free_kbytes, scale factor 10). */
+void sim_wmarks(u64 fast_pages, u64 slow_pages, u64 wmark[4]);
+
+/*
+ * Check a configuration against a source; fills the computed watermarks.
+ * Returns 0, or -1 with the reason in @err.
+ */
+int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
+		 size_t errlen);
+
+/* The scan period the kernel would use for this footprint, ms. */
+u32 sim_scan_period_ms(const struct sim_cfg *c, u64 footprint_pages);
+
+/* Policy specs (sim_policy.c). Returns 0 or -1 with the reason. */
+int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
+		     size_t errlen);
+/* Apply the global sysctl options and validate with tp_policy_init(). */
+int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
+			char *err, size_t errlen);
+void sim_policy_help(FILE *f);
+
+/* Sources. */
+int sim_src_workload(struct sim_src *s, struct wl *w);
+int sim_src_trace(struct sim_src *s, struct trace *t);
+void sim_src_free(struct sim_src *s);
+/* Count accesses per page over the whole stream (for the oracle). */
+int sim_src_count(struct sim_src *s, char *err, size_t errlen);
+
+/*
+ * Run one policy over a source. @progress, if not NULL, is updated with
+ * the accesses done. Returns 0, or -1 with @r->err set.
+ */
+int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
+	    const struct sim_src *src, struct sim_result *r,
+	    _Atomic u64 *progress);
+void sim_result_free(struct sim_result *r);
+
+/* Derived figures. */
+double sim_fast_ratio(const struct sim_result *r);
+double sim_throughput(const struct sim_result *r);	/* M accesses/s */
+double sim_mean_latency(const struct sim_result *r);	/* ns */
+double sim_phase_throughput(const struct sim_result *r, u32 phase);
+
+#endif /* _TIERSIM_SIM_H */

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim policy specs: a named base, then switches and settings.
+ *
+ *	BASE { +SWITCH | -SWITCH | :KEY=VALUE }
+ *
+ * e.g. "mainline", "seed-p6", "mainline-bypass-off", "mainline+young",
+ * "seed:lat=atime:rate=64", "mainline:vma=seed". Every combination of the
+ * tierpol policy API (preset, TP_POL_* switches, variants, rate, threshold,
+ * period, burst) and of the simulator's choices (latency source, VMA
+ * filter, demotion) can be named.
+ */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SW_SCAN_TOP	0x10000U	/* mode |= NORMAL: scan the top tier */
+
+struct base {
+	const char *name;
+	const char *help;
+};
+
+static const struct base bases[] = {
+	{ "none", "first touch only: no scanning, no promotion, no demotion" },
+	{ "promote-all", "tiering mode, every hinted slow page promoted when "
+	  "there is room (no hot-page selection), kswapd demotion" },
+	{ "seed-p3", "seed 000 patches 1-3: tiering mode, rate limit (window, "
+	  "high watermark per s), free-space bypass, kswapd demotion; scans "
+	  "the fast tier too" },
+	{ "seed-p4", "seed-p3 + 4/8: skip scanning the fast tier" },
+	{ "seed-p5", "seed-p4 + 5/8: promote only pages accessed twice (young)" },
+	{ "seed-p6", "seed-p5 + 6/8: hot-page selection, scan-ring latency vs "
+	  "1000 ms threshold" },
+	{ "seed-p7", "seed-p6 + 7/8: double threshold for write faults (the "
+	  "seed's fixed-threshold step); alias seed-fixed" },
+	{ "seed-p8", "seed-p7 + 8/8: automatic threshold (the seed preset); "
+	  "aliases seed, seed-auto" },
+	{ "seed-fixed", NULL },
+	{ "seed-auto", NULL },
+	{ "seed", NULL },
+	{ "mainline", "Linux 6.1+ preset: access-time stamp latency, adaptive "
+	  "threshold, 65536 MB/s window limiter, promo watermark, bypass" },
+	{ "mainline-bypass-off", "mainline with seed 002's free-space bypass "
+	  "off" },
+	{ "token-bucket", "mainline with the token-bucket limiter in place of "
+	  "the per-second window" },
+	{ "oracle", "static optimum: pins the most-accessed pages of the whole "
+	  "stream in the fast tier; no scanning or migration" },
+};
+
+struct sw {
+	const char *name;
+	u32 bit;
+};
+
+static const struct sw switches[] = {
+	{ "hotness", TP_POL_HOTNESS },
+	{ "bypass", TP_POL_FREE_BYPASS },
+	{ "young", TP_POL_YOUNG },
+	{ "write-double", TP_POL_WRITE_DOUBLE },
+	{ "adaptive", TP_POL_ADAPTIVE },
+	{ "hot-strict", TP_POL_HOT_STRICT },
+	{ "rl-wmark", TP_POL_RL_WMARK_DEFAULT },
+	{ "bypass-reset", TP_POL_BYPASS_RESET },
+	{ "scan-top", SW_SCAN_TOP },
+};
+
+void sim_policy_help(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "Policies (-p, comma-separated):\n");
+	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+		if (bases[i].help)
+			fprintf(f, "  %-20s %s\n", bases[i].name, bases[i].help);
+	fprintf(f,
+"  Any base can be modified: BASE{+SWITCH|-SWITCH|:KEY=VALUE}, e.g.\n"
+"  mainline+young, seed-p8:lat=atime, mainline:vma=seed:rate=256.\n"
+"  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
+"    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
+"    scanner marks fast-tier pages too).\n"
+"  Keys: rate=MB/s hot=ms period=ms (threshold period) burst=pages\n"
+"    limiter=bucket|window-seed|window-mainline thresh=seed|mainline\n"
+"    wmark=seed|mainline lat=ring|atime vma=none|base65|seed|mainline\n"
+"    mode=0..3 demote=0|1\n");
+}
+
+static int parse_u32(const char *s, u32 *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (*end || v > UINT32_MAX)
+		return -1;
+	*out = (u32)v;
+	return 0;
+}
+
+static int set_base(const char *b, struct sim_policy *p)
+{
+	struct tp_policy_cfg *c = &p->cfg;
+	u32 step = 0;
+
+	p->demote = 1;
+	p->oracle = 0;
+	p->vma_filter = VMAF_NONE;
+	if (!strcmp(b, "none") || !strcmp(b, "oracle")) {
+		tp_policy_preset(c, TP_PRESET_MAINLINE, SIM_TPS);
+		c->mode = TP_MODE_DISABLED;
+		c->flags = 0;
+		p->demote = 0;
+		p->oracle = !strcmp(b, "oracle");
+		p->lat_src = LAT_ATIME;
+		return 0;
+	}
+	if (!strcmp(b, "promote-all")) {
+		tp_policy_preset(c, TP_PRESET_MAINLINE, SIM_TPS);
+		c->flags = TP_POL_FREE_BYPASS;
+		p->lat_src = LAT_ATIME;
+		return 0;
+	}
+	if (!strcmp(b, "mainline") || !strcmp(b, "mainline-bypass-off") ||
+	    !strcmp(b, "token-bucket")) {
+		tp_policy_preset(c, TP_PRESET_MAINLINE, SIM_TPS);
+		p->lat_src = LAT_ATIME;
+		if (!strcmp(b, "mainline-bypass-off"))
+			c->flags &= ~(TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET);
+		if (!strcmp(b, "token-bucket"))
+			c->limiter_variant = TP_LIMITER_BUCKET;
+		return 0;
+	}
+	if (!strcmp(b, "seed") || !strcmp(b, "seed-auto"))
+		step = 8;
+	else if (!strcmp(b, "seed-fixed"))
+		step = 7;
+	else if (!strncmp(b, "seed-p", 6) && b[6] >= '3' && b[6] <= '8' &&
+		 !b[7])
+		step = (u32)(b[6] - '0');
+	else
+		return -1;
+	tp_policy_preset(c, TP_PRESET_SEED, SIM_TPS);
+	p->lat_src = LAT_RING;
+	c->flags = TP_POL_FREE_BYPASS | TP_POL_RL_WMARK_DEFAULT;
+	if (step < 4)
+		c->mode |= TP_MODE_NORMAL;
+	if (step >= 5)
+		c->flags |= TP_POL_YOUNG;
+	if (step >= 6)
+		c->flags |= TP_POL_HOTNESS;
+	if (step >= 7)
+		c->flags |= TP_POL_WRITE_DOUBLE;
+	if (step >= 8)
+		c->flags |= TP_POL_ADAPTIVE;
+	return 0;
+}
+
+static int set_key(struct sim_policy *p, const char *key, const char *val,
+		   char *err, size_t errlen)
+{
+	struct tp_policy_cfg *c = &p->cfg;
+	u32 v;
+
+	if (!strcmp(key, "rate") || !strcmp(key, "hot") ||
+	    !strcmp(key, "period") || !strcmp(key, "burst") ||
+	    !strcmp(key, "mode") || !strcmp(key, "demote")) {
+		if (parse_u32(val, &v)) {
+			snprintf(err, errlen, "%s=%s: not a number", key, val);
+			return -1;
+		}
+		if (!strcmp(key, "rate")) {
+			c->rate_limit_mbps = v;
+			p->set |= SPEC_RATE;
+		} else if (!strcmp(key, "hot")) {
+			c->hot_threshold_ms = v;
+			p->set |= SPEC_HOT;
+		} else if (!strcmp(key, "period")) {
+			c->scan_period_max_ms = v;
+			p->set |= SPEC_PERIOD;
+		} else if (!strcmp(key, "burst")) {
+			c->burst_pages = v;
+		} else if (!strcmp(key, "mode")) {
+			c->mode = v;
+		} else {
+			p->demote = !!v;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "limiter")) {
+		if (!strcmp(val, "bucket"))
+			c->limiter_variant = TP_LIMITER_BUCKET;
+		else if (!strcmp(val, "window-seed"))
+			c->limiter_variant = TP_LIMITER_WINDOW_SEED;
+		else if (!strcmp(val, "window-mainline"))
+			c->limiter_variant = TP_LIMITER_WINDOW_MAINLINE;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "thresh") || !strcmp(key, "wmark")) {
+		if (strcmp(val, "seed") && strcmp(val, "mainline"))
+			goto bad;
+		v = !strcmp(val, "mainline");
+		if (!strcmp(key, "thresh"))
+			c->thresh_variant = v ? TP_THRESH_MAINLINE :
+					    TP_THRESH_SEED;
+		else
+			c->wmark_variant = v ? TP_WMARK_MAINLINE :
+					   TP_WMARK_SEED;
+		return 0;
+	}
+	if (!strcmp(key, "lat")) {
+		if (!strcmp(val, "ring"))
+			p->lat_src = LAT_RING;
+		else if (!strcmp(val, "atime"))
+			p->lat_src = LAT_ATIME;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "vma")) {
+		if (!strcmp(val, "none"))
+			p->vma_filter = VMAF_NONE;
+		else if (!strcmp(val, "seed"))
+			p->vma_filter = VMAF_SEED;
+		else if (!strcmp(val, "mainline"))
+			p->vma_filter = VMAF_MAINLINE;
+		else if (!strcmp(val, "base65"))
+			p->vma_filter = VMAF_BASE65;
+		else
+			goto bad;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown key \"%s\"", key);
+	return -1;
+bad:
+	snprintf(err, errlen, "%s=%s: unknown value", key, val);
+	return -1;
+}
+
+int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
+		     size_t errlen)
+{
+	unsigned int i;
+	size_t best = 0, len;
+	const char *s;
+	char base[32], key[32], val[64];
+
+	memset(p, 0, sizeof(*p));
+	if (strlen(spec) >= sizeof(p->name)) {
+		snprintf(err, errlen, "policy \"%s\": too long", spec);
+		return -1;
+	}
+	snprintf(p->name, sizeof(p->name), "%s", spec);
+	/* The longest base name followed by the end or a modifier. */
+	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		len = strlen(bases[i].name);
+		if (!strncmp(spec, bases[i].name, len) &&
+		    (!spec[len] || spec[len] == '+' || spec[len] == '-' ||
+		     spec[len] == ':') && len > best)
+			best = len;
+	}
+	if (!best) {
+		snprintf(err, errlen, "unknown policy \"%s\"", spec);
+		return -1;
+	}
+	memcpy(base, spec, best);
+	base[best] = 0;
+	if (set_base(base, p)) {
+		snprintf(err, errlen, "unknown policy \"%s\"", spec);
+		return -1;
+	}
+	s = spec + best;
+	while (*s) {
+		char op = *s++;
+		size_t n = strcspn(s, "+-:");
+
+		/* A switch name may contain '-': take the longest known. */
+		if (op == '+' || op == '-') {
+			size_t bl = 0;
+
+			for (i = 0; i < sizeof(switches) / sizeof(switches[0]);
+			     i++) {
+				len = strlen(switches[i].name);
+				if (!strncmp(s, switches[i].name, len) &&
+				    (!s[len] || strchr("+-:", s[len])) &&
+				    len > bl)
+					bl = len;
+			}
+			for (i = 0; bl && i < sizeof(switches) /
+			     sizeof(switches[0]); i++) {
+				if (strlen(switches[i].name) != bl ||
+				    strncmp(s, switches[i].name, bl))
+					continue;
+				if (switches[i].bit == SW_SCAN_TOP) {
+					if (op == '+')
+						p->cfg.mode |= TP_MODE_NORMAL;
+					else
+						p->cfg.mode &= ~TP_MODE_NORMAL;
+				} else if (op == '+') {
+					p->cfg.flags |= switches[i].bit;
+				} else {
+					p->cfg.flags &= ~switches[i].bit;
+				}
+				break;
+			}
+			if (!bl) {
+				snprintf(err, errlen, "policy \"%s\": unknown "
+					 "switch \"%.*s\"", spec, (int)n, s);
+				return -1;
+			}
+			s += bl;
+			continue;
+		}
+		/* ':' KEY=VALUE up to the next ':' or end */
+		n = strcspn(s, ":");
+		{
+			const char *eq = memchr(s, '=', n);
+
+			if (!eq || eq == s || (size_t)(eq - s) >= sizeof(key) ||
+			    n - (size_t)(eq - s) - 1 >= sizeof(val)) {
+				snprintf(err, errlen, "policy \"%s\": expected "
+					 ":KEY=VALUE", spec);
+				return -1;
+			}
+			memcpy(key, s, (size_t)(eq - s));
+			key[eq - s] = 0;
+			memcpy(val, eq + 1, n - (size_t)(eq - s) - 1);
+			val[n - (size_t)(eq - s) - 1] = 0;
+		}
+		if (set_key(p, key, val, err, errlen)) {
+			char tmp[SIM_ERRLEN];
+
+			snprintf(tmp, sizeof(tmp), "policy \"%s\": %s", spec,
+				 err);
+			snprintf(err, errlen, "%s", tmp);
+			return -1;
+		}
+		s += n;
+	}
+	return 0;
+}
+
+int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
+			char *err, size_t errlen)
+{
+	struct tp_policy tpp;
+	int ret;
+
+	if (c->hot_threshold_ms && !(p->set & SPEC_HOT))
+		p->cfg.hot_threshold_ms = c->hot_threshold_ms;
+	if (c->scan_period_max_ms && !(p->set & SPEC_PERIOD))
+		p->cfg.scan_period_max_ms = c->scan_period_max_ms;
+	if (c->rate_limit_mbps >= 0 && !(p->set & SPEC_RATE))
+		p->cfg.rate_limit_mbps = (u32)c->rate_limit_mbps;
+	ret = tp_policy_init(&tpp, &p->cfg);
+	if (ret) {
+		snprintf(err, errlen, "policy \"%s\": tierpol refuses the "
+			 "combination (tp_policy_init: %d)%s", p->name, ret,
+			 (p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_WRITE_DOUBLE |
+					  TP_POL_HOT_STRICT)) &&
+			 !(p->cfg.flags & TP_POL_HOTNESS) ?
+			 ": adaptive, write-double and hot-strict need hotness" :
+			 (p->cfg.flags & TP_POL_BYPASS_RESET) ?
+			 ": bypass-reset needs bypass and adaptive" : "");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,751 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim workload generators. libc and libm only: see wl.h.
+ *
+ * Random numbers: xoshiro256** seeded through splitmix64 (Blackman and
+ * Vigna). A bounded integer is Lemire's multiply-shift (bias below 2^-32 for
+ * the sizes used here).
+ *
+ * Gaussian (pmbench): inverse-CDF table lookup with linear interpolation,
+ * no transcendental call per access. The table holds the standard normal
+ * quantiles at k / 4096, k = 1..4095, computed once at init (Acklam's
+ * rational approximation refined by one Halley step on erfc()). One 64-bit
+ * random number gives the bin (12 bits), the position inside the bin (20
+ * bits) and the write decision (32 bits). The two tail bins end at the value
+ * that gives them the exact conditional mean of the tail, E[Z | Z < z1] =
+ * -phi(z1) / Phi(z1), so the mean and variance stay right; only the shape
+ * inside the outer 1/4096 of each tail is approximate (linear), which is far
+ * below a page at the sizes simulated. Samples outside the address range
+ * (|z| > 4 sigma with the default sigma = pages / 8) are drawn again.
+ *
+ * Zipf: Vose's alias method over the pages (8 bytes per page), built once;
+ * ranks are scattered over the address space by a multiplicative bijection
+ * so the hottest pages are not neighbours.
+ */
+#include "wl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GAUSS_BITS	12
+#define GAUSS_N		(1U << GAUSS_BITS)
+
+static const char *const kind_names[WL_NR_KINDS] = {
+	[WL_PMBENCH] = "pmbench",
+	[WL_ZIPF] = "zipf",
+	[WL_GUPS_HOTSET] = "gups-hotset",
+	[WL_PHASE_SHIFT] = "phase-shift",
+	[WL_COLD_BURST] = "cold-burst",
+	[WL_DISJOINT_VMA] = "disjoint-vma",
+	[WL_UNIFORM] = "uniform",
+};
+
+/* The quantile table is the same for every generator: built once, lazily. */
+static double gauss_tab[GAUSS_N + 1];
+static int gauss_ready;
+
+const char *wl_kind_name(uint32_t kind)
+{
+	return kind < WL_NR_KINDS ? kind_names[kind] : "?";
+}
+
+int wl_kind_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < WL_NR_KINDS; i++)
+		if (!strcmp(name, kind_names[i]))
+			return i;
+	return -1;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rnd(uint64_t *s)
+{
+	uint64_t r = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+/* Uniform in [0, n) from a 64-bit random number. */
+static inline uint64_t bounded(uint64_t r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)r * n) >> 64);
+}
+
+/* Uniform in [0, n) from 32 random bits, n < 2^32. */
+static inline uint32_t bounded32(uint32_t r, uint32_t n)
+{
+	return (uint32_t)(((uint64_t)r * n) >> 32);
+}
+
+double wl_norm_quantile(double p)
+{
+	static const double a[] = { -3.969683028665376e+01,
+		2.209460984245205e+02, -2.759285104469687e+02,
+		1.383577518672690e+02, -3.066479806614716e+01,
+		2.506628277459239e+00 };
+	static const double b[] = { -5.447609879822406e+01,
+		1.615858368580409e+02, -1.556989798598866e+02,
+		6.680131188771972e+01, -1.328068155288572e+01 };
+	static const double c[] = { -7.784894002430293e-03,
+		-3.223964580411365e-01, -2.400758277161838e+00,
+		-2.549732539343734e+00, 4.374664141464968e+00,
+		2.938163982698783e+00 };
+	static const double d[] = { 7.784695709041462e-03,
+		3.224671290700398e-01, 2.445134137142996e+00,
+		3.754408661907416e+00 };
+	double q, r, x, e, u;
+
+	if (p <= 0)
+		return -HUGE_VAL;
+	if (p >= 1)
+		return HUGE_VAL;
+	if (p < 0.02425) {
+		q = sqrt(-2 * log(p));
+		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) *
+		     q + c[5]) /
+		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	} else if (p <= 1 - 0.02425) {
+		q = p - 0.5;
+		r = q * q;
+		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) *
+		     r + a[5]) * q /
+		    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) *
+		     r + 1);
+	} else {
+		q = sqrt(-2 * log(1 - p));
+		x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) *
+		      q + c[5]) /
+		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	/* One Halley step on Phi(x) - p. */
+	e = 0.5 * erfc(-x / sqrt(2)) - p;
+	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
+	return x - u / (1 + x * u / 2);
+}
+
+static void gauss_init(void)
+{
+	double z1, phi, tail;
+	unsigned int k;
+
+	if (gauss_ready)
+		return;
+	for (k = 1; k < GAUSS_N; k++)
+		gauss_tab[k] = wl_norm_quantile((double)k / GAUSS_N);
+	/* Tail bins: linear from z1 to t has mean (z1 + t) / 2 = E[Z|Z<z1]. */
+	z1 = gauss_tab[1];
+	phi = exp(-z1 * z1 / 2) / sqrt(2 * M_PI);
+	tail = -phi / (1.0 / GAUSS_N);
+	gauss_tab[0] = 2 * tail - z1;
+	gauss_tab[GAUSS_N] = -gauss_tab[0];
+	gauss_ready = 1;
+}
+
+void wl_defaults(struct wl_params *p, uint32_t kind)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->seed = 1;
+	p->pages = 1ULL << 20;
+	p->accesses = 40000000;
+	p->init = 1;
+	p->write_frac = 0.2;
+	p->sigma_frac = 0.125;
+	p->zipf_s = 0.99;
+	p->hot_frac = 0.1;
+	p->hot_prob = 0.9;
+	p->shift_at = 0.5;
+	p->burst_pages = 65536;
+	p->small_frac = 1.0 / 16;
+	p->threads = 1;
+	switch (kind) {
+	case WL_GUPS_HOTSET:
+		p->write_frac = 1.0;	/* GUPS updates: read-modify-write */
+		break;
+	case WL_COLD_BURST:
+		p->pages = 2ULL << 20;	/* 8 GiB: the bypass needs 1 GiB free */
+		p->hot_prob = 1.0;	/* the benchmark only reads hot keys */
+		p->write_frac = 0.1;
+		p->shift_at = 0.8;
+		break;
+	case WL_DISJOINT_VMA:
+		/* 64 MiB and 1 GiB: 4 scan windows of 256 MB in the large */
+		p->pages = 17 * 16384;
+		p->small_frac = 1.0 / 17;
+		p->threads = 8;
+		p->hot_frac = 0.25;
+		p->shift_at = 0.5;
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* A multiplier near n * 0.618 coprime with n: a scattering bijection. */
+static uint64_t scatter_mult(uint64_t n)
+{
+	uint64_t m;
+
+	if (n <= 2)
+		return 1;
+	m = (uint64_t)((double)n * 0.6180339887) | 1;
+	while (gcd64(m, n) != 1)
+		m += 2;
+	return m % n ? m % n : 1;
+}
+
+static inline uint64_t mulmod(uint64_t a, uint64_t b, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)a * b) % n);
+}
+
+/* Modular inverse of @a mod @n (gcd 1). */
+static uint64_t modinv(uint64_t a, uint64_t n)
+{
+	__int128 t = 0, nt = 1, r = n, nr = a, q, tmp;
+
+	while (nr) {
+		q = r / nr;
+		tmp = t - q * nt;
+		t = nt;
+		nt = tmp;
+		tmp = r - q * nr;
+		r = nr;
+		nr = tmp;
+	}
+	if (t < 0)
+		t += n;
+	return (uint64_t)t;
+}
+
+static int zipf_build(struct wl *w, char *err, size_t errlen)
+{
+	uint64_t n = w->p.pages, r, i, ns, nl;
+	double *q, sum = 0;
+	uint32_t *small, *large;
+	uint64_t m = scatter_mult(n);
+
+	if (n > 0xffffffffULL) {
+		snprintf(err, errlen, "zipf supports at most 2^32-1 pages");
+		return -1;
+	}
+	q = calloc(n, sizeof(*q));
+	small = malloc(n * sizeof(*small));
+	large = malloc(n * sizeof(*large));
+	w->alias_prob = malloc(n * sizeof(*w->alias_prob));
+	w->alias_idx = malloc(n * sizeof(*w->alias_idx));
+	if (!q || !small || !large || !w->alias_prob || !w->alias_idx) {
+		free(q);
+		free(small);
+		free(large);
+		snprintf(err, errlen, "out of memory for the zipf table");
+		return -1;
+	}
+	for (r = 0; r < n; r++) {
+		double wt = pow((double)(r + 1), -w->p.zipf_s);
+
+		q[mulmod(r, m, n)] = wt;
+		sum += wt;
+	}
+	ns = nl = 0;
+	for (i = 0; i < n; i++) {
+		q[i] = q[i] * (double)n / sum;
+		if (q[i] < 1.0)
+			small[ns++] = (uint32_t)i;
+		else
+			large[nl++] = (uint32_t)i;
+	}
+	while (ns && nl) {
+		uint32_t s = small[--ns], l = large[nl - 1];
+
+		w->alias_prob[s] = (uint32_t)(q[s] * 4294967295.0);
+		w->alias_idx[s] = l;
+		q[l] = (q[l] + q[s]) - 1.0;
+		if (q[l] < 1.0) {
+			nl--;
+			small[ns++] = l;
+		}
+	}
+	while (nl) {
+		uint32_t l = large[--nl];
+
+		w->alias_prob[l] = 0xffffffffU;
+		w->alias_idx[l] = l;
+	}
+	while (ns) {
+		uint32_t s = small[--ns];
+
+		w->alias_prob[s] = 0xffffffffU;
+		w->alias_idx[s] = s;
+	}
+	free(q);
+	free(small);
+	free(large);
+	return 0;
+}
+
+static void add_phase(struct wl *w, const char *name, uint64_t count,
+		      int measured)
+{
+	struct wl_phase *ph = &w->phase[w->nr_phases++];
+
+	ph->name = name;
+	ph->count = count;
+	ph->measured = measured;
+}
+
+static uint32_t frac32(double f)
+{
+	if (f <= 0)
+		return 0;
+	if (f >= 1)
+		return 0xffffffffU;
+	return (uint32_t)(f * 4294967296.0);
+}
+
+void wl_rewind(struct wl *w)
+{
+	uint64_t x = w->p.seed;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		w->s[i] = splitmix64(&x);
+	w->cur = 0;
+	w->done = 0;
+	w->rr = 0;
+	w->last_phase = 0;
+	while (w->cur < w->nr_phases && !w->phase[w->cur].count)
+		w->cur++;
+}
+
+int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
+{
+	uint64_t n = p->pages, x, acc = p->accesses, before;
+	uint32_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->p = *p;
+	if (p->kind >= WL_NR_KINDS) {
+		snprintf(err, errlen, "unknown workload kind %u", p->kind);
+		return -1;
+	}
+	if (n < 16 || n > WL_PAGE_MASK) {
+		snprintf(err, errlen, "pages must be in [16, 2^40): %llu",
+			 (unsigned long long)n);
+		return -1;
+	}
+	if (p->write_frac < 0 || p->write_frac > 1 || p->hot_prob < 0 ||
+	    p->hot_prob > 1 || p->shift_at < 0 || p->shift_at > 1) {
+		snprintf(err, errlen,
+			 "write-frac, hot-prob and shift-at must be in [0, 1]");
+		return -1;
+	}
+	if (!(p->hot_frac > 0 && p->hot_frac <= 0.5)) {
+		snprintf(err, errlen, "hot-frac must be in (0, 0.5]");
+		return -1;
+	}
+	if (!p->threads || p->threads > WL_MAX_THREADS) {
+		snprintf(err, errlen, "threads must be in [1, %d]",
+			 WL_MAX_THREADS);
+		return -1;
+	}
+	w->write_th = frac32(p->write_frac);
+	w->hot_th = frac32(p->hot_prob);
+	w->nr_vmas = 1;
+	w->vma[0].first = 0;
+	w->vma[0].pages = n;
+
+	x = p->seed ^ 0x5eedULL;
+	switch (p->kind) {
+	case WL_PMBENCH:
+		if (!(p->sigma_frac > 0)) {
+			snprintf(err, errlen, "sigma must be positive");
+			return -1;
+		}
+		gauss_init();
+		w->mean = (double)n / 2;
+		w->sigma = p->sigma_frac * (double)n;
+		break;
+	case WL_ZIPF:
+		if (!(p->zipf_s > 0)) {
+			snprintf(err, errlen, "zipf exponent must be positive");
+			return -1;
+		}
+		if (zipf_build(w, err, errlen))
+			return -1;
+		break;
+	case WL_GUPS_HOTSET:
+	case WL_PHASE_SHIFT:
+		w->hot_n = (uint64_t)(p->hot_frac * (double)n);
+		if (!w->hot_n)
+			w->hot_n = 1;
+		/* Two disjoint hot sets, half the address space apart. */
+		w->hot0 = bounded(splitmix64(&x), n / 2 - w->hot_n + 1);
+		w->hot2 = w->hot0 + n / 2;
+		break;
+	case WL_COLD_BURST:
+		w->hot_n = (uint64_t)(p->hot_frac * (double)n);
+		if (!w->hot_n)
+			w->hot_n = 1;
+		if (!p->burst_pages || w->hot_n + p->burst_pages > n) {
+			snprintf(err, errlen,
+				 "burst pages must be in [1, pages - hot set]");
+			return -1;
+		}
+		w->mult = scatter_mult(n);
+		w->inv_mult = modinv(w->mult, n);
+		w->burst_base = bounded(splitmix64(&x), n);
+		break;
+	case WL_DISJOINT_VMA: {
+		uint64_t small = (uint64_t)(p->small_frac * (double)n + 0.5);
+
+		if (p->threads < 2) {
+			snprintf(err, errlen, "disjoint-vma needs 2+ threads");
+			return -1;
+		}
+		if (!small)
+			small = 1;
+		if (small >= n) {
+			snprintf(err, errlen, "small-frac must be below 1");
+			return -1;
+		}
+		w->nr_vmas = 2;
+		w->vma[0].pages = small;
+		w->vma[1].first = small;
+		w->vma[1].pages = n - small;
+		/* The hot set is the end of the large VMA. */
+		w->hot_n = (uint64_t)(p->hot_frac * (double)(n - small));
+		if (!w->hot_n)
+			w->hot_n = 1;
+		w->hot0 = n - w->hot_n;
+		break;
+	}
+	default:
+		break;
+	}
+
+	if (p->init)
+		add_phase(w, "init", p->kind == WL_DISJOINT_VMA ?
+			  w->vma[0].pages : n, 0);
+	switch (p->kind) {
+	case WL_PHASE_SHIFT:
+		before = (uint64_t)(p->shift_at * (double)acc);
+		add_phase(w, "before", before, 1);
+		add_phase(w, "after", acc - before, 1);
+		break;
+	case WL_DISJOINT_VMA:
+		/*
+		 * Seed 004's corner cases (d) and (e): the first group runs
+		 * alone on the small VMA while the scanner finishes its first
+		 * sequences; then the second group populates the large VMA
+		 * and both run.
+		 */
+		before = (uint64_t)(p->shift_at * (double)acc);
+		add_phase(w, "warm", before, 1);
+		if (p->init)
+			add_phase(w, "init-y", w->vma[1].pages, 0);
+		add_phase(w, "main", acc - before, 1);
+		break;
+	case WL_COLD_BURST:
+		before = (uint64_t)(p->shift_at * (double)acc);
+		add_phase(w, "hot", before, 1);
+		add_phase(w, "burst", p->burst_pages, 1);
+		add_phase(w, "after", acc - before, 1);
+		break;
+	default:
+		add_phase(w, "main", acc, 1);
+		break;
+	}
+	w->total = 0;
+	for (i = 0; i < w->nr_phases; i++)
+		w->total += w->phase[i].count;
+	wl_rewind(w);
+	return 0;
+}
+
+void wl_free(struct wl *w)
+{
+	free(w->alias_prob);
+	free(w->alias_idx);
+	w->alias_prob = NULL;
+	w->alias_idx = NULL;
+}
+
+size_t wl_bytes_per_page(const struct wl *w)
+{
+	return w->alias_prob ? 2 * sizeof(uint32_t) : 0;
+}
+
+/* cold-burst: key k -> page, a bijection scattering keys. */
+static inline uint64_t key_page(const struct wl *w, uint64_t k)
+{
+	return (mulmod(k, w->mult, w->p.pages) + w->burst_base) % w->p.pages;
+}
+
+uint32_t wl_region(const struct wl *w, uint64_t page)
+{
+	uint64_t n = w->p.pages, k;
+
+	switch (w->p.kind) {
+	case WL_GUPS_HOTSET:
+	case WL_PHASE_SHIFT:
+		if (page >= w->hot0 && page < w->hot0 + w->hot_n)
+			return WL_REGION_HOT;
+		if (w->p.kind == WL_PHASE_SHIFT && page >= w->hot2 &&
+		    page < w->hot2 + w->hot_n)
+			return WL_REGION_HOT2;
+		return WL_REGION_OTHER;
+	case WL_DISJOINT_VMA:
+		return page >= w->hot0 ? WL_REGION_HOT : WL_REGION_OTHER;
+	case WL_COLD_BURST:
+		k = mulmod((page + n - w->burst_base) % n, w->inv_mult, n);
+		if (k < w->hot_n)
+			return WL_REGION_HOT;
+		if (k < w->hot_n + w->p.burst_pages)
+			return WL_REGION_BURST;
+		return WL_REGION_OTHER;
+	default:
+		return WL_REGION_OTHER;
+	}
+}
+
+/* Touch every page of [first, ...) once, in address order, by @tid. */
+static size_t fill_init(struct wl *w, uint64_t *buf, size_t n,
+			uint64_t first, uint32_t tid)
+{
+	uint64_t page = first + w->done;
+	size_t i;
+
+	for (i = 0; i < n; i++, page++)
+		buf[i] = WL_MAKE(page, 1, tid);
+	return n;
+}
+
+static inline uint32_t next_tid(struct wl *w)
+{
+	uint32_t t = w->rr;
+
+	if (++w->rr == w->p.threads)
+		w->rr = 0;
+	return t;
+}
+
+static size_t fill_pmbench(struct wl *w, uint64_t *buf, size_t n)
+{
+	const double mean = w->mean, sigma = w->sigma;
+	const double top = (double)w->p.pages;
+	const uint32_t wth = w->write_th;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r;
+		double z, pos;
+
+		do {
+			uint32_t bin, frac;
+
+			r = rnd(w->s);
+			bin = (uint32_t)(r >> (64 - GAUSS_BITS));
+			frac = (uint32_t)(r >> 32) & 0xfffff;
+			z = gauss_tab[bin] + (gauss_tab[bin + 1] -
+					      gauss_tab[bin]) *
+				(frac * (1.0 / 1048576.0));
+			pos = mean + z * sigma;
+		} while (!(pos >= 0 && pos < top));
+		buf[i] = WL_MAKE((uint64_t)pos, (uint32_t)r < wth,
+				 next_tid(w));
+	}
+	return n;
+}
+
+static size_t fill_zipf(struct wl *w, uint64_t *buf, size_t n)
+{
+	const uint32_t pages = (uint32_t)w->p.pages, wth = w->write_th;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(w->s), r2;
+		uint32_t idx = bounded32((uint32_t)(r >> 32), pages);
+
+		if ((uint32_t)r >= w->alias_prob[idx])
+			idx = w->alias_idx[idx];
+		r2 = rnd(w->s);
+		buf[i] = WL_MAKE(idx, (uint32_t)r2 < wth, next_tid(w));
+	}
+	return n;
+}
+
+static size_t fill_uniform(struct wl *w, uint64_t *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(w->s);
+
+		buf[i] = WL_MAKE(bounded(r, w->p.pages),
+				 (uint32_t)rnd(w->s) < w->write_th,
+				 next_tid(w));
+	}
+	return n;
+}
+
+/* gups-hotset and phase-shift: @hot is the current hot set's start. */
+static size_t fill_hotset(struct wl *w, uint64_t *buf, size_t n, uint64_t hot)
+{
+	const uint64_t hn = w->hot_n, cold = w->p.pages - hn;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(w->s), r2 = rnd(w->s), page;
+
+		if ((uint32_t)r < w->hot_th) {
+			page = hot + bounded(r2, hn);
+		} else {
+			/* Uniform over the pages outside the hot set. */
+			page = bounded(r2, cold);
+			if (page >= hot)
+				page += hn;
+		}
+		buf[i] = WL_MAKE(page, (uint32_t)(r >> 32) < w->write_th,
+				 next_tid(w));
+	}
+	return n;
+}
+
+static size_t fill_cold_burst(struct wl *w, uint64_t *buf, size_t n,
+			      int burst)
+{
+	const uint64_t pages = w->p.pages, hn = w->hot_n;
+	const uint64_t bn = w->p.burst_pages;
+	uint64_t bm = scatter_mult(bn);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(w->s), k;
+
+		if (burst) {
+			/* Every burst key once, in a scattered order. */
+			k = hn + mulmod(w->done + i, bm, bn);
+		} else if ((uint32_t)r < w->hot_th) {
+			k = bounded(rnd(w->s), hn);
+		} else {
+			k = bounded(rnd(w->s), pages);
+		}
+		buf[i] = WL_MAKE(key_page(w, k),
+				 (uint32_t)(r >> 32) < w->write_th,
+				 next_tid(w));
+	}
+	return n;
+}
+
+/* @warm: only the first group runs. */
+static size_t fill_disjoint(struct wl *w, uint64_t *buf, size_t n, int warm)
+{
+	const uint32_t th = w->p.threads, half = th / 2;
+	const uint64_t small = w->vma[0].pages, big = w->vma[1].pages;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(w->s), r2 = rnd(w->s), page;
+		uint32_t tid = bounded32((uint32_t)(r >> 32), warm ? half : th);
+
+		if (tid < half)
+			page = bounded(r2, small);
+		else if ((uint32_t)r < w->hot_th)
+			page = w->hot0 + bounded(r2, w->hot_n);
+		else
+			page = small + bounded(r2, big);
+		buf[i] = WL_MAKE(page, (uint32_t)r2 < w->write_th, tid);
+	}
+	return n;
+}
+
+size_t wl_fill(struct wl *w, uint64_t *buf, size_t n)
+{
+	const struct wl_phase *ph;
+	const char *name;
+	uint64_t left;
+	size_t got;
+
+	while (w->cur < w->nr_phases && w->done == w->phase[w->cur].count) {
+		w->cur++;
+		w->done = 0;
+	}
+	if (w->cur >= w->nr_phases)
+		return 0;
+	ph = &w->phase[w->cur];
+	left = ph->count - w->done;
+	if (n > left)
+		n = (size_t)left;
+	name = ph->name;
+	w->last_phase = w->cur;
+
+	if (!strcmp(name, "init")) {
+		got = fill_init(w, buf, n, 0, 0);
+	} else if (!strcmp(name, "init-y")) {
+		got = fill_init(w, buf, n, w->vma[1].first, w->p.threads / 2);
+	} else {
+		switch (w->p.kind) {
+		case WL_PMBENCH:
+			got = fill_pmbench(w, buf, n);
+			break;
+		case WL_ZIPF:
+			got = fill_zipf(w, buf, n);
+			break;
+		case WL_GUPS_HOTSET:
+			got = fill_hotset(w, buf, n, w->hot0);
+			break;
+		case WL_PHASE_SHIFT:
+			got = fill_hotset(w, buf, n, strcmp(name, "after") ?
+					  w->hot0 : w->hot2);
+			break;
+		case WL_COLD_BURST:
+			got = fill_cold_burst(w, buf, n,
+					      !strcmp(name, "burst"));
+			break;
+		case WL_DISJOINT_VMA:
+			got = fill_disjoint(w, buf, n, !strcmp(name, "warm"));
+			break;
+		default:
+			got = fill_uniform(w, buf, n);
+			break;
+		}
+	}
+	w->done += got;
+	return got;
+}

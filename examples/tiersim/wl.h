@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tiersim workload generators: deterministic, seeded access streams.
+ *
+ * This file and wl.c depend on nothing but libc and libm: the same code is
+ * compiled into tiersim and into the static guest program of the
+ * real-kernel ground-truth harness (issue 8), so both run one
+ * implementation. A generator is a pure function of its parameters and seed:
+ * the i-th access never depends on the consumer's clock.
+ *
+ * An access is a u64: the page index (bits 0-39), the write bit (bit 40)
+ * and the thread id (bits 48-63). wl_fill() never returns a batch that
+ * crosses a phase boundary; wl_phase() tells the phase of the last batch.
+ */
+#ifndef _TIERSIM_WL_H
+#define _TIERSIM_WL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WL_PAGE_BITS		40
+#define WL_PAGE_MASK		((1ULL << WL_PAGE_BITS) - 1)
+#define WL_WRITE_BIT		(1ULL << 40)
+#define WL_TID_SHIFT		48
+
+#define WL_PAGE(a)		((a) & WL_PAGE_MASK)
+#define WL_IS_WRITE(a)		(((a) >> 40) & 1)
+#define WL_TID(a)		((uint32_t)((a) >> WL_TID_SHIFT))
+#define WL_MAKE(page, write, tid) \
+	((uint64_t)(page) | ((write) ? WL_WRITE_BIT : 0) | \
+	 ((uint64_t)(tid) << WL_TID_SHIFT))
+
+#define WL_MAX_VMAS		4
+#define WL_MAX_PHASES		4
+#define WL_MAX_THREADS		64
+
+enum wl_kind {
+	WL_PMBENCH = 0,
+	WL_ZIPF,
+	WL_GUPS_HOTSET,
+	WL_PHASE_SHIFT,
+	WL_COLD_BURST,
+	WL_DISJOINT_VMA,
+	WL_UNIFORM,
+	WL_NR_KINDS,
+};
+
+/* Page classes reported by wl_region() (for per-region statistics). */
+enum wl_region {
+	WL_REGION_OTHER = 0,
+	WL_REGION_HOT = 1,	/* the (first) hot set */
+	WL_REGION_HOT2 = 2,	/* phase-shift: the hot set after the shift */
+	WL_REGION_BURST = 3,	/* cold-burst: the pages of the burst */
+	WL_NR_REGIONS = 4,
+};
+
+/**
+ * struct wl_params - what to generate
+ * @kind: &enum wl_kind
+ * @seed: RNG seed
+ * @pages: footprint in 4 KiB pages
+ * @accesses: accesses after the initialisation pass
+ * @init: touch every page once, in address order, before the measured
+ *	accesses (pmbench and Redis populate their memory first)
+ * @write_frac: probability that an access is a write
+ * @sigma_frac: pmbench: standard deviation as a fraction of @pages
+ * @zipf_s: zipf: exponent
+ * @hot_frac: gups-hotset, phase-shift, cold-burst, disjoint-vma: hot set
+ *	size as a fraction of the pages (of the large VMA for disjoint-vma)
+ * @hot_prob: probability that an access goes to the hot set
+ * @shift_at: phase-shift: fraction of @accesses after which the hot set
+ *	moves; cold-burst: where the burst starts
+ * @burst_pages: cold-burst: distinct cold pages the burst touches, once each
+ * @small_frac: disjoint-vma: size of the small VMA as a fraction of @pages
+ * @threads: threads (disjoint-vma: split in two groups; others: accesses
+ *	are spread round-robin over them)
+ */
+struct wl_params {
+	uint32_t kind;
+	uint64_t seed;
+	uint64_t pages;
+	uint64_t accesses;
+	int init;
+	double write_frac;
+	double sigma_frac;
+	double zipf_s;
+	double hot_frac;
+	double hot_prob;
+	double shift_at;
+	uint64_t burst_pages;
+	double small_frac;
+	uint32_t threads;
+};
+
+/** struct wl_vma - one VMA of the workload's address space, in pages */
+struct wl_vma {
+	uint64_t first;
+	uint64_t pages;
+};
+
+struct wl_phase {
+	const char *name;
+	uint64_t count;
+	int measured;
+};
+
+struct wl {
+	struct wl_params p;
+	uint64_t s[4];			/* xoshiro256** state */
+	uint32_t nr_vmas;
+	struct wl_vma vma[WL_MAX_VMAS];
+	uint32_t nr_phases;
+	struct wl_phase phase[WL_MAX_PHASES];
+	uint32_t cur;			/* current phase */
+	uint64_t done;			/* accesses done in the current phase */
+	uint32_t last_phase;		/* phase of the last batch */
+	uint64_t total;			/* all accesses, every phase */
+	uint32_t write_th;		/* write if rand32 < write_th */
+	uint32_t hot_th;		/* hot if rand32 < hot_th */
+	uint32_t rr;			/* round-robin thread */
+	/* pmbench */
+	double mean, sigma;
+	/* hot sets: [hot0, hot0 + hot_n), [hot2, hot2 + hot_n) */
+	uint64_t hot0, hot2, hot_n;
+	/* cold-burst: scatter multiplier, burst permutation position */
+	uint64_t mult, inv_mult, burst_base;
+	/* zipf: alias table over pages */
+	uint32_t *alias_prob;
+	uint32_t *alias_idx;
+};
+
+/* Name of a kind, and the kind of a name (-1 if unknown). */
+const char *wl_kind_name(uint32_t kind);
+int wl_kind_parse(const char *name);
+
+/* Fill @p with the defaults of @kind (pages, accesses and shape). */
+void wl_defaults(struct wl_params *p, uint32_t kind);
+
+/*
+ * Set up a generator. Returns 0, or -1 with a reason in @err for
+ * parameters out of range.
+ */
+int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen);
+void wl_free(struct wl *w);
+
+/* Restart the stream from its first access (same seed, same accesses). */
+void wl_rewind(struct wl *w);
+
+/*
+ * Generate up to @n accesses into @buf; returns how many (0 at the end).
+ * A batch never crosses a phase boundary.
+ */
+size_t wl_fill(struct wl *w, uint64_t *buf, size_t n);
+
+/* Phase index of the last batch, and the phases' table. */
+static inline uint32_t wl_phase(const struct wl *w)
+{
+	return w->last_phase;
+}
+
+/* The class of a page (&enum wl_region). */
+uint32_t wl_region(const struct wl *w, uint64_t page);
+
+/* Bytes of generator state per page (the zipf alias table). */
+size_t wl_bytes_per_page(const struct wl *w);
+
+/* Standard normal quantile (Acklam + one Halley step); for init only. */
+double wl_norm_quantile(double p);
+
+#endif /* _TIERSIM_WL_H */

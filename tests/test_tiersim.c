@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim: the model's parts (allocation spill, watermark validation, trace
+ * parsing, workload determinism, policy specs) and end-to-end runs checked
+ * against the model's invariants.
+ *
+ * The simulator's sources are compiled into this test (all but main.c and
+ * results.c), so every build of the tests covers them, sanitizers included.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../examples/tiersim/wl.c"
+#include "../examples/tiersim/trace.c"
+#include "../examples/tiersim/sim.c"
+#include "../examples/tiersim/sim_policy.c"
+#include "../examples/tiersim/out.c"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static char tmpdir[] = "/tmp/test_tiersim.XXXXXX";
+
+static int group_setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Write @text to a new file in the temporary directory; returns its path. */
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[8][256];
+	static int n;
+	char *p = path[n++ % 8];
+	FILE *f;
+
+	snprintf(p, 256, "%s/%s", tmpdir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+struct setup {
+	struct wl_params wp;
+	struct wl wl;
+	struct sim_src src;
+	struct sim_cfg cfg;
+};
+
+/* A small synthetic machine: @pages, fast tier @fast pages, fast clock. */
+static void small_setup(struct setup *s, u32 kind, u64 pages, u64 accesses,
+			u64 fast)
+{
+	char err[SIM_ERRLEN];
+
+	wl_defaults(&s->wp, kind);
+	s->wp.pages = pages;
+	s->wp.accesses = accesses;
+	s->wp.burst_pages = pages / 16;
+	assert_int_equal(wl_init(&s->wl, &s->wp, err, sizeof(err)), 0);
+	assert_int_equal(sim_src_workload(&s->src, &s->wl), 0);
+	sim_cfg_defaults(&s->cfg);
+	s->cfg.fast_pages = fast;
+	s->cfg.slow_pages = pages;
+	/* Scan early and often so a short run exercises everything. */
+	s->cfg.scan_delay_ms = 5;
+	s->cfg.scan_period_ms = 5;
+	s->cfg.scan_size_mb = 4;
+	s->cfg.sample_ms = 2;
+	s->cfg.scan_period_max_ms = 50;
+}
+
+static void small_free(struct setup *s)
+{
+	sim_src_free(&s->src);
+	wl_free(&s->wl);
+}
+
+static void policy(struct sim_policy *p, const char *spec,
+		   const struct sim_cfg *c)
+{
+	char err[SIM_ERRLEN];
+
+	assert_int_equal(sim_policy_parse(spec, p, err, sizeof(err)), 0);
+	assert_int_equal(sim_policy_finalize(p, c, err, sizeof(err)), 0);
+}
+
+/* ---- allocation and watermarks ------------------------------------------ */
+
+static void test_alloc_spill_at_low_wmark(void **state)
+{
+	struct setup s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	char err[SIM_ERRLEN];
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&s, WL_UNIFORM, 4096, 1000, 1024);
+	s.cfg.wmark[0] = 10;
+	s.cfg.wmark[1] = 20;
+	s.cfg.wmark[2] = 30;
+	s.cfg.wmark[3] = 40;
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	policy(&p, "none", &s.cfg);
+	assert_int_equal(sim_run(&s.cfg, &p, &s.src, r, NULL), 0);
+	/* First touch fills the fast tier down to its low watermark. */
+	assert_int_equal(r->alloc_fast, 1024 - 20);
+	assert_int_equal(r->alloc_slow, 4096 - (1024 - 20));
+	assert_int_equal(r->fast_used_end, 1024 - 20);
+	assert_int_equal(r->promotions + r->demotions + r->hint_faults, 0);
+	sim_result_free(r);
+	free(r);
+	small_free(&s);
+}
+
+static void test_alloc_init_fast_limit(void **state)
+{
+	struct setup s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	char err[SIM_ERRLEN];
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&s, WL_UNIFORM, 4096, 1000, 2048);
+	s.cfg.init_fast = 0.25;
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	policy(&p, "none", &s.cfg);
+	assert_int_equal(sim_run(&s.cfg, &p, &s.src, r, NULL), 0);
+	assert_int_equal(r->alloc_fast, 1024);
+	sim_result_free(r);
+	free(r);
+	small_free(&s);
+}
+
+static void test_wmarks_computed_in_order(void **state)
+{
+	u64 w[4];
+
+	(void)state;
+	sim_wmarks(262144, 1048576, w);
+	assert_true(w[0] > 0);
+	assert_true(w[0] <= w[1] && w[1] <= w[2] && w[2] <= w[3]);
+	/* The gap is max(min / 4, managed / 1000). */
+	assert_int_equal(w[1] - w[0], 262);
+	assert_int_equal(w[3], tp_wmark_promo(w[0], w[2], 262144, 10));
+}
+
+static void test_validate_refuses(void **state)
+{
+	struct setup s;
+	char err[SIM_ERRLEN];
+	struct sim_cfg c;
+
+	(void)state;
+	small_setup(&s, WL_UNIFORM, 4096, 1000, 1024);
+
+	c = s.cfg;
+	c.wmark[0] = 10;
+	c.wmark[1] = 30;
+	c.wmark[2] = 20;
+	c.wmark[3] = 40;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out of order"));
+
+	c = s.cfg;
+	c.fast_pages = 0;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "zero capacity"));
+
+	c = s.cfg;
+	c.fast_pages = 8192;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "needs memory pressure"));
+	c.allow_no_pressure = 1;
+	memset(c.wmark, 0, sizeof(c.wmark));
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), 0);
+
+	c = s.cfg;
+	c.slow_pages = 100;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "does not fit"));
+
+	c = s.cfg;
+	c.wmark[0] = 10;
+	c.wmark[1] = 20;
+	c.wmark[2] = 30;
+	c.wmark[3] = 2000;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "promo watermark"));
+	small_free(&s);
+}
+
+/* ---- traces ---------------------------------------------------------------- */
+
+static void expect_trace_error(const char *name, const char *text, int fmt,
+			       int line, const char *why)
+{
+	struct trace t;
+	char err[SIM_ERRLEN], want[300];
+	const char *path = write_file(name, text);
+
+	assert_int_equal(trace_open(&t, path, fmt, 0, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:%d: ", path, line);
+	if (strncmp(err, want, strlen(want))) {
+		print_error("got \"%s\", want prefix \"%s\"\n", err, want);
+		fail();
+	}
+	assert_non_null(strstr(err, why));
+}
+
+static void test_trace_errors(void **state)
+{
+	(void)state;
+	expect_trace_error("bad1.txt", "R 1000\nW 2000\nX 3000\n",
+			   TRACE_AUTO, 3, "unknown operation");
+	expect_trace_error("bad2.txt", "# c\nR 1000\nR zz\n", TRACE_TIERSIM,
+			   3, "bad hexadecimal address");
+	expect_trace_error("bad3.txt", "R 1000 70000\n", TRACE_TIERSIM, 1,
+			   "bad thread id");
+	expect_trace_error("bad4.txt", "R 1000 1 5\nR 2000 1\n", TRACE_TIERSIM,
+			   2, "timestamp missing");
+	expect_trace_error("bad5.txt", "R 1000 1 5 junk\n", TRACE_TIERSIM, 1,
+			   "garbage after the timestamp");
+	expect_trace_error("bad6.txt",
+			   "==1== Lackey\nI  0401ab70,3\n L 1fff000708\n",
+			   TRACE_AUTO, 3, "expected \",SIZE\"");
+	expect_trace_error("bad7.txt", "I  0401ab70,3\nhello\n", TRACE_AUTO,
+			   2, "not a lackey line");
+	expect_trace_error("bad8.txt", "# only a comment\n\n", TRACE_AUTO, 2,
+			   "no memory accesses");
+}
+
+static const char lackey_text[] =
+	"==5310== Lackey, an example Valgrind tool\n"
+	"==5310== Command: /bin/true\n"
+	"==5310== \n"
+	"I  0401ab70,3\n"
+	" S 1fff000708,8\n"
+	"I  0401b770,1\n"
+	" L 0401c000,8\n"
+	" M 1fff000ff8,8\n"
+	" L 7ff000001000,4\n"
+	"I  0401b771,7\n"
+	"==5310== Counted 0 calls to main()\n";
+
+static void test_lackey_parse(void **state)
+{
+	struct trace t;
+	struct trace_stream ts;
+	char err[SIM_ERRLEN];
+	u64 buf[16];
+	long n;
+	const char *path = write_file("lk.txt", lackey_text);
+
+	(void)state;
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_LACKEY);
+	assert_int_equal(t.nr_accesses, 4);
+	/* 0x1fff000 (S and M), 0x401c, 0x7ff000001 */
+	assert_int_equal(t.nr_pages, 3);
+	assert_int_equal(t.nr_threads, 1);
+	assert_int_equal(t.has_time, 0);
+	/* Address order: 0x401c, 0x1fff000, 0x7ff000001. */
+	assert_int_equal(t.vpn[0], 0x401c);
+	assert_int_equal(t.vpn[1], 0x1fff000);
+	assert_int_equal(t.vpn[2], 0x7ff000001ULL);
+	assert_int_equal(t.count[1], 2);
+	assert_int_equal(t.nr_vmas, 3);
+
+	assert_int_equal(trace_stream_open(&ts, &t, err, sizeof(err)), 0);
+	n = trace_stream_fill(&ts, buf, NULL, 16, err, sizeof(err));
+	assert_int_equal(n, 4);
+	assert_int_equal(WL_PAGE(buf[0]), 1);
+	assert_int_equal(WL_IS_WRITE(buf[0]), 1);	/* S */
+	assert_int_equal(WL_PAGE(buf[1]), 0);
+	assert_int_equal(WL_IS_WRITE(buf[1]), 0);	/* L */
+	assert_int_equal(WL_PAGE(buf[2]), 1);
+	assert_int_equal(WL_IS_WRITE(buf[2]), 1);	/* M */
+	assert_int_equal(WL_PAGE(buf[3]), 2);
+	assert_int_equal(trace_stream_fill(&ts, buf, NULL, 16, err,
+					   sizeof(err)), 0);
+	trace_stream_close(&ts);
+	trace_close(&t);
+
+	/* Instruction fetches count as reads on request. */
+	assert_int_equal(trace_open(&t, path, TRACE_LACKEY, 1, err,
+				    sizeof(err)), 0);
+	assert_int_equal(t.nr_accesses, 7);
+	assert_int_equal(t.nr_pages, 5);
+	trace_close(&t);
+}
+
+static void test_tiersim_format(void **state)
+{
+	struct trace t;
+	struct trace_stream ts;
+	char err[SIM_ERRLEN];
+	u64 buf[8], gap[8];
+	const char *path = write_file("ts.txt",
+		"# tiersim trace\nR 0x1000 3 100\nw 2008 7 150\n"
+		"M 1000 3 400\n\nR 0x40000000 3 400\n");
+
+	(void)state;
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_TIERSIM);
+	assert_int_equal(t.nr_accesses, 4);
+	assert_int_equal(t.nr_pages, 3);
+	assert_int_equal(t.nr_threads, 2);
+	assert_int_equal(t.has_time, 1);
+	assert_int_equal(t.nr_vmas, 2);
+	assert_int_equal(trace_stream_open(&ts, &t, err, sizeof(err)), 0);
+	assert_int_equal(trace_stream_fill(&ts, buf, gap, 8, err, sizeof(err)),
+			 4);
+	assert_int_equal(WL_TID(buf[0]), 0);
+	assert_int_equal(WL_TID(buf[1]), 1);
+	assert_int_equal(WL_IS_WRITE(buf[1]), 1);
+	assert_int_equal(WL_IS_WRITE(buf[2]), 1);
+	assert_int_equal(gap[0], 0);
+	assert_int_equal(gap[1], 50);
+	assert_int_equal(gap[2], 250);
+	assert_int_equal(gap[3], 0);
+	trace_stream_close(&ts);
+	trace_close(&t);
+}
+
+/* ---- workloads -------------------------------------------------------------- */
+
+static u64 stream_hash(struct wl *w, u64 *n)
+{
+	u64 buf[1000], h = 1469598103934665603ULL;
+	size_t got, i;
+
+	*n = 0;
+	while ((got = wl_fill(w, buf, 1000)) > 0) {
+		for (i = 0; i < got; i++)
+			h = (h ^ buf[i]) * 1099511628211ULL;
+		*n += got;
+	}
+	return h;
+}
+
+static void test_workload_determinism(void **state)
+{
+	static const u32 kinds[] = { WL_PMBENCH, WL_ZIPF, WL_GUPS_HOTSET,
+				     WL_PHASE_SHIFT, WL_COLD_BURST,
+				     WL_DISJOINT_VMA, WL_UNIFORM };
+	struct wl_params p;
+	struct wl a, b;
+	char err[SIM_ERRLEN];
+	u64 ha, hb, na, nb;
+	u32 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		wl_defaults(&p, kinds[i]);
+		p.pages = 1 << 14;
+		p.accesses = 50000;
+		p.burst_pages = 1000;
+		p.seed = 42;
+		assert_int_equal(wl_init(&a, &p, err, sizeof(err)), 0);
+		assert_int_equal(wl_init(&b, &p, err, sizeof(err)), 0);
+		ha = stream_hash(&a, &na);
+		hb = stream_hash(&b, &nb);
+		assert_int_equal(ha, hb);
+		assert_int_equal(na, a.total);
+		assert_int_equal(na, nb);
+		/* The same generator replays the same stream after a rewind. */
+		wl_rewind(&a);
+		assert_int_equal(stream_hash(&a, &na), ha);
+		wl_free(&b);
+		p.seed = 43;
+		assert_int_equal(wl_init(&b, &p, err, sizeof(err)), 0);
+		assert_int_not_equal(stream_hash(&b, &nb), ha);
+		wl_free(&a);
+		wl_free(&b);
+	}
+}
+
+static void test_workload_shapes(void **state)
+{
+	struct wl_params p;
+	struct wl w;
+	char err[SIM_ERRLEN];
+	u64 buf[4096], n = 0, writes = 0, hot = 0;
+	double sum = 0, sq = 0, mean, sd;
+	size_t got, i;
+
+	(void)state;
+	/* pmbench: mean pages / 2, sigma pages / 8, 20 % writes. */
+	wl_defaults(&p, WL_PMBENCH);
+	p.pages = 1 << 16;
+	p.accesses = 400000;
+	p.init = 0;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), 0);
+	while ((got = wl_fill(&w, buf, 4096)) > 0)
+		for (i = 0; i < got; i++) {
+			double x = (double)WL_PAGE(buf[i]);
+
+			sum += x;
+			sq += x * x;
+			writes += WL_IS_WRITE(buf[i]);
+			n++;
+		}
+	mean = sum / (double)n;
+	sd = sqrt(sq / (double)n - mean * mean);
+	assert_true(fabs(mean - 32768) < 100);
+	assert_true(fabs(sd - 8192) < 80);
+	assert_true(fabs((double)writes / (double)n - 0.2) < 0.005);
+	wl_free(&w);
+
+	/* The quantile function is accurate. */
+	assert_true(fabs(wl_norm_quantile(0.975) - 1.959964) < 1e-6);
+	assert_true(fabs(wl_norm_quantile(0.001) + 3.090232) < 1e-6);
+
+	/* gups-hotset: 90 % of the accesses in the hot set. */
+	wl_defaults(&p, WL_GUPS_HOTSET);
+	p.pages = 1 << 16;
+	p.accesses = 200000;
+	p.init = 0;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), 0);
+	n = 0;
+	while ((got = wl_fill(&w, buf, 4096)) > 0)
+		for (i = 0; i < got; i++, n++)
+			hot += wl_region(&w, WL_PAGE(buf[i])) == WL_REGION_HOT;
+	assert_true(fabs((double)hot / (double)n - 0.9) < 0.01);
+	wl_free(&w);
+
+	/* cold-burst: the burst touches each of its pages once. */
+	wl_defaults(&p, WL_COLD_BURST);
+	p.pages = 1 << 16;
+	p.accesses = 10000;
+	p.burst_pages = 3000;
+	p.init = 0;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), 0);
+	n = 0;
+	while ((got = wl_fill(&w, buf, 4096)) > 0) {
+		if (strcmp(w.phase[wl_phase(&w)].name, "burst"))
+			continue;
+		for (i = 0; i < got; i++, n++)
+			assert_int_equal(wl_region(&w, WL_PAGE(buf[i])),
+					 WL_REGION_BURST);
+	}
+	assert_int_equal(n, 3000);
+	wl_free(&w);
+}
+
+static void test_workload_bad_params(void **state)
+{
+	struct wl_params p;
+	struct wl w;
+	char err[SIM_ERRLEN];
+
+	(void)state;
+	wl_defaults(&p, WL_PMBENCH);
+	p.write_frac = 1.5;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	wl_defaults(&p, WL_DISJOINT_VMA);
+	p.threads = 1;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	assert_int_equal(wl_kind_parse("nope"), -1);
+	assert_int_equal(wl_kind_parse("gups-hotset"), WL_GUPS_HOTSET);
+}
+
+/* ---- policy specs ------------------------------------------------------------ */
+
+static void test_policy_specs(void **state)
+{
+	struct sim_policy p;
+	struct sim_cfg c;
+	char err[SIM_ERRLEN];
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	policy(&p, "seed-p3", &c);
+	assert_true(p.cfg.mode & TP_MODE_NORMAL);
+	assert_false(p.cfg.flags & TP_POL_HOTNESS);
+	policy(&p, "seed", &c);
+	assert_int_equal(p.cfg.flags, TP_POL_FREE_BYPASS | TP_POL_YOUNG |
+			 TP_POL_HOTNESS | TP_POL_WRITE_DOUBLE |
+			 TP_POL_ADAPTIVE | TP_POL_RL_WMARK_DEFAULT);
+	assert_int_equal(p.lat_src, LAT_RING);
+	policy(&p, "mainline-bypass-off", &c);
+	assert_false(p.cfg.flags & TP_POL_FREE_BYPASS);
+	assert_int_equal(p.lat_src, LAT_ATIME);
+	policy(&p, "mainline-young+write-double:lat=ring:vma=seed:rate=64",
+	       &c);
+	assert_false(p.cfg.flags & TP_POL_YOUNG);
+	assert_true(p.cfg.flags & TP_POL_WRITE_DOUBLE);
+	assert_int_equal(p.lat_src, LAT_RING);
+	assert_int_equal(p.vma_filter, VMAF_SEED);
+	assert_int_equal(p.cfg.rate_limit_mbps, 64);
+	policy(&p, "token-bucket", &c);
+	assert_int_equal(p.cfg.limiter_variant, TP_LIMITER_BUCKET);
+	policy(&p, "oracle", &c);
+	assert_true(p.oracle);
+
+	/* Global sysctls apply unless the spec set the value. */
+	c.rate_limit_mbps = 32;
+	policy(&p, "mainline", &c);
+	assert_int_equal(p.cfg.rate_limit_mbps, 32);
+	policy(&p, "mainline:rate=8", &c);
+	assert_int_equal(p.cfg.rate_limit_mbps, 8);
+
+	assert_int_equal(sim_policy_parse("bogus", &p, err, sizeof(err)), -1);
+	assert_int_equal(sim_policy_parse("mainline+bogus", &p, err,
+					  sizeof(err)), -1);
+	assert_int_equal(sim_policy_parse("mainline:lat=x", &p, err,
+					  sizeof(err)), -1);
+	assert_int_equal(sim_policy_parse("mainline:nokey", &p, err,
+					  sizeof(err)), -1);
+	/* A combination tierpol refuses is refused with the reason. */
+	assert_int_equal(sim_policy_parse("mainline-hotness", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_finalize(&p, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "need hotness"));
+}
+
+/* ---- end to end -------------------------------------------------------------- */
+
+static void check_invariants(const struct sim_src *src,
+			     const struct sim_result *r, u64 upages)
+{
+	u64 phases = 0;
+	u32 i;
+
+	assert_false(r->failed);
+	/* Totals match the stream's length. */
+	assert_int_equal(r->accesses, src->total);
+	for (i = 0; i < r->nr_phases; i++)
+		phases += r->phase[i].accesses;
+	assert_int_equal(phases, src->total);
+	/* Every allocated page is in exactly one tier. */
+	assert_int_equal(r->fast_used_end + r->slow_used_end,
+			 r->alloc_fast + r->alloc_slow);
+	/* Promotions minus demotions is the change in fast-tier occupancy. */
+	assert_int_equal(r->promotions - r->demotions,
+			 r->fast_used_end - r->alloc_fast);
+	assert_int_equal(r->node.decided, r->hint_faults * upages);
+	assert_int_equal(r->node.pgpromote_success, r->promotions);
+	assert_true(r->fast_accesses <= r->accesses);
+}
+
+static char *json_of(const struct run_set *rs, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	out_json(f, rs, 1);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void run_all(struct setup *s, const char *const *specs, u32 n,
+		    struct sim_result *res, struct sim_policy *pol)
+{
+	char err[SIM_ERRLEN];
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		policy(&pol[i], specs[i], &s->cfg);
+		if (pol[i].oracle)
+			assert_int_equal(sim_src_count(&s->src, err,
+						       sizeof(err)), 0);
+		if (sim_run(&s->cfg, &pol[i], &s->src, &res[i], NULL)) {
+			print_error("%s\n", res[i].err);
+			fail();
+		}
+		check_invariants(&s->src, &res[i], s->cfg.thp ? 512 : 1);
+	}
+}
+
+static void test_end_to_end(void **state)
+{
+	static const char *const specs[] = {
+		"none", "promote-all", "seed-p3", "seed", "mainline",
+		"mainline-bypass-off", "token-bucket:rate=4", "oracle",
+		"mainline:vma=seed",
+	};
+	enum { N = sizeof(specs) / sizeof(specs[0]) };
+	struct setup s;
+	struct sim_policy pol[N];
+	struct sim_result *res = calloc(2 * N, sizeof(*res));
+	struct run_set rs = { 0 };
+	char err[SIM_ERRLEN], *j1, *j2;
+	size_t l1, l2;
+	u32 i;
+
+	(void)state;
+	assert_non_null(res);
+	small_setup(&s, WL_PMBENCH, 1 << 14, 600000, 4096);
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	run_all(&s, specs, N, res, pol);
+
+	/* The policies did something, and the bounds hold. */
+	assert_true(res[1].promotions > 0);		/* promote-all */
+	assert_true(res[1].demotions > 0);
+	assert_true(res[2].hint_faults_fast > 0);	/* seed-p3 scans DRAM */
+	assert_int_equal(res[3].hint_faults_fast, 0);	/* seed skips it */
+	assert_true(res[4].pte_scanned > 0);
+	assert_true(sim_fast_ratio(&res[7]) >= sim_fast_ratio(&res[0]));
+	assert_int_equal(res[7].promotions + res[7].hint_faults, 0);
+	assert_true(res[6].node.refused_ratelimit > 0);
+
+	/* The same seed and options give the same JSON, byte for byte. */
+	run_all(&s, specs, N, res + N, pol);
+	rs.title = "pmbench";
+	rs.cfg = &s.cfg;
+	rs.src = &s.src;
+	rs.wp = &s.wp;
+	rs.seed = s.wp.seed;
+	rs.nr = N;
+	rs.res = res;
+	j1 = json_of(&rs, &l1);
+	rs.res = res + N;
+	j2 = json_of(&rs, &l2);
+	assert_int_equal(l1, l2);
+	assert_memory_equal(j1, j2, l1);
+	assert_non_null(strstr(j1, "\"policy\": \"mainline-bypass-off\""));
+	free(j1);
+	free(j2);
+
+	for (i = 0; i < 2 * N; i++)
+		sim_result_free(&res[i]);
+	free(res);
+	small_free(&s);
+}
+
+static void test_end_to_end_workloads(void **state)
+{
+	static const u32 kinds[] = { WL_ZIPF, WL_GUPS_HOTSET, WL_PHASE_SHIFT,
+				     WL_COLD_BURST, WL_DISJOINT_VMA,
+				     WL_UNIFORM };
+	static const char *const specs[] = { "seed", "mainline", "oracle" };
+	struct sim_policy pol[3];
+	struct sim_result *res = calloc(3, sizeof(*res));
+	char err[SIM_ERRLEN];
+	u32 i, k;
+
+	(void)state;
+	assert_non_null(res);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct setup s;
+
+		small_setup(&s, kinds[k], 17 * 1024, 200000, 4096);
+		assert_int_equal(sim_validate(&s.cfg, &s.src, err,
+					      sizeof(err)), 0);
+		run_all(&s, specs, 3, res, pol);
+		for (i = 0; i < 3; i++)
+			sim_result_free(&res[i]);
+		small_free(&s);
+	}
+	free(res);
+}
+
+static void test_end_to_end_thp(void **state)
+{
+	static const char *const specs[] = { "none", "mainline", "oracle" };
+	struct setup s;
+	struct sim_policy pol[3];
+	struct sim_result *res = calloc(3, sizeof(*res));
+	char err[SIM_ERRLEN];
+	u32 i;
+
+	(void)state;
+	assert_non_null(res);
+	small_setup(&s, WL_PMBENCH, 512 * 64, 200000, 512 * 16);
+	s.cfg.thp = 1;
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	run_all(&s, specs, 3, res, pol);
+	/* Folios move 512 pages at a time. */
+	assert_int_equal(res[1].fast_used_end % 512, 0);
+	for (i = 0; i < 3; i++)
+		sim_result_free(&res[i]);
+	free(res);
+	small_free(&s);
+}
+
+static void test_end_to_end_trace(void **state)
+{
+	static const char *const specs[] = { "none", "mainline", "seed",
+					     "oracle" };
+	struct sim_policy pol[4];
+	struct sim_result *res = calloc(4, sizeof(*res));
+	struct trace t;
+	struct sim_src src;
+	struct sim_cfg c;
+	char err[SIM_ERRLEN], *text, *p;
+	const char *path;
+	u32 i;
+
+	(void)state;
+	assert_non_null(res);
+	/* 20000 accesses over 64 pages of which 8 are hot. */
+	text = malloc(20000 * 32);
+	assert_non_null(text);
+	p = text;
+	for (i = 0; i < 20000; i++)
+		p += sprintf(p, "%c %llx %u %u\n", i % 5 ? 'R' : 'W',
+			     0x7f0000000000ULL + 4096ULL *
+			     ((i % 3) ? (i * 7) % 8 : (i * 13) % 64),
+			     i % 2, 1000 * i);
+	path = write_file("e2e.txt", text);
+	free(text);
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(sim_src_trace(&src, &t), 0);
+	sim_cfg_defaults(&c);
+	c.fast_pages = 24;
+	c.slow_pages = 64;
+	c.wmark[0] = 1;
+	c.wmark[1] = 2;
+	c.wmark[2] = 3;
+	c.wmark[3] = 4;
+	c.scan_delay_ms = 1;
+	c.scan_period_ms = 1;
+	assert_int_equal(sim_validate(&c, &src, err, sizeof(err)), 0);
+	for (i = 0; i < 4; i++) {
+		policy(&pol[i], specs[i], &c);
+		if (pol[i].oracle)
+			assert_int_equal(sim_src_count(&src, err, sizeof(err)),
+					 0);
+		assert_int_equal(sim_run(&c, &pol[i], &src, &res[i], NULL), 0);
+		check_invariants(&src, &res[i], 1);
+		/* Timestamps drive the CPU time: 1 us apart. */
+		assert_int_equal(res[i].t_cpu, 1000ULL * 19999);
+	}
+	assert_true(sim_fast_ratio(&res[3]) > 0.6);
+	for (i = 0; i < 4; i++)
+		sim_result_free(&res[i]);
+	free(res);
+	sim_src_free(&src);
+	trace_close(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alloc_spill_at_low_wmark),
+		cmocka_unit_test(test_alloc_init_fast_limit),
+		cmocka_unit_test(test_wmarks_computed_in_order),
+		cmocka_unit_test(test_validate_refuses),
+		cmocka_unit_test(test_trace_errors),
+		cmocka_unit_test(test_lackey_parse),
+		cmocka_unit_test(test_tiersim_format),
+		cmocka_unit_test(test_workload_determinism),
+		cmocka_unit_test(test_workload_shapes),
+		cmocka_unit_test(test_workload_bad_params),
+		cmocka_unit_test(test_policy_specs),
+		cmocka_unit_test(test_end_to_end),
+		cmocka_unit_test(test_end_to_end_workloads),
+		cmocka_unit_test(test_end_to_end_thp),
+		cmocka_unit_test(test_end_to_end_trace),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
