@@ -252,7 +252,8 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 
 	memset(p, 0, sizeof(*p));
 	if (strlen(spec) >= sizeof(p->name)) {
-		snprintf(err, errlen, "policy \"%s\": too long", spec);
+		snprintf(err, errlen, "policy \"%.40s...\": too long (at most %zu characters)",
+			 spec, sizeof(p->name) - 1);
 		return -1;
 	}
 	snprintf(p->name, sizeof(p->name), "%s", spec);

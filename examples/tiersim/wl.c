@@ -89,10 +89,24 @@ static inline uint64_t rnd(uint64_t *s)
 	return r;
 }
 
+/* The high 64 bits of a 64 x 64-bit product (exact on every target). */
+static inline uint64_t mulhi64(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#else
+	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+	uint64_t p0 = al * bl, p1 = al * bh, p2 = ah * bl, p3 = ah * bh;
+	uint64_t mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;
+
+	return p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
+#endif
+}
+
 /* Uniform in [0, n) from a 64-bit random number. */
 static inline uint64_t bounded(uint64_t r, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)r * n) >> 64);
+	return mulhi64(r, n);
 }
 
 /* Uniform in [0, n) from 32 random bits, n < 2^32. */
@@ -229,15 +243,28 @@ static uint64_t scatter_mult(uint64_t n)
 	return m % n ? m % n : 1;
 }
 
+/* a * b mod n, exact on every target (32-bit ones have no __int128). */
 static inline uint64_t mulmod(uint64_t a, uint64_t b, uint64_t n)
 {
+#ifdef __SIZEOF_INT128__
 	return (uint64_t)(((unsigned __int128)a * b) % n);
+#else
+	uint64_t r = 0;
+
+	a %= n;
+	for (; b; b >>= 1) {
+		if (b & 1)
+			r = r >= n - a ? r - (n - a) : r + a;
+		a = a >= n - a ? a - (n - a) : a + a;
+	}
+	return r;
+#endif
 }
 
-/* Modular inverse of @a mod @n (gcd 1). */
+/* Modular inverse of @a mod @n (gcd 1, n < 2^63: |t| stays below n). */
 static uint64_t modinv(uint64_t a, uint64_t n)
 {
-	__int128 t = 0, nt = 1, r = n, nr = a, q, tmp;
+	int64_t t = 0, nt = 1, r = (int64_t)n, nr = (int64_t)a, q, tmp;
 
 	while (nr) {
 		q = r / nr;
@@ -249,7 +276,7 @@ static uint64_t modinv(uint64_t a, uint64_t n)
 		nr = tmp;
 	}
 	if (t < 0)
-		t += n;
+		t += (int64_t)n;
 	return (uint64_t)t;
 }
 
