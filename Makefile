@@ -215,7 +215,8 @@ RL_F_TSAN	= $(RL_CFLAGS) -fsanitize=thread \
 		  $(if $(filter gcc%,$(notdir $(TSAN_CC))),-Wno-tsan)
 RL_F_PLAIN	= $(RL_CFLAGS)
 RL_F_DEBUG	= $(RL_CFLAGS) -DTP_DEBUG
-RL_F_COV	= -O0 -g --coverage
+# Atomic counters: the multi-threaded suites would otherwise race them.
+RL_F_COV	= -O0 -g --coverage -fprofile-update=atomic
 RL_F_STRESS	= -O2 -g
 RL_F_FUZZLIB	= $(RL_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
 		  -fno-sanitize-recover=all

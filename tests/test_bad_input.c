@@ -1,0 +1,982 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * CMocka: the bad-input table of docs/BAD_INPUT.md, one named case per row.
+ *
+ *  - config rows: one field of one public config struct set to a value at
+ *    or beyond its documented range; init (and tune, where there is one)
+ *    must return the documented code, and on error leave the object
+ *    byte-for-byte unchanged;
+ *  - call rows: bad per-call inputs (empty folio, watermarks out of order,
+ *    empty VMA, ...) and NULL arguments of the functions that return an
+ *    error for them;
+ *  - contract rows: the functions whose NULL or uninitialised arguments are
+ *    the caller's contract (TP_ASSERT in lib/tp_seam.h). Built with
+ *    -DTP_DEBUG (make check-debug) each row forks a child that must die of
+ *    SIGILL/SIGTRAP; in release builds the rows are skipped, since the
+ *    violation is undefined there (a kernel build warns once with
+ *    CONFIG_DEBUG_VM).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <tierpol/tierpol.h>
+
+#define U32_MAX_	0xffffffffULL
+#define U64_MAX_	(~0ULL)
+#define POISON		0xa5
+
+/* ---- config rows ---------------------------------------------------------- */
+
+enum comp { RING, LIMITER, THRESH, POLICY, ATIME, VMA };
+
+struct cfg_row {
+	const char *name;
+	enum comp comp;
+	size_t off, size;	/* the field */
+	u64 value;
+	int want;		/* 0, -EINVAL or -ERANGE */
+	u32 base;		/* base config variant (component specific) */
+};
+
+#define ROW_B(comp, type, field, val, want, base) {			\
+	#type "." #field " = " #val, comp, offsetof(struct type, field), \
+	sizeof(((struct type *)0)->field), (u64)(val), want, base }
+#define ROW(comp, type, field, val, want) \
+	ROW_B(comp, type, field, val, want, 0)
+
+static const struct cfg_row cfg_rows[] = {
+	/* scan ring */
+	ROW(RING, tp_scan_ring_cfg, depth, 0, 0),
+	ROW(RING, tp_scan_ring_cfg, depth, 1, 0),
+	ROW(RING, tp_scan_ring_cfg, depth, 3, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, depth, 1000, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, depth, TP_RING_DEPTH_MAX, 0),
+	ROW(RING, tp_scan_ring_cfg, depth, 2 * TP_RING_DEPTH_MAX, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, depth, 0x80000000, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, depth, U32_MAX_, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, limit, 0, 0),
+	ROW(RING, tp_scan_ring_cfg, limit, 1, 0),
+	ROW(RING, tp_scan_ring_cfg, limit, U64_MAX_, 0),
+	/* rate limiter (base: bucket, 1000 ticks/s, 100 pages/s) */
+	ROW(LIMITER, tp_limiter_cfg, variant, TP_LIMITER_BUCKET, 0),
+	ROW(LIMITER, tp_limiter_cfg, variant, TP_LIMITER_WINDOW_MAINLINE, 0),
+	ROW(LIMITER, tp_limiter_cfg, variant, 3, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, variant, U32_MAX_, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, tps, 0, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, tps, 1, 0),
+	ROW(LIMITER, tp_limiter_cfg, tps, TP_TPS_MAX, 0),
+	ROW(LIMITER, tp_limiter_cfg, tps, TP_TPS_MAX + 1ULL, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, tps, U32_MAX_, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, rate, 0, 0),
+	ROW(LIMITER, tp_limiter_cfg, rate, TP_RATE_MAX, 0),
+	ROW(LIMITER, tp_limiter_cfg, rate, TP_RATE_MAX + 1, -ERANGE),
+	ROW(LIMITER, tp_limiter_cfg, rate, U64_MAX_, -ERANGE),
+	ROW(LIMITER, tp_limiter_cfg, burst, 0, 0),
+	ROW(LIMITER, tp_limiter_cfg, burst, 1, 0),
+	ROW(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX, 0),
+	ROW(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX + 1, -ERANGE),
+	ROW(LIMITER, tp_limiter_cfg, burst, U64_MAX_, -ERANGE),
+	/* base 1: a window, which ignores the burst but still checks it */
+	ROW_B(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX + 1, -ERANGE, 1),
+	ROW_B(LIMITER, tp_limiter_cfg, rate, 0, 0, 1),
+	/* threshold controller */
+	ROW(THRESH, tp_thresh_cfg, variant, TP_THRESH_MAINLINE, 0),
+	ROW(THRESH, tp_thresh_cfg, variant, 2, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, variant, U32_MAX_, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, steps, 0, 0),
+	ROW(THRESH, tp_thresh_cfg, steps, 1, 0),
+	ROW(THRESH, tp_thresh_cfg, steps, TP_THRESH_STEPS_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, steps, TP_THRESH_STEPS_MAX + 1, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, steps, U32_MAX_, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, tps, 0, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, tps, 1, 0),
+	ROW(THRESH, tp_thresh_cfg, tps, TP_TPS_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, tps, TP_TPS_MAX + 1ULL, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, ref_th, 0, 0),
+	ROW(THRESH, tp_thresh_cfg, ref_th, 1, 0),
+	ROW(THRESH, tp_thresh_cfg, ref_th, TP_TIME_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, ref_th, TP_TIME_MAX + 1, -ERANGE),
+	ROW(THRESH, tp_thresh_cfg, ref_th, U64_MAX_, -ERANGE),
+	ROW(THRESH, tp_thresh_cfg, period, 0, 0),
+	ROW(THRESH, tp_thresh_cfg, period, 1, 0),
+	ROW(THRESH, tp_thresh_cfg, period, TP_TIME_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, period, TP_TIME_MAX + 1, -ERANGE),
+	ROW(THRESH, tp_thresh_cfg, rate_limit, 0, 0),
+	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX + 1, -ERANGE),
+	/* policy (base: the mainline preset at 1000 ticks/s) */
+	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_DISABLED, 0),
+	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_NORMAL | TP_MODE_TIERING, 0),
+	ROW(POLICY, tp_policy_cfg, mode, 4, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, mode, U32_MAX_, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags, 0, 0),
+	ROW(POLICY, tp_policy_cfg, flags, TP_POL_ALL, 0),
+	ROW(POLICY, tp_policy_cfg, flags, 0x100, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags, U32_MAX_, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags, TP_POL_ADAPTIVE, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags, TP_POL_WRITE_DOUBLE, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags, TP_POL_HOT_STRICT, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags,
+	    TP_POL_HOTNESS | TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags,
+	    TP_POL_HOTNESS | TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags,
+	    TP_POL_HOTNESS | TP_POL_ADAPTIVE | TP_POL_FREE_BYPASS |
+	    TP_POL_BYPASS_RESET, 0),
+	ROW(POLICY, tp_policy_cfg, tps, 0, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, tps, 1, 0),
+	ROW(POLICY, tp_policy_cfg, tps, TP_TPS_MAX, 0),
+	ROW(POLICY, tp_policy_cfg, tps, TP_TPS_MAX + 1ULL, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, page_shift, 0, 0),
+	ROW(POLICY, tp_policy_cfg, page_shift, 9, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, page_shift, 10, 0),
+	ROW(POLICY, tp_policy_cfg, page_shift, 14, 0),
+	ROW(POLICY, tp_policy_cfg, page_shift, 16, 0),
+	ROW(POLICY, tp_policy_cfg, page_shift, 21, 0),
+	ROW(POLICY, tp_policy_cfg, page_shift, 30, 0),
+	ROW(POLICY, tp_policy_cfg, page_shift, 31, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, page_shift, U32_MAX_, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, hot_threshold_ms, 0, 0),
+	ROW(POLICY, tp_policy_cfg, hot_threshold_ms, 1, 0),
+	ROW(POLICY, tp_policy_cfg, hot_threshold_ms, U32_MAX_, 0),
+	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, 0, 0),
+	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, 1ULL << 24, 0),
+	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, (1ULL << 24) + 1, -ERANGE),
+	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, U32_MAX_, -ERANGE),
+	/* base 1: 2 MiB pages, where every u32 rate fits */
+	ROW_B(POLICY, tp_policy_cfg, rate_limit_mbps, U32_MAX_, 0, 1),
+	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 0, 0),
+	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 1, 0),
+	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, U32_MAX_, 0),
+	ROW(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_SEED, 0),
+	ROW(POLICY, tp_policy_cfg, thresh_variant, 2, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, limiter_variant, TP_LIMITER_BUCKET, 0),
+	ROW(POLICY, tp_policy_cfg, limiter_variant, 3, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, wmark_variant, TP_WMARK_SEED, 0),
+	ROW(POLICY, tp_policy_cfg, wmark_variant, 2, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, burst_pages, 0, 0),
+	ROW(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX, 0),
+	ROW(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX + 1, -ERANGE),
+	ROW(POLICY, tp_policy_cfg, burst_pages, U64_MAX_, -ERANGE),
+	/* base 2: also a burst above the range: -EINVAL is checked first */
+	ROW_B(POLICY, tp_policy_cfg, mode, 4, -EINVAL, 2),
+	/* access-time stamp (base: bits 0 = 21) */
+	ROW(ATIME, tp_atime_cfg, bits, 0, 0),
+	ROW(ATIME, tp_atime_cfg, bits, 1, 0),
+	ROW(ATIME, tp_atime_cfg, bits, 32, 0),
+	ROW(ATIME, tp_atime_cfg, bits, 33, -EINVAL),
+	ROW(ATIME, tp_atime_cfg, bits, U32_MAX_, -EINVAL),
+	ROW(ATIME, tp_atime_cfg, shift, 0, 0),
+	ROW(ATIME, tp_atime_cfg, shift, 64 - TP_ATIME_DEFAULT_BITS, 0),
+	ROW(ATIME, tp_atime_cfg, shift, 65 - TP_ATIME_DEFAULT_BITS, -EINVAL),
+	ROW(ATIME, tp_atime_cfg, shift, U32_MAX_, -EINVAL),
+	/* base 1: bits = 32 */
+	ROW_B(ATIME, tp_atime_cfg, shift, 32, 0, 1),
+	ROW_B(ATIME, tp_atime_cfg, shift, 33, -EINVAL, 1),
+	/* VMA scan filter */
+	ROW(VMA, tp_vma_profile_cfg, filter, TP_VMA_FILTER_MAINLINE, 0),
+	ROW(VMA, tp_vma_profile_cfg, filter, TP_VMA_FILTER_PID, 0),
+	ROW(VMA, tp_vma_profile_cfg, filter, 4, -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, filter, U32_MAX_, -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, tps, 0, -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, tps, 1, 0),
+	ROW(VMA, tp_vma_profile_cfg, tps, TP_TPS_MAX, 0),
+	ROW(VMA, tp_vma_profile_cfg, tps, TP_TPS_MAX + 1ULL, -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, scan_delay, 0, 0),
+	ROW(VMA, tp_vma_profile_cfg, scan_delay, TP_TIME_MAX / 4, 0),
+	ROW(VMA, tp_vma_profile_cfg, scan_delay, TP_TIME_MAX / 4 + 1, -ERANGE),
+	ROW(VMA, tp_vma_profile_cfg, scan_delay, U64_MAX_, -ERANGE),
+};
+
+static void set_field(void *cfg, const struct cfg_row *r)
+{
+	u32 v32 = (u32)r->value;
+
+	if (r->size == sizeof(u32))
+		memcpy((char *)cfg + r->off, &v32, sizeof(v32));
+	else
+		memcpy((char *)cfg + r->off, &r->value, sizeof(u64));
+}
+
+static struct tp_scan_pass passes[TP_RING_DEPTH_MAX];
+
+static void row_ring(const struct cfg_row *r)
+{
+	struct tp_scan_ring_cfg cfg = { .depth = 16, .limit = 1ULL << 47 };
+	struct tp_scan_ring ring, copy;
+	int ret;
+
+	set_field(&cfg, r);
+	memset(&ring, POISON, sizeof(ring));
+	copy = ring;
+	ret = tp_scan_ring_init(&ring, &cfg, passes);
+	assert_int_equal(ret, r->want);
+	if (ret) {
+		assert_memory_equal(&ring, &copy, sizeof(ring));
+		return;
+	}
+	assert_int_equal(tp_scan_ring_depth(&ring),
+			 cfg.depth ? cfg.depth : TP_DEFAULT_RING_DEPTH);
+}
+
+static void row_limiter(const struct cfg_row *r)
+{
+	struct tp_limiter_cfg good = { .variant = TP_LIMITER_BUCKET,
+				       .tps = 1000, .rate = 100 };
+	struct tp_limiter_cfg cfg = good;
+	struct tp_limiter l, copy;
+	int ret;
+
+	if (r->base == 1)
+		good.variant = cfg.variant = TP_LIMITER_WINDOW_SEED;
+	set_field(&cfg, r);
+	memset(&l, POISON, sizeof(l));
+	copy = l;
+	ret = tp_limiter_init(&l, &cfg, 5);
+	assert_int_equal(ret, r->want);
+	if (ret)
+		assert_memory_equal(&l, &copy, sizeof(l));
+
+	/* The same through tune, on a running limiter. */
+	assert_int_equal(tp_limiter_init(&l, &good, 5), 0);
+	assert_true(tp_limiter_consume(&l, 7, 6));
+	copy = l;
+	ret = tp_limiter_tune(&l, &cfg, 9);
+	assert_int_equal(ret, r->want);
+	if (ret)
+		assert_memory_equal(&l, &copy, sizeof(l));
+}
+
+static void row_thresh(const struct cfg_row *r)
+{
+	struct tp_thresh_cfg good = { .tps = 1000, .rate_limit = 100 };
+	struct tp_thresh_cfg cfg = good;
+	struct tp_thresh t, copy;
+	u64 cand = 3, th;
+	int ret;
+
+	set_field(&cfg, r);
+	memset(&t, POISON, sizeof(t));
+	copy = t;
+	ret = tp_thresh_init(&t, &cfg, cand, 100);
+	assert_int_equal(ret, r->want);
+	if (ret) {
+		assert_memory_equal(&t, &copy, sizeof(t));
+	} else {
+		/* Accepted: the threshold is positive and stays so. */
+		th = tp_thresh_get(&t);
+		assert_true(th > 0);
+		cand += 1000000;
+		(void)tp_thresh_update(&t, &cand, 100 + TP_TIME_MAX + 1);
+		assert_true(tp_thresh_get(&t) > 0);
+	}
+
+	assert_int_equal(tp_thresh_init(&t, &good, cand, 100), 0);
+	copy = t;
+	ret = tp_thresh_tune(&t, &cfg);
+	assert_int_equal(ret, r->want);
+	if (ret)
+		assert_memory_equal(&t, &copy, sizeof(t));
+}
+
+static void row_policy(const struct cfg_row *r)
+{
+	struct tp_policy_cfg good, cfg;
+	struct tp_policy pol, copy;
+	int ret;
+
+	assert_int_equal(tp_policy_preset(&good, TP_PRESET_MAINLINE, 1000), 0);
+	if (r->base == 1)
+		good.page_shift = 21;
+	cfg = good;
+	if (r->base == 2)
+		cfg.burst_pages = TP_RATE_MAX + 1;
+	set_field(&cfg, r);
+	memset(&pol, POISON, sizeof(pol));
+	copy = pol;
+	ret = tp_policy_init(&pol, &cfg);
+	assert_int_equal(ret, r->want);
+	if (ret)
+		assert_memory_equal(&pol, &copy, sizeof(pol));
+
+	assert_int_equal(tp_policy_init(&pol, &good), 0);
+	copy = pol;
+	ret = tp_policy_tune(&pol, &cfg);
+	assert_int_equal(ret, r->want);
+	if (ret)
+		assert_memory_equal(&pol, &copy, sizeof(pol));
+}
+
+static void row_atime(const struct cfg_row *r)
+{
+	struct tp_atime_cfg cfg = { .bits = r->base == 1 ? 32 : 0 };
+	struct tp_atime fmt, copy;
+	u32 stamp = 0;
+	int ret;
+
+	set_field(&cfg, r);
+	memset(&fmt, POISON, sizeof(fmt));
+	copy = fmt;
+	ret = tp_atime_init(&fmt, &cfg);
+	assert_int_equal(ret, r->want);
+	if (ret) {
+		assert_memory_equal(&fmt, &copy, sizeof(fmt));
+		return;
+	}
+	/* Accepted formats never shift by 64 or more (no UB). */
+	(void)tp_atime_xchg(&fmt, &stamp, ~0ULL);
+	assert_true(tp_atime_fault(&fmt, &stamp, 0) < tp_atime_span(&fmt) ||
+		    tp_atime_span(&fmt) == ~0ULL);
+}
+
+static void row_vma(const struct cfg_row *r)
+{
+	struct tp_vma_profile_cfg cfg = { .filter = TP_VMA_FILTER_SEED,
+					  .tps = 1000 };
+	struct tp_vma_profile p, copy;
+	int ret;
+
+	set_field(&cfg, r);
+	memset(&p, POISON, sizeof(p));
+	copy = p;
+	ret = tp_vma_profile_init(&p, &cfg);
+	assert_int_equal(ret, r->want);
+	if (ret)
+		assert_memory_equal(&p, &copy, sizeof(p));
+}
+
+static void run_cfg_row(void **state)
+{
+	const struct cfg_row *r = *state;
+
+	switch (r->comp) {
+	case RING:
+		row_ring(r);
+		break;
+	case LIMITER:
+		row_limiter(r);
+		break;
+	case THRESH:
+		row_thresh(r);
+		break;
+	case POLICY:
+		row_policy(r);
+		break;
+	case ATIME:
+		row_atime(r);
+		break;
+	case VMA:
+		row_vma(r);
+		break;
+	}
+}
+
+/* ---- call rows: bad per-call inputs and NULL arguments with an error ------- */
+
+static struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
+
+static void mainline(struct tp_policy *pol)
+{
+	struct tp_policy_cfg cfg;
+
+	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_MAINLINE, 1000), 0);
+	assert_int_equal(tp_policy_init(pol, &cfg), 0);
+	assert_int_equal(tp_node_init(&node, pol, 0), 0);
+}
+
+static const struct tp_node_mem good_mem = {
+	.free = 1000000, .wmark_min = 100, .wmark_low = 200,
+	.wmark_high = 300, .wmark_promo = 400, .present = 1 << 20,
+};
+
+/* tp_decide() refuses the call with -EINVAL and counts nothing. */
+static void expect_decide_einval(const struct tp_policy *pol,
+				 struct tp_node *n, const struct tp_fault *f,
+				 const struct tp_node_mem *mem)
+{
+	struct tp_node_stats before, after;
+
+	tp_node_stats(&node, &before);
+	assert_int_equal(tp_decide(pol, n, f, mem, 10), -EINVAL);
+	tp_node_stats(&node, &after);
+	assert_memory_equal(&before, &after, sizeof(before));
+}
+
+static void call_decide_empty_folio(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = 0 };
+	struct tp_policy pol;
+
+	(void)state;
+	mainline(&pol);
+	expect_decide_einval(&pol, &node, &f, &good_mem);
+}
+
+static void call_decide_wmarks_out_of_order(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
+	struct tp_node_mem m;
+	struct tp_policy pol;
+
+	(void)state;
+	mainline(&pol);
+	m = good_mem;
+	m.wmark_min = m.wmark_low + 1;
+	expect_decide_einval(&pol, &node, &f, &m);
+	m = good_mem;
+	m.wmark_low = m.wmark_high + 1;
+	expect_decide_einval(&pol, &node, &f, &m);
+	m = good_mem;
+	m.wmark_high = m.wmark_promo + 1;
+	expect_decide_einval(&pol, &node, &f, &m);
+	/* Equal watermarks are in order. */
+	m = good_mem;
+	m.wmark_min = m.wmark_low = m.wmark_high = m.wmark_promo;
+	assert_true(tp_decide(&pol, &node, &f, &m, 10) >= 0);
+}
+
+static void call_decide_null(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
+	struct tp_policy pol;
+
+	(void)state;
+	mainline(&pol);
+	expect_decide_einval(NULL, &node, &f, &good_mem);
+	expect_decide_einval(&pol, NULL, &f, &good_mem);
+	expect_decide_einval(&pol, &node, NULL, &good_mem);
+	expect_decide_einval(&pol, &node, &f, NULL);
+}
+
+static void call_decide_unknown_latency_and_flags(void **state)
+{
+	struct tp_fault f = { .latency = TP_LATENCY_UNKNOWN, .nr_pages = 1 };
+	struct tp_node_mem m = good_mem;
+	struct tp_policy pol;
+
+	(void)state;
+	mainline(&pol);
+	m.free = m.wmark_promo + 10;	/* no bypass: the hotness check runs */
+	assert_int_equal(tp_decide(&pol, &node, &f, &m, 10), TP_REFUSE_COLD);
+	/* Unknown fault flag bits are ignored. */
+	f.latency = 0;
+	f.flags = 0xfffffff0U;
+	assert_int_equal(tp_decide(&pol, &node, &f, &m, 11), TP_PROMOTE);
+}
+
+static void call_limiter_requests(void **state)
+{
+	struct tp_limiter_cfg cfg = { .variant = TP_LIMITER_BUCKET,
+				      .tps = 1000, .rate = 100, .burst = 50 };
+	struct tp_limiter l;
+
+	(void)state;
+	assert_int_equal(tp_limiter_init(&l, &cfg, 0), 0);
+	assert_true(tp_limiter_consume(&l, 0, 0));		/* 0 pages */
+	assert_false(tp_limiter_consume(&l, 51, 0));		/* > burst */
+	assert_false(tp_limiter_consume(&l, TP_RATE_MAX + 1, 0));
+	assert_false(tp_limiter_consume(&l, U64_MAX_, 0));
+	assert_true(tp_limiter_consume(&l, 50, 0));		/* = burst */
+	cfg.rate = 0;						/* refuse all */
+	assert_int_equal(tp_limiter_tune(&l, &cfg, 0), 0);
+	assert_false(tp_limiter_consume(&l, 1, 1000000));
+}
+
+static void call_vma_empty(void **state)
+{
+	struct tp_vma_profile_cfg cfg = { .filter = TP_VMA_FILTER_NONE,
+					  .tps = 1000 };
+	struct tp_vma_facts f = { .vma_start = 4096, .vma_end = 4096 };
+	struct tp_vma_profile p;
+	struct tp_vma_scan v;
+
+	(void)state;
+	assert_int_equal(tp_vma_profile_init(&p, &cfg), 0);
+	tp_vma_scan_init(&v, &p, 0, 0);
+	assert_int_equal(tp_vma_scan_check(&v, &p, &f, 0), -EINVAL);
+	f.vma_end = 0;
+	assert_int_equal(tp_vma_scan_check(&v, &p, &f, 0), -EINVAL);
+	f.vma_end = 8192;
+	assert_int_equal(tp_vma_scan_check(&v, &p, &f, 0), TP_VMA_SCAN_ALL);
+}
+
+static void call_preset_bad(void **state)
+{
+	struct tp_policy_cfg cfg, copy;
+	struct tp_policy pol;
+
+	(void)state;
+	memset(&cfg, POISON, sizeof(cfg));
+	copy = cfg;
+	assert_int_equal(tp_policy_preset(&cfg, 2, 1000), -EINVAL);
+	assert_int_equal(tp_policy_preset(&cfg, U32_MAX_, 1000), -EINVAL);
+	assert_memory_equal(&cfg, &copy, sizeof(cfg));
+	assert_int_equal(tp_policy_preset(NULL, TP_PRESET_SEED, 1000),
+			 -EINVAL);
+	/* The preset does not check tps; tp_policy_init() does. */
+	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_SEED, 0), 0);
+	assert_int_equal(tp_policy_init(&pol, &cfg), -EINVAL);
+}
+
+static void call_init_null(void **state)
+{
+	struct tp_scan_ring_cfg rc = { 0 };
+	struct tp_limiter_cfg lc = { .tps = 1000 };
+	struct tp_thresh_cfg tc = { .tps = 1000 };
+	struct tp_atime_cfg ac = { 0 };
+	struct tp_vma_profile_cfg vc = { .tps = 1000 };
+	struct tp_policy_cfg pc;
+	struct tp_scan_ring ring;
+	struct tp_limiter l;
+	struct tp_thresh t;
+	struct tp_policy pol;
+	struct tp_atime fmt;
+	struct tp_vma_profile p;
+
+	(void)state;
+	assert_int_equal(tp_scan_ring_init(NULL, &rc, passes), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&ring, NULL, passes), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&ring, &rc, NULL), -EINVAL);
+	assert_int_equal(tp_limiter_init(NULL, &lc, 0), -EINVAL);
+	assert_int_equal(tp_limiter_init(&l, NULL, 0), -EINVAL);
+	assert_int_equal(tp_limiter_init(&l, &lc, 0), 0);
+	assert_int_equal(tp_limiter_tune(NULL, &lc, 0), -EINVAL);
+	assert_int_equal(tp_limiter_tune(&l, NULL, 0), -EINVAL);
+	assert_int_equal(tp_thresh_init(NULL, &tc, 0, 0), -EINVAL);
+	assert_int_equal(tp_thresh_init(&t, NULL, 0, 0), -EINVAL);
+	assert_int_equal(tp_thresh_init(&t, &tc, 0, 0), 0);
+	assert_int_equal(tp_thresh_tune(NULL, &tc), -EINVAL);
+	assert_int_equal(tp_thresh_tune(&t, NULL), -EINVAL);
+	assert_int_equal(tp_policy_preset(&pc, TP_PRESET_SEED, 1000), 0);
+	assert_int_equal(tp_policy_init(NULL, &pc), -EINVAL);
+	assert_int_equal(tp_policy_init(&pol, NULL), -EINVAL);
+	assert_int_equal(tp_policy_init(&pol, &pc), 0);
+	assert_int_equal(tp_policy_tune(NULL, &pc), -EINVAL);
+	assert_int_equal(tp_policy_tune(&pol, NULL), -EINVAL);
+	assert_int_equal(tp_node_init(NULL, &pol, 0), -EINVAL);
+	assert_int_equal(tp_node_init(&node, NULL, 0), -EINVAL);
+	assert_int_equal(tp_atime_init(NULL, &ac), -EINVAL);
+	assert_int_equal(tp_atime_init(&fmt, NULL), -EINVAL);
+	assert_int_equal(tp_vma_profile_init(NULL, &vc), -EINVAL);
+	assert_int_equal(tp_vma_profile_init(&p, NULL), -EINVAL);
+}
+
+/* A policy never initialised (zero-filled): tp_node_init() refuses it. */
+static void call_node_init_uninitialised_policy(void **state)
+{
+	struct tp_policy pol;
+	struct tp_node copy;
+
+	(void)state;
+	memset(&pol, 0, sizeof(pol));
+	memset(&node, POISON, sizeof(node));
+	copy = node;
+	assert_int_equal(tp_node_init(&node, &pol, 0), -EINVAL);
+	assert_memory_equal(&node, &copy, sizeof(node));
+}
+
+/* A zero-filled ring (never initialised, no passes) answers -ENOENT. */
+static void call_ring_latency_zero_filled(void **state)
+{
+	struct tp_scan_ring ring;
+	u64 lat = 7;
+
+	(void)state;
+	memset(&ring, 0, sizeof(ring));
+	ring.pass = passes;	/* only the pass array: TP_ASSERT otherwise */
+	assert_int_equal(tp_scan_ring_latency(&ring, 0, 1, &lat), -ENOENT);
+	assert_true(lat == 7);
+}
+
+static void call_helpers_edges(void **state)
+{
+	static const unsigned long mask[1] = { 0x6 };	/* nodes 1, 2 */
+	struct tp_group_fault gf = { .cpu_node = 1, .mem_node = 2,
+				     .in_group = true };
+	struct tp_node_mem m = { 0 };
+
+	(void)state;
+	/* Shifts of 64 and more are defined: no pages, no UB. */
+	assert_true(tp_mbps_to_pages(1, 84) == 0);
+	assert_true(tp_mbps_to_pages(1, U32_MAX_) == 0);
+	assert_true(tp_mbps_to_pages(U64_MAX_, 0) == U64_MAX_);
+	assert_true(tp_mbps_to_pages(U64_MAX_, 12) == U64_MAX_);
+	/* tps 0 and scan period 0 still give an interval of one tick. */
+	assert_true(tp_migrate_retry_interval(0, 0) == 1);
+	assert_true(tp_migrate_retry_interval(U64_MAX_, 0) == 1);
+	/* Node masks: NULL, or node numbers beyond nbits, are not in it. */
+	assert_true(tp_group_fault_local(TP_GROUP_SEED, &gf, mask, 3));
+	assert_false(tp_group_fault_local(TP_GROUP_SEED, &gf, mask, 2));
+	assert_false(tp_group_fault_local(TP_GROUP_SEED, &gf, NULL, 32));
+	assert_false(tp_group_fault_local(TP_GROUP_MAINLINE, &gf, NULL, 32));
+	gf.mem_node = U32_MAX_;
+	assert_false(tp_group_fault_local(TP_GROUP_SEED, &gf, mask, 32));
+	assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, 1, 0, NULL, 64),
+			 -1);
+	assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, -1, 0, mask,
+					   64), -1);
+	assert_int_equal(tp_preferred_node(TP_GROUP_MAINLINE, true, -1, 3,
+					   NULL, 0), 3);
+	/* Saturating watermark arithmetic. */
+	assert_true(tp_wmark_promo(U64_MAX_, U64_MAX_, U64_MAX_, U32_MAX_) ==
+		    U64_MAX_);
+	m.free = U64_MAX_;
+	m.wmark_high = U64_MAX_;
+	assert_false(tp_promote_room(&m, 1));
+	m.wmark_high = 0;
+	assert_false(tp_promote_room(&m, U64_MAX_));
+	assert_true(tp_vma_scan_ratelimit(0) == 1);
+	assert_true(tp_vma_scan_ratelimit(U64_MAX_) == 1);
+}
+
+/*
+ * The largest documented mainline reference with one step: unit = max =
+ * 2^63, where "th >= 2 * unit" overflowed and lowering stored th = 0 and
+ * reported TP_TH_LOWERED for a threshold that did not move.
+ */
+static void call_thresh_unit_2p63(void **state)
+{
+	struct tp_thresh_cfg cfg = { .variant = TP_THRESH_MAINLINE,
+				     .steps = 1, .tps = 1,
+				     .ref_th = TP_TIME_MAX, .period = 32 };
+	struct tp_thresh t;
+	u64 cand = 0;
+
+	(void)state;
+	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
+	assert_true(tp_thresh_get(&t) == 1ULL << 63);
+	cand = 251;	/* above 110 % of a reference of 0 */
+	assert_int_equal(tp_thresh_update(&t, &cand, 33), TP_TH_KEPT);
+	assert_true(tp_thresh_get(&t) == 1ULL << 63);
+	cand += 1;
+	assert_int_equal(tp_thresh_update(&t, &cand, 66), TP_TH_KEPT);
+	assert_true(tp_thresh_get(&t) == 1ULL << 63);
+}
+
+/* ---- contract rows: TP_ASSERT traps under -DTP_DEBUG ------------------------ */
+
+struct contract_row {
+	const char *name;
+	void (*fn)(void);
+};
+
+static struct tp_scan_ring z_ring;
+static struct tp_limiter z_lim;
+static struct tp_thresh z_thr;
+static struct tp_atime z_fmt;
+static struct tp_policy z_pol;
+static struct tp_node_stats z_stats;
+static struct tp_vma_scan z_vs;
+static struct tp_vma_profile z_prof;
+static struct tp_vma_facts z_facts = { .vma_end = 1 };
+static struct tp_node_mem z_mem;
+static u64 z_u64;
+static u32 z_u32;
+
+/*
+ * The z_* objects are zero-filled (never initialised) and the calls pass
+ * NULL or them; each call must trap before doing anything.
+ */
+static void c_ring_record_null(void)
+{
+	tp_scan_ring_record(NULL, 0, 0);
+}
+
+static void c_ring_record_uninit(void)
+{
+	tp_scan_ring_record(&z_ring, 0, 0);
+}
+
+static void c_ring_advance_null(void)
+{
+	tp_scan_ring_advance(NULL, 0);
+}
+
+static void c_ring_reset_null(void)
+{
+	tp_scan_ring_reset(NULL);
+}
+
+static void c_ring_latency_null(void)
+{
+	(void)tp_scan_ring_latency(NULL, 0, 0, &z_u64);
+}
+
+static void c_ring_latency_null_out(void)
+{
+	struct tp_scan_ring_cfg cfg = { 0 };
+	struct tp_scan_ring ring;
+
+	if (tp_scan_ring_init(&ring, &cfg, passes))
+		_exit(3);
+	(void)tp_scan_ring_latency(&ring, 0, 0, NULL);
+}
+
+static void c_ring_latency_uninit(void)
+{
+	(void)tp_scan_ring_latency(&z_ring, 0, 0, &z_u64);
+}
+
+static void c_lim_consume_null(void)
+{
+	(void)tp_limiter_consume(NULL, 1, 0);
+}
+
+static void c_lim_consume_uninit(void)
+{
+	(void)tp_limiter_consume(&z_lim, 1, 0);
+}
+
+static void c_lim_available_uninit(void)
+{
+	(void)tp_limiter_available(&z_lim, 0);
+}
+
+static void c_lim_tune_uninit(void)
+{
+	struct tp_limiter_cfg cfg = { .tps = 1000, .rate = 1 };
+
+	(void)tp_limiter_tune(&z_lim, &cfg, 0);
+}
+
+static void c_thr_update_null(void)
+{
+	(void)tp_thresh_update(NULL, &z_u64, 0);
+}
+
+static void c_thr_update_null_cand(void)
+{
+	struct tp_thresh_cfg cfg = { .tps = 1000 };
+	struct tp_thresh t;
+
+	if (tp_thresh_init(&t, &cfg, 0, 0))
+		_exit(3);
+	(void)tp_thresh_update(&t, NULL, 0);
+}
+
+static void c_thr_update_uninit(void)
+{
+	(void)tp_thresh_update(&z_thr, &z_u64, 1);
+}
+
+static void c_thr_get_uninit(void)
+{
+	(void)tp_thresh_get(&z_thr);
+}
+
+static void c_thr_reset_null(void)
+{
+	tp_thresh_reset(NULL, true, 0, 0);
+}
+
+static void c_node_sync_null(void)
+{
+	tp_node_sync(NULL, &z_pol, 0);
+}
+
+static void c_node_stats_null(void)
+{
+	tp_node_stats(NULL, &z_stats);
+}
+
+static void c_node_stats_null_out(void)
+{
+	tp_node_stats(&node, NULL);
+}
+
+static void c_free_space_null(void)
+{
+	(void)tp_free_space_enough(NULL, &z_mem);
+}
+
+static void c_promote_room_null(void)
+{
+	(void)tp_promote_room(NULL, 1);
+}
+
+static void c_demotion_null(void)
+{
+	(void)tp_demotion_target(&z_pol, NULL);
+}
+
+static void c_scan_wanted_null(void)
+{
+	(void)tp_scan_wanted(NULL, false);
+}
+
+static void c_group_local_null(void)
+{
+	(void)tp_group_fault_local(TP_GROUP_SEED, NULL, NULL, 0);
+}
+
+static void c_atime_xchg_null(void)
+{
+	(void)tp_atime_xchg(NULL, &z_u32, 0);
+}
+
+static void c_atime_fault_null_stamp(void)
+{
+	struct tp_atime_cfg cfg = { 0 };
+	struct tp_atime fmt;
+
+	if (tp_atime_init(&fmt, &cfg))
+		_exit(3);
+	(void)tp_atime_fault(&fmt, NULL, 0);
+}
+
+static void c_atime_fault_uninit(void)
+{
+	(void)tp_atime_fault(&z_fmt, &z_u32, 0);
+}
+
+static void c_vma_init_null(void)
+{
+	tp_vma_scan_init(&z_vs, NULL, 0, 0);
+}
+
+static void c_vma_note_null(void)
+{
+	tp_vma_scan_note(NULL, 1);
+}
+
+static void c_vma_check_null(void)
+{
+	(void)tp_vma_scan_check(&z_vs, &z_prof, NULL, 0);
+}
+
+static void c_vma_check_null_state(void)
+{
+	(void)tp_vma_scan_check(NULL, &z_prof, &z_facts, 0);
+}
+
+static void c_vma_done_null(void)
+{
+	tp_vma_scan_done(NULL, 0);
+}
+
+#define CROW(fn, what)	{ #fn ": " what, fn }
+
+static const struct contract_row contract_rows[] = {
+	CROW(c_ring_record_null, "tp_scan_ring_record(NULL)"),
+	CROW(c_ring_record_uninit, "tp_scan_ring_record(zero-filled ring)"),
+	CROW(c_ring_advance_null, "tp_scan_ring_advance(NULL)"),
+	CROW(c_ring_reset_null, "tp_scan_ring_reset(NULL)"),
+	CROW(c_ring_latency_null, "tp_scan_ring_latency(NULL)"),
+	CROW(c_ring_latency_null_out, "tp_scan_ring_latency(latency NULL)"),
+	CROW(c_ring_latency_uninit, "tp_scan_ring_latency(zero-filled ring)"),
+	CROW(c_lim_consume_null, "tp_limiter_consume(NULL)"),
+	CROW(c_lim_consume_uninit, "tp_limiter_consume(zero-filled)"),
+	CROW(c_lim_available_uninit, "tp_limiter_available(zero-filled)"),
+	CROW(c_lim_tune_uninit, "tp_limiter_tune(zero-filled)"),
+	CROW(c_thr_update_null, "tp_thresh_update(NULL)"),
+	CROW(c_thr_update_null_cand, "tp_thresh_update(nr_cand NULL)"),
+	CROW(c_thr_update_uninit, "tp_thresh_update(zero-filled)"),
+	CROW(c_thr_get_uninit, "tp_thresh_get(zero-filled)"),
+	CROW(c_thr_reset_null, "tp_thresh_reset(NULL)"),
+	CROW(c_node_sync_null, "tp_node_sync(NULL)"),
+	CROW(c_node_stats_null, "tp_node_stats(NULL)"),
+	CROW(c_node_stats_null_out, "tp_node_stats(stats NULL)"),
+	CROW(c_free_space_null, "tp_free_space_enough(NULL)"),
+	CROW(c_promote_room_null, "tp_promote_room(NULL)"),
+	CROW(c_demotion_null, "tp_demotion_target(mem NULL)"),
+	CROW(c_scan_wanted_null, "tp_scan_wanted(NULL)"),
+	CROW(c_group_local_null, "tp_group_fault_local(f NULL)"),
+	CROW(c_atime_xchg_null, "tp_atime_xchg(NULL)"),
+	CROW(c_atime_fault_null_stamp, "tp_atime_fault(stamp NULL)"),
+	CROW(c_atime_fault_uninit, "tp_atime_fault(zero-filled format)"),
+	CROW(c_vma_init_null, "tp_vma_scan_init(profile NULL)"),
+	CROW(c_vma_note_null, "tp_vma_scan_note(NULL)"),
+	CROW(c_vma_check_null, "tp_vma_scan_check(facts NULL)"),
+	CROW(c_vma_check_null_state, "tp_vma_scan_check(NULL)"),
+	CROW(c_vma_done_null, "tp_vma_scan_done(NULL)"),
+};
+
+static void run_contract_row(void **state)
+{
+#ifdef TP_DEBUG
+	const struct contract_row *r = *state;
+	struct rlimit no_core = { 0, 0 };
+	int status, sig;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* The child dies of the trap itself, not of CMocka's handler. */
+		signal(SIGILL, SIG_DFL);
+		signal(SIGTRAP, SIG_DFL);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		setrlimit(RLIMIT_CORE, &no_core);
+		r->fn();
+		_exit(0);	/* no trap: the parent fails the row */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	if (sig != SIGILL && sig != SIGTRAP)
+		print_error("%s: child %s %d, want SIGILL or SIGTRAP\n", r->name,
+			    sig ? "died of signal" : "exited with",
+			    sig ? sig : WEXITSTATUS(status));
+	assert_true(sig == SIGILL || sig == SIGTRAP);
+#else
+	(void)state;
+	skip();	/* contract checks compile away without TP_DEBUG */
+#endif
+}
+
+/* ---- main: one named CMocka case per row ------------------------------------ */
+
+#define N_CFG		(sizeof(cfg_rows) / sizeof(cfg_rows[0]))
+#define N_CONTRACT	(sizeof(contract_rows) / sizeof(contract_rows[0]))
+
+static const struct CMUnitTest call_tests[] = {
+	cmocka_unit_test(call_decide_empty_folio),
+	cmocka_unit_test(call_decide_wmarks_out_of_order),
+	cmocka_unit_test(call_decide_null),
+	cmocka_unit_test(call_decide_unknown_latency_and_flags),
+	cmocka_unit_test(call_limiter_requests),
+	cmocka_unit_test(call_vma_empty),
+	cmocka_unit_test(call_preset_bad),
+	cmocka_unit_test(call_init_null),
+	cmocka_unit_test(call_node_init_uninitialised_policy),
+	cmocka_unit_test(call_ring_latency_zero_filled),
+	cmocka_unit_test(call_helpers_edges),
+	cmocka_unit_test(call_thresh_unit_2p63),
+};
+
+#define N_CALL		(sizeof(call_tests) / sizeof(call_tests[0]))
+
+int main(void)
+{
+	static struct CMUnitTest tests[N_CFG + N_CALL + N_CONTRACT];
+	size_t i, n = 0;
+
+	for (i = 0; i < N_CFG; i++) {
+		tests[n].name = cfg_rows[i].name;
+		tests[n].test_func = run_cfg_row;
+		tests[n].initial_state = (void *)&cfg_rows[i];
+		n++;
+	}
+	for (i = 0; i < N_CALL; i++)
+		tests[n++] = call_tests[i];
+	for (i = 0; i < N_CONTRACT; i++) {
+		tests[n].name = contract_rows[i].name;
+		tests[n].test_func = run_contract_row;
+		tests[n].initial_state = (void *)&contract_rows[i];
+		n++;
+	}
+	return _cmocka_run_group_tests("bad_input", tests, n, NULL, NULL);
+}
