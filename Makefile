@@ -47,8 +47,11 @@ endif
 WARN		:= -Wall -Wextra -Werror
 BASE_CFLAGS	:= -std=gnu11 $(WARN) -Iinclude
 # lib/ is freestanding: no libc headers, no builtins that call libc.
+# -fno-semantic-interposition: calls between exported functions of the
+# shared library may be inlined (nobody interposes tierpol's symbols).
 LIB_CFLAGS	:= $(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin \
-		   -fvisibility=hidden -fPIC $(CPPFLAGS) $(CFLAGS)
+		   -fvisibility=hidden -fPIC -fno-semantic-interposition \
+		   $(CPPFLAGS) $(CFLAGS)
 PROG_CFLAGS	:= $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS	:= $(wildcard lib/*.c)
@@ -466,3 +469,49 @@ results: $(TIERSIM)
 	@echo "docs/RESULTS.md regenerated (runs in $(O)/results)"
 
 .PHONY: tiersim run-short results
+
+# ---- kernel-truth: tiersim against the real kernel's tiering (issue 8) ----
+#
+#   make kernel-truth     every scenario of tests/truth/run.sh, two runs each
+#                         (about 15 minutes): boots Debian's 6.1 kernel under
+#                         qemu with a DRAM node (the CPUs) and an emulated
+#                         NVDIMM node in a lower memory tier, runs tiersim's
+#                         workloads there with NUMA balancing mode 2, then
+#                         tiersim's mainline preset on each run's measured
+#                         machine; writes docs/FIDELITY.md and
+#                         docs/fidelity/*.svg. TRUTH_RUNS=N, TRUTH_ONLY="..."
+#   make kernel-truth-ci  one short scenario, one run, end to end (about 2
+#                         minutes); fails if the harness breaks, never on
+#                         fidelity; report in $(O)/truth/ci/
+#
+# truth-guest is static, built from tests/truth/guest.c and tiersim's own
+# examples/tiersim/wl.c: one workload generator, compiled twice. Needs (as
+# Debian packages) qemu-system-x86 busybox-static cpio ndctl daxctl and
+# linux-image-6.1.0-57-amd64; .ci/kernel-truth.sh installs them.
+
+TRUTH_DIR	:= $(O)/truth
+TRUTH_GUEST	:= $(TRUTH_DIR)/truth-guest
+TRUTH_TOOL	:= $(TRUTH_DIR)/truth
+TRUTH_RUNS	?= 2
+TRUTH_ONLY	?=
+
+$(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
+		tests/truth/guest.c examples/tiersim/wl.c -lm -o $@
+
+$(TRUTH_TOOL): tests/truth/truth.c tests/truth/json.c tests/truth/json.h
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PROG_CFLAGS) $(LDFLAGS) tests/truth/truth.c \
+		tests/truth/json.c -lm -o $@
+
+kernel-truth: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
+	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh \
+		--runs $(TRUTH_RUNS) $(if $(TRUTH_ONLY),--only "$(TRUTH_ONLY)")
+
+kernel-truth-ci: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
+	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh --ci
+
+.PHONY: kernel-truth kernel-truth-ci

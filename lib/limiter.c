@@ -19,8 +19,7 @@
  * is treated as a full bucket. Callers whose clocks disagree by less than one
  * second are never mistaken for stale.
  */
-#include "tp_seam.h"
-#include <tierpol/limiter.h>
+#include "tp_inline.h"
 
 /* Trailing zeros of a non-zero u64, without libgcc's __ctzdi2 on 32-bit. */
 static unsigned int ctz_u64(u64 x)
@@ -126,12 +125,6 @@ static void limiter_start(struct tp_limiter *l, u64 now)
 	}
 }
 
-/* TATs further ahead than this can only be stale (see the top comment). */
-static u64 bucket_margin(u64 tau, u64 scale, u32 tps)
-{
-	return tau + (u64)tps * scale;
-}
-
 int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 		    u64 now)
 {
@@ -182,7 +175,7 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 
 	/* Convert the outstanding debt to pages, then to the new units. */
 	debt = bucket_debt(tp_atomic64_read(&l->tat), now * l->bucket.scale,
-			   bucket_margin(l->bucket.tau, l->bucket.scale, l->tps));
+			   __tp_bucket_margin(l->bucket.tau, l->bucket.scale, l->tps));
 	pages = tp_div64_u64(debt + l->bucket.cost - 1, l->bucket.cost);
 	limiter_apply(l, cfg, &p);
 	debt = tp_min_u64(tp_mul_sat(pages, p.cost), p.tau);
@@ -190,60 +183,10 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 	return 0;
 }
 
-static bool window_consume(struct tp_limiter *l, u64 n, u64 now)
-{
-	u64 count, start, used, limit;
-
-	/* Counted before the check, admitted or not, as the kernel does. */
-	count = tp_atomic64_add_return(&l->window.count, n);
-	start = tp_atomic64_read(&l->tat);
-	if (tp_time_diff(now, start) > (s64)tp_read_once(l->tps) &&
-	    tp_atomic64_cmpxchg(&l->tat, start, now))
-		tp_atomic64_set(&l->window.base, count);
-
-	used = count - tp_atomic64_read(&l->window.base);
-	limit = tp_read_once(l->window.limit);
-	/* A limit of 0 refuses everything, a window's opener included. */
-	if (tp_read_once(l->variant) == TP_LIMITER_WINDOW_SEED)
-		return limit && used <= limit;
-	return used < limit;
-}
-
 bool tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now)
 {
-	u64 need, ns, tau, scale, limit, old, new;
-	s64 d;
-
 	TP_ASSERT(l && tp_read_once(l->tps));	/* initialised */
-	if (!n)
-		return true;
-	if (tp_read_once(l->variant) != TP_LIMITER_BUCKET)
-		return window_consume(l, n, now);
-
-	tau = tp_read_once(l->bucket.tau);
-	if (n > TP_RATE_MAX)
-		return false;
-	need = n * tp_read_once(l->bucket.cost);
-	if (need > tau)
-		return false;
-	scale = tp_read_once(l->bucket.scale);
-	limit = bucket_margin(tau, scale, tp_read_once(l->tps));
-	ns = now * scale;
-
-	old = tp_atomic64_read(&l->tat);
-	do {
-		d = (s64)(old - ns);
-		/* Full bucket if TAT is past, or stale (see above). */
-		new = (d <= 0 || (u64)d > limit ? ns : old) + need;
-		/*
-		 * Unsigned: a debt of up to limit plus a request of up to tau
-		 * may exceed 2^63 units (a caller almost a second late at the
-		 * largest rates), but not 2^64.
-		 */
-		if (new - ns > tau)
-			return false;
-	} while (!tp_atomic64_try_cmpxchg(&l->tat, &old, new));
-	return true;
+	return __tp_limiter_consume(l, n, now);
 }
 
 u64 tp_limiter_available(const struct tp_limiter *l, u64 now)
@@ -265,6 +208,6 @@ u64 tp_limiter_available(const struct tp_limiter *l, u64 now)
 	tau = tp_read_once(l->bucket.tau);
 	scale = tp_read_once(l->bucket.scale);
 	debt = bucket_debt(tp_atomic64_read(&l->tat), now * scale,
-			   bucket_margin(tau, scale, tp_read_once(l->tps)));
+			   __tp_bucket_margin(tau, scale, tp_read_once(l->tps)));
 	return tp_div64_u64(tau - tp_min_u64(debt, tau), cost);
 }

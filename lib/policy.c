@@ -3,7 +3,7 @@
  * The promotion decision pipeline, watermark helpers, scan filter and the
  * pseudo-interleaving rules. docs/decision.md walks the pipeline in order.
  */
-#include "tp_seam.h"
+#include "tp_inline.h"
 #include <tierpol/policy.h>
 
 #define POL_NEEDS_HOTNESS	(TP_POL_ADAPTIVE | TP_POL_WRITE_DOUBLE | \
@@ -168,17 +168,46 @@ static void node_thresh_cfg(const struct tp_policy *pol, u64 rate,
 	tc->rate_limit = rate;
 }
 
+/*
+ * The candidate counter (PGPROMOTE_CANDIDATE): the window limiters count
+ * exactly the candidates, before their check, so with them their own count
+ * serves; the token bucket counts nothing, so the node keeps one.
+ */
+static u64 *node_cand(struct tp_node *node)
+{
+	if (tp_read_once(node->lim.variant) == TP_LIMITER_BUCKET)
+		return &node->nr_candidate;
+	return &node->lim.window.count;
+}
+
+static u64 node_cand_total(const struct tp_node *node)
+{
+	u64 n = tp_atomic64_read(&node->nr_candidate);
+
+	if (tp_read_once(node->lim.variant) != TP_LIMITER_BUCKET)
+		n += tp_atomic64_read(&node->lim.window.count);
+	return n;
+}
+
 /* Settings derived from a valid policy are valid: errors cannot happen. */
 static void node_apply(struct tp_node *node, const struct tp_policy *pol,
 		       u64 rate, u64 now)
 {
 	struct tp_limiter_cfg lc;
 	struct tp_thresh_cfg tc;
+	u32 old = tp_read_once(node->lim.variant);
 
 	node_limiter_cfg(pol, rate, &lc);
 	node_thresh_cfg(pol, rate, &tc);
+	/* A new variant restarts the limiter: keep its candidates. */
+	if (lc.variant != old && old != TP_LIMITER_BUCKET)
+		tp_atomic64_add_return(&node->nr_candidate,
+				       tp_atomic64_read(&node->lim.window.count));
 	(void)tp_limiter_tune(&node->lim, &lc, now);
 	(void)tp_thresh_tune(&node->th, &tc);
+	/* The controller's baseline follows the counter it now reads. */
+	if (lc.variant != old)
+		tp_atomic64_set(&node->th.base, tp_atomic64_read(node_cand(node)));
 }
 
 int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
@@ -193,8 +222,10 @@ int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
 	TP_COMPILE_ASSERT(sizeof(struct tp_limiter) == 40);
 	TP_COMPILE_ASSERT(offsetof(struct tp_node, th) == TP_CACHELINE_BYTES);
 	TP_COMPILE_ASSERT(sizeof(struct tp_thresh) == TP_CACHELINE_BYTES);
-	TP_COMPILE_ASSERT(offsetof(struct tp_node, nr_refused) ==
+	TP_COMPILE_ASSERT(offsetof(struct tp_node, nr_promote_nrl) ==
 			  2 * TP_CACHELINE_BYTES);
+	TP_COMPILE_ASSERT(offsetof(struct tp_node, nr_th_lowered) ==
+			  3 * TP_CACHELINE_BYTES);
 
 	if (!node || !pol)
 		return -EINVAL;
@@ -240,20 +271,24 @@ void tp_node_sync(struct tp_node *node, const struct tp_policy *pol, u64 now)
 	if ((mode & TP_MODE_TIERING) &&
 	    !(tp_read_once(node->mode) & TP_MODE_TIERING))
 		tp_thresh_reset(&node->th, true,
-				tp_atomic64_read(&node->nr_candidate), now);
+				tp_atomic64_read(node_cand(node)), now);
 	tp_write_once(node->mode, mode);
 }
 
-/* Resolve seed 2/8's watermark default; retune when the watermark moved. */
-static u64 node_rate(const struct tp_policy *pol, struct tp_node *node,
-		     const struct tp_node_mem *mem, u64 now)
+/*
+ * Seed 2/8's watermark default: retune the node when the watermark moved.
+ * Called on the candidate path only, just before the limiter (so refusals
+ * and the bypass do not touch the node's first cache line); the bypass
+ * level and the demotion target use the watermark of each call directly.
+ */
+static void node_follow_rate(const struct tp_policy *pol,
+			     struct tp_node *node, u64 rate, u64 now)
 {
-	u64 rate = tp_read_once(pol->rate_pages);
 	u64 cur;
 
-	if (rate || !(tp_read_once(pol->flags) & TP_POL_RL_WMARK_DEFAULT))
-		return rate;
-	rate = policy_rate(pol, mem->wmark_high);
+	if (tp_read_once(pol->rate_pages) ||
+	    !(tp_read_once(pol->flags) & TP_POL_RL_WMARK_DEFAULT))
+		return;
 	cur = tp_atomic64_read(&node->rate_pages);
 	/* One retuner at a time; the others use the settings as they are. */
 	if (cur != rate && !(cur & NODE_RETUNING) &&
@@ -262,7 +297,6 @@ static u64 node_rate(const struct tp_policy *pol, struct tp_node *node,
 		tp_atomic64_cmpxchg(&node->rate_pages, rate | NODE_RETUNING,
 				    rate);
 	}
-	return rate;
 }
 
 static bool free_space_enough(const struct tp_policy *pol, u64 rate,
@@ -293,6 +327,26 @@ static bool mem_valid(const struct tp_node_mem *mem)
 	       mem->wmark_high <= mem->wmark_promo;
 }
 
+static u64 *node_verdict_counter(struct tp_node *node, int v)
+{
+	switch (v) {
+	case TP_PROMOTE:
+		return &node->nr_promote;
+	case TP_PROMOTE_NRL:
+		return &node->nr_promote_nrl;
+	case TP_REFUSE_MODE:
+		return &node->nr_mode;
+	case TP_REFUSE_TOPTIER:
+		return &node->nr_toptier;
+	case TP_REFUSE_NOT_YOUNG:
+		return &node->nr_not_young;
+	case TP_REFUSE_COLD:
+		return &node->nr_cold;
+	default:
+		return &node->nr_nospace;
+	}
+}
+
 /* Hotness: returns true if the fault is hot enough to be a candidate. */
 static bool fault_is_hot(const struct tp_policy *pol, struct tp_node *node,
 			 const struct tp_fault *f, u32 flags, u64 now)
@@ -301,12 +355,15 @@ static bool fault_is_hot(const struct tp_policy *pol, struct tp_node *node,
 	int ev;
 
 	if (flags & TP_POL_ADAPTIVE) {
-		ev = tp_thresh_update(&node->th, &node->nr_candidate, now);
-		if (ev == TP_TH_RAISED)
-			tp_atomic64_add_return(&node->nr_th_raised, 1);
-		else if (ev == TP_TH_LOWERED)
-			tp_atomic64_add_return(&node->nr_th_lowered, 1);
-		th = tp_thresh_get(&node->th);
+		if (__tp_thresh_due(&node->th, now)) {
+			ev = tp_thresh_update(&node->th, node_cand(node), now);
+			if (ev == TP_TH_RAISED)
+				tp_atomic64_add_return(&node->nr_th_raised, 1);
+			else if (ev == TP_TH_LOWERED)
+				tp_atomic64_add_return(&node->nr_th_lowered,
+						       1);
+		}
+		th = __tp_thresh_get(&node->th);
 	} else {
 		th = tp_read_once(pol->hot_th);
 	}
@@ -341,11 +398,11 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 		goto out;
 	}
 
-	rate = node_rate(pol, node, mem, now);
+	rate = policy_rate(pol, mem->wmark_high);
 	if ((flags & TP_POL_FREE_BYPASS) && free_space_enough(pol, rate, mem)) {
 		/* The workload changed: forget the adapted threshold. */
 		if (flags & TP_POL_BYPASS_RESET)
-			tp_thresh_reset(&node->th, false, 0, now);
+			__tp_thresh_forget(&node->th);
 		if (tp_promote_room(mem, nr)) {
 			v = TP_PROMOTE_NRL;
 		} else {
@@ -364,39 +421,43 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 		goto out;
 	}
 
-	/* A candidate: counted before the rate limit, as the kernel does. */
-	tp_atomic64_add_return(&node->nr_candidate, nr);
-	if (!tp_limiter_consume(&node->lim, nr, now))
-		v = TP_REFUSE_RATELIMIT;
-	else if (!tp_promote_room(mem, nr))
-		v = TP_REFUSE_NOSPACE;
-	else
-		v = TP_PROMOTE;
+	/*
+	 * A candidate: counted before the rate limit, as the kernel does (a
+	 * window limiter counts it itself, see node_cand()).
+	 */
+	node_follow_rate(pol, node, rate, now);
+	if (tp_read_once(node->lim.variant) == TP_LIMITER_BUCKET)
+		tp_atomic64_add_return(&node->nr_candidate, nr);
+	if (!__tp_limiter_consume(&node->lim, nr, now))
+		return TP_REFUSE_RATELIMIT;	/* derived in tp_node_stats() */
+	v = tp_promote_room(mem, nr) ? TP_PROMOTE : TP_REFUSE_NOSPACE;
 out:
-	if (v == TP_PROMOTE)
-		tp_atomic64_add_return(&node->nr_promote, nr);
-	else if (v == TP_PROMOTE_NRL)
-		tp_atomic64_add_return(&node->nr_promote_nrl, nr);
-	else
-		tp_atomic64_add_return(&node->nr_refused[v], nr);
+	tp_atomic64_add_return(node_verdict_counter(node, v), nr);
 	return v;
 }
 
 void tp_node_stats(const struct tp_node *node, struct tp_node_stats *s)
 {
-	const u64 *r;
+	u64 nospace_hot, done;
 
 	TP_ASSERT(node && s);
-	r = node->nr_refused;
-	s->pgpromote_candidate = tp_atomic64_read(&node->nr_candidate);
+	s->pgpromote_candidate = node_cand_total(node);
 	s->promote_hot = tp_atomic64_read(&node->nr_promote);
 	s->promote_nrl = tp_atomic64_read(&node->nr_promote_nrl);
-	s->refused_mode = tp_atomic64_read(&r[TP_REFUSE_MODE]);
-	s->refused_toptier = tp_atomic64_read(&r[TP_REFUSE_TOPTIER]);
-	s->refused_not_young = tp_atomic64_read(&r[TP_REFUSE_NOT_YOUNG]);
-	s->refused_cold = tp_atomic64_read(&r[TP_REFUSE_COLD]);
-	s->refused_ratelimit = tp_atomic64_read(&r[TP_REFUSE_RATELIMIT]);
-	s->refused_nospace = tp_atomic64_read(&r[TP_REFUSE_NOSPACE]);
+	s->refused_mode = tp_atomic64_read(&node->nr_mode);
+	s->refused_toptier = tp_atomic64_read(&node->nr_toptier);
+	s->refused_not_young = tp_atomic64_read(&node->nr_not_young);
+	s->refused_cold = tp_atomic64_read(&node->nr_cold);
+	s->refused_nospace = tp_atomic64_read(&node->nr_nospace);
+	/*
+	 * Every candidate is rate limited, refused for room, or promoted: the
+	 * rate-limited ones are what remains, so that path writes no counter
+	 * of its own. (A snapshot racing with decisions may lag; never < 0.)
+	 */
+	nospace_hot = s->refused_nospace - tp_atomic64_read(&node->nr_nospace_nrl);
+	done = s->promote_hot + nospace_hot;
+	s->refused_ratelimit = s->pgpromote_candidate > done ?
+			       s->pgpromote_candidate - done : 0;
 	s->pgpromote_candidate_nrl = s->promote_nrl +
 		tp_atomic64_read(&node->nr_nospace_nrl);
 	s->pgpromote_success = s->promote_hot + s->promote_nrl;
@@ -405,7 +466,7 @@ void tp_node_stats(const struct tp_node *node, struct tp_node_stats *s)
 		s->refused_ratelimit + s->refused_nospace;
 	s->th_raised = tp_atomic64_read(&node->nr_th_raised);
 	s->th_lowered = tp_atomic64_read(&node->nr_th_lowered);
-	s->threshold = tp_thresh_get(&node->th);
+	s->threshold = __tp_thresh_get(&node->th);
 }
 
 bool tp_free_space_enough(const struct tp_policy *pol,

@@ -12,6 +12,16 @@
  *    zero-initialised slots (i.e. "now - 0");
  *  - a newest pass without progress covers nothing instead of 10 GiB;
  *  - the "no pass covers it" approximation is reported as TP_LAT_OLDEST.
+ *
+ * Lookup cost. The seed walks the passes newest first, one at a time: 16
+ * dependent steps for an address scanned 16 passes ago. A scanner's passes
+ * come in sweeps: each pass starts where the previous one ended until the
+ * scan wraps to the beginning. Within such a run of strictly increasing
+ * starts the passes' ranges are sorted and disjoint, so the writer records
+ * where the current and the previous run began, and the reader
+ * binary-searches those two runs (which hold nearly every address) before
+ * walking any older pass one by one. The answer is exactly the newest-first
+ * walk's: a run's ranges are checked only after every newer pass missed.
  */
 #include "tp_seam.h"
 #include <tierpol/scan_ring.h>
@@ -32,6 +42,8 @@ int tp_scan_ring_init(struct tp_scan_ring *ring,
 	ring->mask = depth - 1;
 	ring->nr = 0;
 	ring->offset = 0;
+	ring->run = 0;
+	ring->prev_run = 0;
 	ring->limit = cfg->limit ? cfg->limit : TP_U64_MAX;
 	ring->pass = pass;
 	return 0;
@@ -51,17 +63,26 @@ static void ring_write_end(struct tp_scan_ring *ring)
 
 void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now)
 {
-	u64 nr;
+	u64 nr, run, prev_run;
 	u32 idx;
 
 	TP_ASSERT(ring && ring->pass);
 	nr = ring->nr;
+	run = ring->run;
+	prev_run = ring->prev_run;
 	idx = (u32)nr & ring->mask;
+	/* A start not above the previous one begins a new sweep. */
+	if (nr && start <= ring->pass[(u32)(nr - 1) & ring->mask].start) {
+		prev_run = run;
+		run = nr;
+	}
 
 	ring_write_begin(ring);
 	tp_write_once(ring->pass[idx].start, start);
 	tp_write_once(ring->pass[idx].time, now);
 	tp_write_once(ring->offset, start);
+	tp_write_once(ring->run, run);
+	tp_write_once(ring->prev_run, prev_run);
 	tp_write_once(ring->nr, nr + 1);
 	ring_write_end(ring);
 }
@@ -80,39 +101,96 @@ void tp_scan_ring_reset(struct tp_scan_ring *ring)
 	ring_write_begin(ring);
 	tp_write_once(ring->nr, 0);
 	tp_write_once(ring->offset, 0);
+	tp_write_once(ring->run, 0);
+	tp_write_once(ring->prev_run, 0);
 	ring_write_end(ring);
 }
 
+static u64 pass_start(const struct tp_scan_ring *ring, u64 k)
+{
+	return tp_read_once(ring->pass[(u32)k & ring->mask].start);
+}
+
+/* The last pass in [lo, hi] (ascending starts) whose start is <= @addr. */
+static u64 ring_bsearch(const struct tp_scan_ring *ring, u64 lo, u64 hi,
+			u64 addr)
+{
+	u64 mid;
+
+	while (lo < hi) {
+		mid = hi - ((hi - lo) >> 1);
+		if (pass_start(ring, mid) <= addr)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
 /*
- * One walk over a snapshot that may be torn; the caller validates it with
- * the sequence count. Returns TP_LAT_EXACT/TP_LAT_OLDEST or -ENOENT.
+ * One lookup over a snapshot that may be torn; the caller validates it with
+ * the sequence count. Every loop is bounded by the depth whatever the values
+ * read. Passes are named by record number (0 = the first ever recorded).
+ * Returns TP_LAT_EXACT/TP_LAT_OLDEST or -ENOENT.
  */
 static int ring_walk(const struct tp_scan_ring *ring, u64 addr, u64 now,
 		     u64 *latency)
 {
 	u64 nr = tp_read_once(ring->nr);
 	u64 end = tp_read_once(ring->offset);
-	u32 mask = ring->mask;
-	u32 n, i, j;
-	u64 start = 0, time = 0;
+	u64 runs[2] = { tp_read_once(ring->run), tp_read_once(ring->prev_run) };
+	u64 oldest, seg, first, hit, s, s_hi, seg_end, time;
+	int r, ret = TP_LAT_EXACT;
 
 	if (!nr)
 		return -ENOENT;
-	n = nr > mask ? mask + 1 : (u32)nr;
-	i = (u32)(nr - 1) & mask;
+	oldest = nr > ring->mask ? nr - ring->mask - 1 : 0;
 
-	for (j = 0; j < n; j++, i = (i - 1) & mask) {
-		start = tp_read_once(ring->pass[i].start);
-		time = tp_read_once(ring->pass[i].time);
-		/* Reached the end of the address space and restarted at 0. */
-		if (end < start)
-			end = ring->limit;
-		if (addr >= start && addr < end)
-			break;
-		end = start;
+	/* The newest pass covers [start, offset), or [start, limit). */
+	hit = nr - 1;
+	s = pass_start(ring, hit);
+	if (end < s)
+		end = ring->limit;
+	if (addr >= s && addr < end)
+		goto found;
+	end = s;
+
+	/*
+	 * The older passes of the newest run, then the previous run: passes
+	 * [first, seg - 1] with ascending starts, the last one ending where
+	 * pass seg starts (or at the limit if that start is not above its).
+	 */
+	seg = nr - 1;
+	for (r = 0; r < 2; r++) {
+		first = tp_max_u64(runs[r], oldest);
+		if (first >= seg)
+			continue;
+		s = pass_start(ring, first);
+		s_hi = pass_start(ring, seg - 1);
+		seg_end = end < s_hi ? ring->limit : end;
+		if (addr >= s && addr < seg_end) {
+			hit = ring_bsearch(ring, first, seg - 1, addr);
+			goto found;
+		}
+		end = s;
+		seg = first;
 	}
+
+	/* Older sweeps: one pass at a time, newest first. */
+	for (hit = seg; hit-- > oldest;) {
+		s = pass_start(ring, hit);
+		if (end < s)
+			end = ring->limit;
+		if (addr >= s && addr < end)
+			goto found;
+		end = s;
+	}
+	hit = oldest;
+	ret = TP_LAT_OLDEST;
+found:
+	time = tp_read_once(ring->pass[(u32)hit & ring->mask].time);
 	*latency = tp_time_after(now, time) ? now - time : 0;
-	return j < n ? TP_LAT_EXACT : TP_LAT_OLDEST;
+	return ret;
 }
 
 int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr, u64 now,

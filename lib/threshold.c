@@ -3,8 +3,7 @@
  * Hot-threshold controller (seed 000 patch 8/8, mainline
  * numa_promotion_adjust_threshold()).
  */
-#include "tp_seam.h"
-#include <tierpol/threshold.h>
+#include "tp_inline.h"
 
 /* Derived settings, computed on the init/tune path only. */
 struct thresh_derived {
@@ -106,18 +105,6 @@ int tp_thresh_tune(struct tp_thresh *t, const struct tp_thresh_cfg *cfg)
 	return 0;
 }
 
-/* The threshold clamped into the current bounds; 0 stands for ref_th. */
-static u64 thresh_effective(u64 th, u64 ref_th, u64 unit, u64 max)
-{
-	if (!th)
-		th = ref_th;
-	if (th < unit)
-		th = unit;
-	if (th > max)
-		th = max;
-	return th;
-}
-
 int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
 {
 	u64 start, base, cand, ref_cand, diff, th, old, unit, max;
@@ -138,7 +125,7 @@ int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
 	unit = tp_read_once(t->unit);
 	max = tp_read_once(t->max);
 	old = tp_atomic64_read(&t->th);
-	th = thresh_effective(old, tp_read_once(t->ref_th), unit, max);
+	th = __tp_thresh_effective(old, tp_read_once(t->ref_th), unit, max);
 
 	/* 110 % and 90 % of the reference, computed once per period. */
 	ref_cand = tp_read_once(t->ref_cand);
@@ -156,7 +143,7 @@ int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
 		tp_atomic64_set(&t->base, cand);
 	tp_atomic64_set(&t->th, th);
 
-	old = thresh_effective(old, tp_read_once(t->ref_th), unit, max);
+	old = __tp_thresh_effective(old, tp_read_once(t->ref_th), unit, max);
 	if (th < old)
 		return TP_TH_LOWERED;
 	if (th > old)
@@ -168,8 +155,7 @@ void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand, u64 now)
 {
 	TP_ASSERT(t);
 	/* The bypass path calls this per fault: avoid dirtying the line. */
-	if (tp_atomic64_read(&t->th))
-		tp_atomic64_set(&t->th, 0);
+	__tp_thresh_forget(t);
 	if (rearm) {
 		tp_atomic64_set(&t->base, nr_cand);
 		tp_atomic64_set(&t->start, now);
@@ -179,8 +165,5 @@ void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand, u64 now)
 u64 tp_thresh_get(const struct tp_thresh *t)
 {
 	TP_ASSERT(t && tp_read_once(t->unit));
-	return thresh_effective(tp_atomic64_read(&t->th),
-				tp_read_once(t->ref_th),
-				tp_read_once(t->unit),
-				tp_read_once(t->max));
+	return __tp_thresh_get(t);
 }

@@ -225,35 +225,47 @@ static inline bool tp_verdict_promotes(int v)
  * struct tp_node - per target node state (the kernel's pglist_data fields)
  * @lim: promotion rate limiter
  * @nr_candidate: pages that passed the hotness check (PGPROMOTE_CANDIDATE)
+ *	while the limiter is a token bucket; the window limiters count the
+ *	same pages in their own counter, which then serves as this one
  * @nr_promote: pages with verdict %TP_PROMOTE
- * @nr_promote_nrl: pages with verdict %TP_PROMOTE_NRL
+ * @rate_pages: the rate limit the limiter and controller are set to (bit
+ *	63: a reconfiguration is in progress)
  * @th: hot-threshold controller
- * @nr_refused: pages refused, by verdict (index %TP_REFUSE_MODE ..
- *	%TP_REFUSE_NOSPACE; 0 and 1 unused)
- * @nr_nospace_nrl: of the no-space refusals, those on the bypass path
+ * @nr_promote_nrl: pages with verdict %TP_PROMOTE_NRL
+ * @nr_mode: pages refused with %TP_REFUSE_MODE
+ * @nr_toptier: pages refused with %TP_REFUSE_TOPTIER
+ * @nr_not_young: pages refused with %TP_REFUSE_NOT_YOUNG
+ * @nr_cold: pages refused with %TP_REFUSE_COLD
+ * @nr_nospace: pages refused with %TP_REFUSE_NOSPACE
+ * @nr_nospace_nrl: of those, the ones on the free-space bypass path
  * @nr_th_raised: threshold raises
  * @nr_th_lowered: threshold reductions
- * @rate_pages: the rate limit the limiter and controller were set to
  * @mode: the mode when the node was last synchronised
  *
- * Private. 256 bytes; place it on a %TP_CACHELINE_BYTES boundary (the
- * kernel's pglist_data is cache-line aligned; in userspace use
- * aligned_alloc() or an aligned attribute). Then the limiter and the three
- * counters of the promote paths fill the first cache line, the controller
- * the second and the refusal counters the third, and a hint fault touches
- * at most two of them.
+ * Private. Place it on a %TP_CACHELINE_BYTES boundary (the kernel's
+ * pglist_data is cache-line aligned; in userspace use aligned_alloc() or an
+ * aligned attribute). Then the limiter, the candidate and promotion counters
+ * and the rate fill the first cache line, the controller the second, the
+ * other verdict counters the third: a promotion or a rate-limited
+ * candidate touches the first two, another refusal or a bypass the second
+ * and third. Rate-limited pages have no counter: they are the candidates
+ * not promoted nor refused for room (see tp_node_stats()).
  */
 struct tp_node {
 	struct tp_limiter lim;
 	aligned_u64 nr_candidate;
 	aligned_u64 nr_promote;
-	aligned_u64 nr_promote_nrl;
+	aligned_u64 rate_pages;
 	struct tp_thresh th;
-	aligned_u64 nr_refused[TP_NR_VERDICTS];
+	aligned_u64 nr_promote_nrl;
+	aligned_u64 nr_mode;
+	aligned_u64 nr_toptier;
+	aligned_u64 nr_not_young;
+	aligned_u64 nr_cold;
+	aligned_u64 nr_nospace;
 	aligned_u64 nr_nospace_nrl;
 	aligned_u64 nr_th_raised;
 	aligned_u64 nr_th_lowered;
-	aligned_u64 rate_pages;
 	u32 mode;
 };
 

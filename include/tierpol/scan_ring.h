@@ -51,8 +51,15 @@ struct tp_scan_ring_cfg {
  * @mask: depth - 1
  * @nr: passes recorded since init or reset
  * @offset: how far the newest pass has scanned (the end of its range)
+ * @run: record number of the first pass of the newest run of passes with
+ *	strictly increasing starts (the current sweep of the address space)
+ * @prev_run: record number of the first pass of the run before it
  * @limit: end of the address space
  * @pass: caller-owned array of depth passes
+ *
+ * Within a run the passes' ranges are sorted and disjoint, so the lookup
+ * binary-searches the current and the previous sweep and walks older passes
+ * one by one; the answer is the same as the seed's newest-first walk.
  *
  * All fields are private; use the functions below. One writer at a time:
  * callers serialize tp_scan_ring_record(), tp_scan_ring_advance() and
@@ -65,6 +72,8 @@ struct tp_scan_ring {
 	u32 mask;
 	aligned_u64 nr;
 	aligned_u64 offset;
+	aligned_u64 run;
+	aligned_u64 prev_run;
 	aligned_u64 limit;
 	struct tp_scan_pass *pass;
 };
