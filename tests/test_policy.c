@@ -984,6 +984,60 @@ static void test_sync_rate_change(void **state)
 	assert_int_equal(prom, 256);
 }
 
+/*
+ * Changing the limiter variant keeps the candidate count (a window limiter's
+ * own count serves as the candidate counter; a new variant restarts the
+ * limiter) and rebases the threshold controller on the counter it now reads,
+ * so no period sees a jump of candidates.
+ */
+static void test_sync_limiter_variant_keeps_candidates(void **state)
+{
+	static const u32 variants[] = {
+		TP_LIMITER_WINDOW_MAINLINE, TP_LIMITER_BUCKET,
+		TP_LIMITER_WINDOW_SEED, TP_LIMITER_WINDOW_MAINLINE,
+		TP_LIMITER_BUCKET,
+	};
+	struct tp_node_stats st;
+	struct env e;
+	u64 cand = 0, pages = 0, now = 10;
+	unsigned int i;
+	int k, v;
+
+	(void)state;
+	env_preset(&e, TP_PRESET_MAINLINE);
+	e.cfg.rate_limit_mbps = 1;		/* 256 pages/s */
+	e.cfg.limiter_variant = variants[0];
+	env_init(&e, 0);
+	for (i = 0; i < TP_ST_ARRAY_SIZE(variants); i++) {
+		if (i) {
+			e.cfg.limiter_variant = variants[i];
+			assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
+			tp_node_sync(&e.node, &e.pol, now);
+			st = stats(&e);
+			assert_true(st.pgpromote_candidate == cand);
+			assert_true(st.decided == pages);
+			/* The baseline follows the counter: no jump. */
+			assert_true(e.node.th.base ==
+				    (variants[i] == TP_LIMITER_BUCKET ?
+				     e.node.nr_candidate :
+				     e.node.lim.window.count));
+		}
+		for (k = 0; k < 300; k++) {
+			v = decide(&e, 0, 1 + (k & 1), 0, &mem_busy, now);
+			assert_true(v == TP_PROMOTE ||
+				    v == TP_REFUSE_RATELIMIT);
+			cand += 1 + (k & 1);
+			pages += 1 + (k & 1);
+		}
+		st = stats(&e);
+		assert_true(st.pgpromote_candidate == cand);
+		assert_true(st.promote_hot + st.refused_ratelimit == cand);
+		assert_true(st.decided == pages);
+		assert_true(st.refused_ratelimit > 0);
+		now += 5000;
+	}
+}
+
 /* A sync keeps the rate the watermark default resolved to. */
 static void test_sync_keeps_wmark_rate(void **state)
 {
@@ -1292,6 +1346,7 @@ int main(void)
 		cmocka_unit_test(test_stats_add_up_random),
 		cmocka_unit_test(test_einval_counted_nowhere),
 		cmocka_unit_test(test_sync_rate_change),
+		cmocka_unit_test(test_sync_limiter_variant_keeps_candidates),
 		cmocka_unit_test(test_sync_keeps_wmark_rate),
 		cmocka_unit_test(test_policy_burst_pages),
 		cmocka_unit_test(test_sync_tiering_on_resets),
