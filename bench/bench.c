@@ -1513,7 +1513,7 @@ static void bench_memory(void)
 		bool cold;	/* latencies above the threshold */
 	} paths[] = {
 		{ "seed: bypass -> PROMOTE_NRL", TP_PRESET_SEED, DEC_FREE_BYPASS, 0, 0,
-		  { NODE_F(rate_pages, false), NODE_F(nr_promote_nrl, true), FLD_END },
+		  { NODE_F(nr_promote_nrl, true), FLD_END },
 		  false, false,
 		  { POL_F(mode), POL_F(flags), POL_F(rate_pages), POL_F(wmark_variant), FLD_END }, false },
 		{ "seed: full -> PROMOTE", TP_PRESET_SEED, DEC_FREE_FULL, 0, 0,
@@ -1525,7 +1525,7 @@ static void bench_memory(void)
 		  true, true,
 		  { POL_F(mode), POL_F(flags), POL_F(rate_pages), POL_F(wmark_variant), FLD_END }, false },
 		{ "seed: full -> COLD", TP_PRESET_SEED, DEC_FREE_FULL, 0, 0,
-		  { NODE_F(rate_pages, false), NODE_F(nr_cold, true), FLD_END },
+		  { NODE_F(nr_cold, true), FLD_END },
 		  true, false,
 		  { POL_F(mode), POL_F(flags), POL_F(rate_pages), POL_F(wmark_variant), FLD_END },
 		  true },

@@ -111,18 +111,20 @@ static u64 pass_start(const struct tp_scan_ring *ring, u64 k)
 	return tp_read_once(ring->pass[(u32)k & ring->mask].start);
 }
 
-/* The last pass in [lo, hi] (ascending starts) whose start is <= @addr. */
+/*
+ * The last pass in [lo, hi] (ascending starts, the first one <= @addr)
+ * whose start is <= @addr. Branch-free halving: fault addresses are random,
+ * so a taken/not-taken branch per step would be mispredicted half the time.
+ */
 static u64 ring_bsearch(const struct tp_scan_ring *ring, u64 lo, u64 hi,
 			u64 addr)
 {
-	u64 mid;
+	u64 n = hi - lo + 1, half;
 
-	while (lo < hi) {
-		mid = hi - ((hi - lo) >> 1);
-		if (pass_start(ring, mid) <= addr)
-			lo = mid;
-		else
-			hi = mid - 1;
+	while (n > 1) {
+		half = n >> 1;
+		lo = pass_start(ring, lo + half) <= addr ? lo + half : lo;
+		n -= half;
 	}
 	return lo;
 }
@@ -137,23 +139,24 @@ static int ring_walk(const struct tp_scan_ring *ring, u64 addr, u64 now,
 		     u64 *latency)
 {
 	u64 nr = tp_read_once(ring->nr);
-	u64 end = tp_read_once(ring->offset);
-	u64 runs[2] = { tp_read_once(ring->run), tp_read_once(ring->prev_run) };
-	u64 oldest, seg, first, hit, s, s_hi, seg_end, time;
+	u64 runs[2], oldest, seg, first, hit, s, s_hi, seg_end, end, time;
 	int r, ret = TP_LAT_EXACT;
 
 	if (!nr)
 		return -ENOENT;
-	oldest = nr > ring->mask ? nr - ring->mask - 1 : 0;
 
 	/* The newest pass covers [start, offset), or [start, limit). */
 	hit = nr - 1;
 	s = pass_start(ring, hit);
+	end = tp_read_once(ring->offset);
 	if (end < s)
 		end = ring->limit;
 	if (addr >= s && addr < end)
 		goto found;
 	end = s;
+	oldest = nr > ring->mask ? nr - ring->mask - 1 : 0;
+	runs[0] = tp_read_once(ring->run);
+	runs[1] = tp_read_once(ring->prev_run);
 
 	/*
 	 * The older passes of the newest run, then the previous run: passes
