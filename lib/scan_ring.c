@@ -130,30 +130,18 @@ static u64 ring_bsearch(const struct tp_scan_ring *ring, u64 lo, u64 hi,
 }
 
 /*
- * One lookup over a snapshot that may be torn; the caller validates it with
- * the sequence count. Every loop is bounded by the depth whatever the values
- * read. Passes are named by record number (0 = the first ever recorded).
- * Returns TP_LAT_EXACT/TP_LAT_OLDEST or -ENOENT.
+ * The passes older than the newest, over a snapshot that may be torn (the
+ * caller validates it with the sequence count): every loop is bounded by
+ * the depth whatever the values read. Passes are named by record number (0
+ * = the first ever recorded); @end is the newest pass's start. Stores the
+ * covering pass (or the oldest) in *@hit.
  */
-static int ring_walk(const struct tp_scan_ring *ring, u64 addr, u64 now,
-		     u64 *latency)
+static int ring_walk_older(const struct tp_scan_ring *ring, u64 addr, u64 nr,
+			   u64 end, u64 *hit)
 {
-	u64 nr = tp_read_once(ring->nr);
-	u64 runs[2], oldest, seg, first, hit, s, s_hi, seg_end, end, time;
-	int r, ret = TP_LAT_EXACT;
+	u64 runs[2], oldest, seg, first, k, s, s_hi, seg_end;
+	int r;
 
-	if (!nr)
-		return -ENOENT;
-
-	/* The newest pass covers [start, offset), or [start, limit). */
-	hit = nr - 1;
-	s = pass_start(ring, hit);
-	end = tp_read_once(ring->offset);
-	if (end < s)
-		end = ring->limit;
-	if (addr >= s && addr < end)
-		goto found;
-	end = s;
 	oldest = nr > ring->mask ? nr - ring->mask - 1 : 0;
 	runs[0] = tp_read_once(ring->run);
 	runs[1] = tp_read_once(ring->prev_run);
@@ -172,35 +160,33 @@ static int ring_walk(const struct tp_scan_ring *ring, u64 addr, u64 now,
 		s_hi = pass_start(ring, seg - 1);
 		seg_end = end < s_hi ? ring->limit : end;
 		if (addr >= s && addr < seg_end) {
-			hit = ring_bsearch(ring, first, seg - 1, addr);
-			goto found;
+			*hit = ring_bsearch(ring, first, seg - 1, addr);
+			return TP_LAT_EXACT;
 		}
 		end = s;
 		seg = first;
 	}
 
 	/* Older sweeps: one pass at a time, newest first. */
-	for (hit = seg; hit-- > oldest;) {
-		s = pass_start(ring, hit);
+	for (k = seg; k-- > oldest;) {
+		s = pass_start(ring, k);
 		if (end < s)
 			end = ring->limit;
-		if (addr >= s && addr < end)
-			goto found;
+		if (addr >= s && addr < end) {
+			*hit = k;
+			return TP_LAT_EXACT;
+		}
 		end = s;
 	}
-	hit = oldest;
-	ret = TP_LAT_OLDEST;
-found:
-	time = tp_read_once(ring->pass[(u32)hit & ring->mask].time);
-	*latency = tp_time_after(now, time) ? now - time : 0;
-	return ret;
+	*hit = oldest;
+	return TP_LAT_OLDEST;
 }
 
 int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr, u64 now,
 			 u64 *latency)
 {
+	u64 nr, hit, s, end, time;
 	u32 tries, seq;
-	u64 lat = 0;
 	int ret;
 
 	TP_ASSERT(ring && ring->pass && latency);
@@ -209,12 +195,25 @@ int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr, u64 now,
 		tp_smp_rmb();
 		if (seq & 1)
 			continue;
-		ret = ring_walk(ring, addr, now, &lat);
+		nr = tp_read_once(ring->nr);
+		ret = -ENOENT;
+		if (nr) {
+			/* The newest pass: [start, offset) or [start, limit). */
+			hit = nr - 1;
+			s = pass_start(ring, hit);
+			end = tp_read_once(ring->offset);
+			if (end < s)
+				end = ring->limit;
+			ret = TP_LAT_EXACT;
+			if (addr < s || addr >= end)
+				ret = ring_walk_older(ring, addr, nr, s, &hit);
+			time = tp_read_once(ring->pass[(u32)hit & ring->mask].time);
+		}
 		tp_smp_rmb();
 		if (tp_read_once(ring->seq) != seq)
 			continue;
 		if (ret >= 0)
-			*latency = lat;
+			*latency = tp_time_after(now, time) ? now - time : 0;
 		return ret;
 	}
 	return -EBUSY;
