@@ -479,7 +479,9 @@ results: $(TIERSIM)
 #                         workloads there with NUMA balancing mode 2, then
 #                         tiersim's mainline preset on each run's measured
 #                         machine; writes docs/FIDELITY.md and
-#                         docs/fidelity/*.svg. TRUTH_RUNS=N, TRUTH_ONLY="..."
+#                         docs/fidelity/*.svg. TRUTH_RUNS=N, TRUTH_ONLY="...",
+#                         TRUTH_REUSE=1 keeps the kernel runs already in
+#                         $(O)/truth (reparse, rerun tiersim, rewrite)
 #   make kernel-truth-ci  one short scenario, one run, end to end (about 2
 #                         minutes); fails if the harness breaks, never on
 #                         fidelity; report in $(O)/truth/ci/
@@ -494,6 +496,7 @@ TRUTH_GUEST	:= $(TRUTH_DIR)/truth-guest
 TRUTH_TOOL	:= $(TRUTH_DIR)/truth
 TRUTH_RUNS	?= 2
 TRUTH_ONLY	?=
+TRUTH_REUSE	?=
 
 $(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
 	@mkdir -p $(dir $@)
@@ -509,7 +512,8 @@ $(TRUTH_TOOL): tests/truth/truth.c tests/truth/json.c tests/truth/json.h
 
 kernel-truth: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
 	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh \
-		--runs $(TRUTH_RUNS) $(if $(TRUTH_ONLY),--only "$(TRUTH_ONLY)")
+		--runs $(TRUTH_RUNS) $(if $(TRUTH_ONLY),--only "$(TRUTH_ONLY)") \
+		$(if $(TRUTH_REUSE),--reuse)
 
 kernel-truth-ci: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
 	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh --ci

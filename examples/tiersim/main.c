@@ -51,10 +51,12 @@ struct opts {
 	int thp;
 	const char *profile;
 	/* cost overrides, -1: unset */
-	long long cost[11];
+	long long cost[13];
 	/* kernel settings, -1: unset */
 	long long kern[7];
 	double init_fast;
+	const char *cpu_file;
+	int lru_two_list;
 	/* workload shape, < 0: unset */
 	double write_frac, sigma, zipf_s, hot_frac, hot_prob, shift_at,
 	       small_frac;
@@ -72,7 +74,7 @@ struct opts {
 
 enum {
 	C_CPU, C_FAST_R, C_FAST_W, C_SLOW_R, C_SLOW_W, C_FAULT, C_MIGR,
-	C_MIGR_BW, C_SCAN, C_ALLOC, C_NR,
+	C_MIGR_BW, C_SCAN, C_ALLOC, C_RECLAIM, C_SCAN_UPD, C_NR,
 };
 
 enum {
@@ -85,7 +87,7 @@ enum {
 	O_INIT_FAST = O_KERN + 7, O_WRITE, O_SIGMA, O_ZIPF, O_HOT_FRAC,
 	O_HOT_PROB, O_SHIFT, O_BURST, O_SMALL, O_THREADS, O_NO_INIT,
 	O_SAMPLE, O_PINGPONG, O_NO_PRESSURE, O_JSON, O_CSV, O_SVG, O_SUITE,
-	O_OUTDIR, O_RESULTS, O_VERSION,
+	O_OUTDIR, O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU,
 };
 
 static const struct option longopts[] = {
@@ -112,6 +114,10 @@ static const struct option longopts[] = {
 	{ "migrate-mbps", required_argument, NULL, O_COST + C_MIGR_BW },
 	{ "scan-pte-ns", required_argument, NULL, O_COST + C_SCAN },
 	{ "alloc-ns", required_argument, NULL, O_COST + C_ALLOC },
+	{ "cpu-ns-file", required_argument, NULL, O_CPU_FILE },
+	{ "lru", required_argument, NULL, O_LRU },
+	{ "reclaim-ns", required_argument, NULL, O_COST + C_RECLAIM },
+	{ "scan-update-ns", required_argument, NULL, O_COST + C_SCAN_UPD },
 	{ "scan-delay-ms", required_argument, NULL, O_KERN + K_DELAY },
 	{ "scan-period-ms", required_argument, NULL, O_KERN + K_PERIOD },
 	{ "scan-period-min-ms", required_argument, NULL,
@@ -221,10 +227,19 @@ static void usage(FILE *f)
 "      --fast-read-ns N, --fast-write-ns N, --slow-read-ns N, --slow-write-ns N,\n"
 "      --fault-ns N, --migrate-ns N, --migrate-mbps N, --scan-pte-ns N,\n"
 "      --alloc-ns N        override the profile's costs\n"
+"      --reclaim-ns N      kswapd's cost per page it examines [0]\n"
+"      --lru clock|two-list  kswapd picks pages with a CLOCK, or from 6.1's\n"
+"                          active and inactive lists [clock]\n"
+"      --scan-update-ns N  the scanner's cost per PTE it changes, on top of\n"
+"                          --scan-pte-ns [0]\n"
+"      --cpu-ns-file FILE  CPU time per access over the stream: lines\n"
+"                          \"ACCESS NS\", from access ACCESS on each access\n"
+"                          costs NS (a measured machine's speed; make\n"
+"                          kernel-truth writes them) [--cpu-ns throughout]\n"
 "\n"
 "Kernel settings (sysctls):\n"
 "      --scan-delay-ms N   numa_balancing_scan_delay_ms [1000]\n"
-"      --scan-period-ms N  fixed scan period [task_scan_min() of the footprint]\n"
+"      --scan-period-ms N  fixed scan period [0: the kernel's adaptive period]\n"
 "      --scan-period-min-ms N  numa_balancing_scan_period_min_ms [1000]\n"
 "      --scan-size-mb N    numa_balancing_scan_size_mb [256]\n"
 "      --scan-period-max-ms N  numa_balancing_scan_period_max_ms, the threshold\n"
@@ -491,6 +506,17 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case O_JSON:
 			o->json = optarg;
 			break;
+		case O_CPU_FILE:
+			o->cpu_file = optarg;
+			break;
+		case O_LRU:
+			if (!strcmp(optarg, "two-list"))
+				o->lru_two_list = 1;
+			else if (!strcmp(optarg, "clock"))
+				o->lru_two_list = 0;
+			else
+				die_usage("--lru: clock or two-list");
+			break;
 		case O_CSV:
 			o->csv = optarg;
 			break;
@@ -556,6 +582,55 @@ static const char *const default_policies =
 static void set_fail(struct set *s, const char *what, const char *err)
 {
 	die(EXIT_USAGE, "%s: %s", what ? what : s->label, err);
+}
+
+/*
+ * --cpu-ns-file: "ACCESS NS" lines, the first column ascending and scaled
+ * by @key_scale ('#' starts a comment). The arrays live until exit.
+ */
+static void load_pairs(const char *path, u32 *nr, const u64 **key,
+		       const u32 **val, u64 key_scale, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	u64 *at = NULL;
+	u32 *ns = NULL, n = 0, cap = 0, ln = 0;
+
+	if (!f)
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, v;
+		char tail;
+		int k;
+
+		ln++;
+		line[strcspn(line, "#\n")] = 0;
+		k = sscanf(line, "%llu %llu %c", &a, &v, &tail);
+		if (k <= 0)
+			continue;
+		if (k != 2 || v > UINT32_MAX)
+			die(EXIT_USAGE, "%s:%u: expected \"%s NS\"", path, ln,
+			    what);
+		a *= key_scale;
+		if (n && a <= at[n - 1])
+			die(EXIT_USAGE, "%s:%u: %s must ascend", path, ln, what);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			at = realloc(at, cap * sizeof(*at));
+			ns = realloc(ns, cap * sizeof(*ns));
+			if (!at || !ns)
+				die(1, "out of memory");
+		}
+		at[n] = a;
+		ns[n] = (u32)v;
+		n++;
+	}
+	fclose(f);
+	if (!n)
+		die(EXIT_USAGE, "%s: no \"%s NS\" line", path, what);
+	*nr = n;
+	*key = at;
+	*val = ns;
 }
 
 /* Build one set from the options and an optional suite item. */
@@ -658,6 +733,10 @@ static void build_set(struct set *s, const struct opts *o,
 		c->costs.scan_pte_ns = (u32)o->cost[C_SCAN];
 	if (o->cost[C_ALLOC] >= 0)
 		c->costs.alloc_ns = (u32)o->cost[C_ALLOC];
+	if (o->cost[C_RECLAIM] >= 0)
+		c->costs.reclaim_ns = (u32)o->cost[C_RECLAIM];
+	if (o->cost[C_SCAN_UPD] >= 0)
+		c->costs.scan_update_ns = (u32)o->cost[C_SCAN_UPD];
 
 	if (it && it->fast)
 		parse_size("suite --fast", it->fast, &fast);
@@ -700,7 +779,15 @@ static void build_set(struct set *s, const struct opts *o,
 		c->sample_ms = (u32)o->sample_ms;
 	if (o->pingpong_ms >= 0)
 		c->pingpong_ms = (u32)o->pingpong_ms;
+	/* A fixed period: task_scan_min() of the footprint, no adaptation. */
+	if (it && it->scan_fixed && !c->scan_period_ms)
+		c->scan_period_ms = sim_scan_period_ms(c, s->src.pages);
 	c->allow_no_pressure = o->allow_no_pressure;
+	if (o->cpu_file)
+		load_pairs(o->cpu_file, &c->nr_cpu, &c->cpu_at, &c->cpu_ns, 1,
+			   "ACCESS");
+
+	c->lru_two_list = o->lru_two_list;
 	if (sim_validate(c, &s->src, err, sizeof(err)))
 		set_fail(s, NULL, err);
 

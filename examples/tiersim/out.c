@@ -67,6 +67,8 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	U("alloc_fast", r->alloc_fast);
 	U("alloc_slow", r->alloc_slow);
 	U("kswapd_wakeups", r->kswapd_wakeups);
+	U("kswapd_scanned", r->kswapd_scanned);
+	U("scan_period_end_ms", r->scan_period_end_ms);
 	U("fast_used_end", r->fast_used_end);
 	U("slow_used_end", r->slow_used_end);
 	D("t_cpu_s", (double)r->t_cpu / 1e9);
@@ -144,26 +146,31 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"slow_read_ns\": %u, \"slow_write_ns\": %u, "
 		"\"fast_read_ns\": %u, \"fast_write_ns\": %u, "
 		"\"fault_ns\": %u, \"migrate_ns\": %u, \"migrate_mbps\": %u, "
-		"\"scan_pte_ns\": %u, \"alloc_ns\": %u, \"fast_pages\": %llu, "
+		"\"scan_pte_ns\": %u, \"scan_update_ns\": %u, \"alloc_ns\": %u, "
+		"\"reclaim_ns\": %u, \"cpu_ns_steps\": %u, "
+		"\"fast_pages\": %llu, "
 		"\"slow_pages\": %llu, \"wmark_min\": %llu, \"wmark_low\": "
 		"%llu, \"wmark_high\": %llu, \"wmark_promo\": %llu, "
-		"\"thp\": %s, \"init_fast\": %.6g},\n",
+		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\"},\n",
 		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
 		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
 		c->costs.migrate_ns, c->costs.migrate_mbps,
-		c->costs.scan_pte_ns, c->costs.alloc_ns,
+		c->costs.scan_pte_ns, c->costs.scan_update_ns,
+		c->costs.alloc_ns, c->costs.reclaim_ns, c->nr_cpu,
 		(unsigned long long)c->fast_pages,
 		(unsigned long long)c->slow_pages,
 		(unsigned long long)c->wmark[0], (unsigned long long)c->wmark[1],
 		(unsigned long long)c->wmark[2], (unsigned long long)c->wmark[3],
-		c->thp ? "true" : "false", c->init_fast);
+		c->thp ? "true" : "false", c->init_fast,
+		c->lru_two_list ? "two-list" : "clock");
 	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
-		"%u, \"scan_size_mb\": %u, \"scan_period_max_ms\": %u, "
+		"%u, \"scan_period_adaptive\": %s, \"scan_size_mb\": %u, "
+		"\"scan_period_max_ms\": %u, "
 		"\"hot_threshold_ms\": %u, \"rate_limit_mbps\": %lld, "
 		"\"sample_ms\": %u, \"pingpong_ms\": %u},\n",
 		c->scan_delay_ms, sim_scan_period_ms(c, rs->src->pages),
-		c->scan_size_mb, c->scan_period_max_ms, c->hot_threshold_ms,
+		c->scan_period_ms ? "false" : "true", c->scan_size_mb, c->scan_period_max_ms, c->hot_threshold_ms,
 		(long long)c->rate_limit_mbps, c->sample_ms, c->pingpong_ms);
 }
 
@@ -214,7 +221,19 @@ static void json_run(FILE *f, const struct run_set *rs,
 			(unsigned long long)s->scans,
 			(unsigned long long)s->skips);
 	}
-	fprintf(f, "],\n       \"series\": {\"t_s\": [");
+	fprintf(f, "],\n       \"scans\": {\"t_s\": [");
+	for (i = 0; i < r->nr_passes; i++)
+		fprintf(f, "%s%.6g", i ? ", " : "",
+			(double)r->pass[i].t_ns / 1e9);
+	fprintf(f, "], \"duration_ms\": [");
+	for (i = 0; i < r->nr_passes; i++)
+		fprintf(f, "%s%.6g", i ? ", " : "",
+			(double)r->pass[i].cost_ns / 1e6);
+	fprintf(f, "], \"updates\": [");
+	for (i = 0; i < r->nr_passes; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->pass[i].updates);
+	fprintf(f, "]},\n       \"series\": {\"t_s\": [");
 	for (i = 0; i < r->nr_samples; i++)
 		fprintf(f, "%s%.6g", i ? ", " : "",
 			(double)r->sample[i].t_ns / 1e9);
@@ -234,6 +253,26 @@ static void json_run(FILE *f, const struct run_set *rs,
 	for (i = 0; i < r->nr_samples; i++)
 		fprintf(f, "%s%.6g", i ? ", " : "",
 			(double)r->sample[i].thresh / 1e6);
+	fprintf(f, "], \"hint_faults\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].faults);
+	fprintf(f, "], \"pgpromote_candidate\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].cand);
+	fprintf(f, "], \"demotions\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].demo);
+	fprintf(f, "], \"fast_used\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].fast_used);
+	fprintf(f, "], \"pte_updates\": [");
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(f, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->sample[i].pte_updates);
 	fprintf(f, "]}}");
 }
 

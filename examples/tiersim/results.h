@@ -25,6 +25,8 @@
  * @cpu_ns: CPU time per access (0: default)
  * @scan_size_mb: numa_balancing_scan_size_mb (0: default)
  * @scan_period_min_ms: numa_balancing_scan_period_min_ms (0: default)
+ * @scan_fixed: keep the scan period at task_scan_min() of the footprint
+ *	(no adaptation: the results page's scaled machine, see results.c)
  */
 struct item {
 	const char *label;
@@ -39,6 +41,7 @@ struct item {
 	u32 cpu_ns;
 	u32 scan_size_mb;
 	u32 scan_period_min_ms;
+	int scan_fixed;
 };
 
 extern const struct item results_items[];

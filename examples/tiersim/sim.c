@@ -52,6 +52,8 @@ const struct sim_costs sim_profiles[] = {
 		.migrate_mbps = 2048,
 		.scan_pte_ns = 10,
 		.alloc_ns = 1500,
+		.reclaim_ns = 0,
+		.scan_update_ns = 0,
 	},
 	{
 		.name = "cxl",
@@ -62,6 +64,8 @@ const struct sim_costs sim_profiles[] = {
 		.migrate_mbps = 8192,
 		.scan_pte_ns = 10,
 		.alloc_ns = 1500,
+		.reclaim_ns = 0,
+		.scan_update_ns = 0,
 	},
 };
 
@@ -417,6 +421,11 @@ struct sim {
 	u64 scap, sused;	/* slow tier, units */
 	u64 init_fast_cap;	/* allocation on the fast tier stops here */
 	u64 hand;		/* CLOCK hand */
+	/* --lru two-list: the inactive (0) and active (1) lists of slots */
+	int lru;
+	u32 *lnext, *lprev;
+	u32 lhead[2], ltail[2];
+	u64 lcount[2];
 	u64 wm[4];
 
 	int scan_on, scan_fast, scan_slow, young_clear, stamp, tiering;
@@ -432,8 +441,22 @@ struct sim {
 	u32 seq;		/* mm->numa_scan_seq */
 	u32 cur_tid;		/* thread of the access being processed */
 
+	/* The adaptive scan period (no --scan-period-ms), on the task's clock */
+	int adapt;
+	int stamped;		/* node_stamp started (task_scan_start done) */
+	u64 node_stamp;		/* p->node_stamp */
+	u64 numa_next_scan;	/* mm->numa_next_scan */
+	u64 migrate_retry;	/* p->numa_migrate_retry */
+	u32 task_seq;		/* p->numa_scan_seq */
+	u64 locality[2];	/* p->numa_faults_locality: remote, local */
+	u64 period_max_ms;	/* numa_balancing_scan_period_max_ms */
+	u64 reclaim_ns;		/* kswapd's cost per page examined */
+
 	int kswapd_awake;
 	u64 kswapd_clock;
+	u32 kswapd_n;		/* demotions in the current batch */
+	int picking;		/* a clock_pick() is under way */
+	u64 clock_tries;	/* its remaining budget of slots */
 	u64 mig_free_at;	/* migration channel busy until */
 	u64 xfer_ns;		/* one unit through the bandwidth cap */
 	u64 mig_cpu_ns;		/* one unit's migration CPU time */
@@ -555,6 +578,39 @@ static void update_next_event(struct sim *s)
  * was promoted (0: allocated there). Only the CLOCK demoter removes units,
  * and it knows the slot, so no per-page slot index is needed.
  */
+/* --lru two-list: list @l of slots, head = most recently added. */
+static void lru_add(struct sim *s, int l, u32 sl)
+{
+	s->lprev[sl] = NO_SLOT;
+	s->lnext[sl] = s->lhead[l];
+	if (s->lhead[l] != NO_SLOT)
+		s->lprev[s->lhead[l]] = sl;
+	else
+		s->ltail[l] = sl;
+	s->lhead[l] = sl;
+	s->lcount[l]++;
+}
+
+static void lru_del(struct sim *s, int l, u32 sl)
+{
+	u32 p = s->lprev[sl], n = s->lnext[sl];
+
+	if (p != NO_SLOT)
+		s->lnext[p] = n;
+	else
+		s->lhead[l] = n;
+	if (n != NO_SLOT)
+		s->lprev[n] = p;
+	else
+		s->ltail[l] = p;
+	s->lcount[l]--;
+}
+
+/*
+ * A new page on the fast tier (first touch, promotion) starts on the
+ * inactive list, as lru_cache_add() puts new anon folios (and migration
+ * keeps a slow page's inactive state).
+ */
 static void slot_insert(struct sim *s, u64 u, u32 promo_ms)
 {
 	u32 sl = s->ffree[--s->nffree];
@@ -562,10 +618,16 @@ static void slot_insert(struct sim *s, u64 u, u32 promo_ms)
 	s->fslot[sl] = (u32)u;
 	s->fpromo[sl] = promo_ms;
 	s->fused++;
+	if (s->lru) {
+		s->flags[u] &= (u8)~(PF_ACTIVE | PF_REFD);
+		lru_add(s, 0, sl);
+	}
 }
 
 static void slot_remove(struct sim *s, u64 sl)
 {
+	if (s->lru)
+		lru_del(s, !!(s->flags[s->fslot[sl]] & PF_ACTIVE), (u32)sl);
 	s->fslot[sl] = NO_SLOT;
 	s->ffree[s->nffree++] = (u32)sl;
 	s->fused--;
@@ -582,30 +644,103 @@ static void wake_kswapd(struct sim *s)
 	update_next_event(s);
 }
 
+/* kswapd looks at one page: reclaim_ns of its time. */
+static void reclaim_charge(struct sim *s)
+{
+	s->kswapd_clock += s->reclaim_ns;
+	s->r->kswapd_scanned += s->upages;
+}
+
+#define CLOCK_NONE	UINT64_MAX		/* nothing old: two sweeps */
+#define CLOCK_LATER	(UINT64_MAX - 1)	/* kswapd's clock passed now */
+
 /*
  * Second chance: skip (and age) young pages; return the slot of the first
- * old one.
+ * old one. Each page examined costs kswapd reclaim_ns (the kernel's
+ * pgscan_kswapd: isolation and the rmap walk of folio_referenced()); when
+ * that cost takes kswapd's clock past the task's, the pick stops and
+ * resumes where it was at the next event, so kswapd never works ahead of
+ * the task (and never books the migration channel in its future).
  */
 static u64 clock_pick(struct sim *s)
 {
-	u64 tries = 2 * s->fcap + 1;
-
-	while (tries--) {
+	while (s->clock_tries) {
 		u64 sl = s->hand;
 		u32 u;
 
+		s->clock_tries--;
 		if (++s->hand == s->fcap)
 			s->hand = 0;
 		u = s->fslot[sl];
 		if (u == NO_SLOT)
 			continue;
+		/* shrink_inactive_list(): isolate, folio_referenced(). */
+		reclaim_charge(s);
 		if (s->flags[u] & PF_YOUNG) {
 			s->flags[u] &= (u8)~PF_YOUNG;
+			if (s->reclaim_ns && s->kswapd_clock > s->now)
+				return CLOCK_LATER;
 			continue;
 		}
 		return sl;
 	}
-	return UINT64_MAX;
+	return CLOCK_NONE;
+}
+
+/*
+ * --lru two-list: 6.1's LRU for anon pages (mm/vmscan.c). While the
+ * inactive list is low (inactive x inactive_ratio < active, the ratio
+ * int_sqrt(10 x GiB of the LRU), 1 below 1 GiB), shrink_active_list()
+ * moves the active list's tail to the inactive head, clearing the young bit
+ * (folio_referenced()) whether set or not: anon pages get no second trip on
+ * the active list. shrink_inactive_list() takes the inactive tail:
+ * folio_check_references() activates a young page that already had
+ * PG_referenced, keeps (back to the inactive head, PG_referenced set) a
+ * young one that had not, and reclaims (here: demotes) an old one. Each
+ * page looked at costs reclaim_ns (pgrefill and pgscan_kswapd).
+ */
+static u64 lru_pick(struct sim *s)
+{
+	while (s->clock_tries) {
+		u64 total = s->lcount[0] + s->lcount[1], gb, ratio;
+		u32 sl, u;
+		u8 f;
+
+		s->clock_tries--;
+		gb = (total << s->ushift) >> 18;
+		ratio = gb ? isqrt(10 * gb) : 1;
+		if (s->lcount[1] && s->lcount[0] * ratio < s->lcount[1]) {
+			sl = s->ltail[1];
+			u = s->fslot[sl];
+			lru_del(s, 1, sl);
+			s->flags[u] &= (u8)~(PF_ACTIVE | PF_YOUNG);
+			lru_add(s, 0, sl);
+			reclaim_charge(s);
+			if (s->reclaim_ns && s->kswapd_clock > s->now)
+				return CLOCK_LATER;
+			continue;
+		}
+		sl = s->ltail[0];
+		if (sl == NO_SLOT)
+			return CLOCK_NONE;
+		u = s->fslot[sl];
+		f = s->flags[u];
+		reclaim_charge(s);
+		if (!(f & PF_YOUNG))
+			return sl;
+		lru_del(s, 0, sl);
+		s->flags[u] = (u8)(f & ~PF_YOUNG);
+		if (f & PF_REFD) {
+			s->flags[u] = (u8)((s->flags[u] & ~PF_REFD) | PF_ACTIVE);
+			lru_add(s, 1, sl);
+		} else {
+			s->flags[u] |= PF_REFD;
+			lru_add(s, 0, sl);
+		}
+		if (s->reclaim_ns && s->kswapd_clock > s->now)
+			return CLOCK_LATER;
+	}
+	return CLOCK_NONE;
 }
 
 /*
@@ -632,27 +767,36 @@ static void demote(struct sim *s, u64 sl)
 		r->pingpong += s->upages;
 }
 
+/* Batches of SWAP_CLUSTER_MAX; a pick interrupted by its cost resumes. */
 static void kswapd_run(struct sim *s)
 {
 	struct tp_node_mem m;
-	u32 n;
 	u64 u;
 
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
-		for (n = 0; n < KSWAPD_BATCH; n++) {
-			fast_mem(s, &m);
-			if (m.free > tp_demotion_target(&s->tpp, &m)) {
-				s->kswapd_awake = 0;
-				break;
+		for (; s->kswapd_n < KSWAPD_BATCH; s->kswapd_n++) {
+			if (!s->picking) {
+				fast_mem(s, &m);
+				if (m.free > tp_demotion_target(&s->tpp, &m))
+					goto sleep;
+				s->picking = 1;
+				s->clock_tries = 2 * s->fcap + 1;
 			}
-			u = clock_pick(s);
-			if (u == UINT64_MAX) {
-				s->kswapd_awake = 0;
-				break;
-			}
+			u = s->lru ? lru_pick(s) : clock_pick(s);
+			if (u == CLOCK_LATER)
+				return;
+			s->picking = 0;
+			if (u == CLOCK_NONE)
+				goto sleep;
 			demote(s, u);
 		}
+		s->kswapd_n = 0;
 	}
+	return;
+sleep:
+	s->kswapd_awake = 0;
+	s->kswapd_n = 0;
+	s->picking = 0;
 }
 
 /* ---- allocation ----------------------------------------------------------- */
@@ -691,6 +835,95 @@ static u8 alloc_unit(struct sim *s, u64 u)
 	s->now += (u64)s->c->costs.alloc_ns << s->ushift;
 	s->r->t_alloc += (u64)s->c->costs.alloc_ns << s->ushift;
 	return f;
+}
+
+/* ---- the adaptive scan period (kernel/sched/fair.c) ---------------------------- */
+
+/* task_nr_scan_windows(): the RSS in scan_size_mb chunks, at least 1. */
+static u64 scan_windows(const struct sim *s)
+{
+	u64 chunk = (u64)s->c->scan_size_mb << 8;
+	u64 rss = s->r->alloc_fast + s->r->alloc_slow;
+
+	if (!rss)
+		rss = chunk;
+	return (rss + chunk - 1) / chunk;
+}
+
+/* task_scan_min() of the current RSS, in ns (whole ms, as the kernel). */
+static u64 task_scan_min_ns(const struct sim *s)
+{
+	u64 size = s->c->scan_size_mb, floor, scan;
+
+	floor = 1000 / (size < MAX_SCAN_WINDOW ? MAX_SCAN_WINDOW / size : 1);
+	scan = s->c->scan_period_min_ms / scan_windows(s);
+	return (scan > floor ? scan : floor) * SIM_NS_PER_MS;
+}
+
+/* task_scan_max(), no NUMA group. */
+static u64 task_scan_max_ns(const struct sim *s)
+{
+	u64 smin = task_scan_min_ns(s);
+	u64 smax = s->period_max_ms / scan_windows(s) * SIM_NS_PER_MS;
+
+	return smax > smin ? smax : smin;
+}
+
+/*
+ * update_task_scan_period(). In tiering mode without NUMA_BALANCING_NORMAL
+ * the only faults that reach the statistics are promotions, which are
+ * remote and private (a slow-tier page's last_cpupid holds its access
+ * time, so the fault counts as a first access): local + shared == 0, and
+ * the period doubles up to task_scan_max() at every new scan sequence that
+ * sees a promotion. Faults on fast-tier pages (policies that scan it) are
+ * local; all faults are taken as private (tiersim does not keep
+ * last_cpupid), so the period then grows by 30 % (ps_ratio 10 of 10).
+ */
+static void update_scan_period(struct sim *s)
+{
+	u64 local = s->locality[1];
+	u64 period_ms = s->scan_period / SIM_NS_PER_MS, max, min, slot;
+
+	max = task_scan_max_ns(s);
+	if (!local) {
+		s->scan_period = 2 * s->scan_period < max ?
+				 2 * s->scan_period : max;
+		s->numa_next_scan = s->now + s->scan_period;
+		return;
+	}
+	slot = (period_ms + 9) / 10;		/* DIV_ROUND_UP(, SLOTS) */
+	s->scan_period += 3 * slot * SIM_NS_PER_MS;
+	min = task_scan_min_ns(s);
+	if (s->scan_period < min)
+		s->scan_period = min;
+	if (s->scan_period > max)
+		s->scan_period = max;
+	s->locality[0] = s->locality[1] = 0;
+}
+
+/*
+ * task_numa_fault() for a fault whose page is on the fast tier when it
+ * returns (@local: it was there already; else it was just promoted). A
+ * slow-tier fault that stays on the slow tier returns before this in
+ * tiering mode. The first such fault after the mm's scan sequence moved
+ * runs task_numa_placement() and so update_task_scan_period(); the next
+ * placement is tried no sooner than numa_migrate_preferred()'s retry
+ * interval, min(1 s, period / 16).
+ */
+static void numa_fault_stats(struct sim *s, int local)
+{
+	u64 retry;
+
+	if (!s->adapt)
+		return;
+	if (s->now > s->migrate_retry && s->task_seq != s->seq) {
+		s->task_seq = s->seq;
+		update_scan_period(s);
+		retry = s->scan_period / 16;
+		s->migrate_retry = s->now + (retry < 1000 * SIM_NS_PER_MS ?
+					     retry : 1000 * SIM_NS_PER_MS);
+	}
+	s->locality[local] += s->upages;
 }
 
 /* ---- promotion and hint faults --------------------------------------------- */
@@ -760,10 +993,14 @@ static u8 hint_fault(struct sim *s, u64 u, u32 write, u32 tid)
 		sim_fail(s, "tp_decide", v);
 		return f;
 	}
-	if (tp_verdict_promotes(v))
+	if (tp_verdict_promotes(v)) {
 		promote(s, u, vi);
-	else if (v == TP_REFUSE_NOSPACE)
+		numa_fault_stats(s, 0);
+	} else if (v == TP_REFUSE_NOSPACE) {
 		wake_kswapd(s);
+	}
+	if (fast)
+		numa_fault_stats(s, 1);
 	return s->flags[u];
 }
 
@@ -817,7 +1054,7 @@ static void scan_pass(struct sim *s)
 	const u32 tid = s->cur_tid, pid = PID_BASE + tid;
 	const u64 align = 512 >> s->ushift;	/* HPAGE_SIZE in units */
 	s64 pages = (s64)s->scan_units, virt = 8 * (s64)s->scan_units;
-	u64 start = s->offset, scanned = 0, cost;
+	u64 start = s->offset, scanned = 0, updated = 0, cost;
 	u32 vi, first_vi;
 	int forced = 0, pid_skipped = 0, any = 0;
 
@@ -882,6 +1119,7 @@ retry:
 			/* Before marking, so a fault always finds its pass. */
 			tp_scan_ring_advance(&s->ring, start);
 			scanned += mark_range(s, us, ue, vi, &upd);
+			updated += upd;
 			if (upd)
 				pages -= (s64)(ue - us);
 			virt -= (s64)(ue - us);
@@ -915,7 +1153,15 @@ retry:
 		tp_scan_ring_advance(&s->ring, ~0ULL);
 	}
 	s->r->pte_scanned += scanned;
-	cost = scanned * s->c->costs.scan_pte_ns;
+	cost = scanned * s->c->costs.scan_pte_ns +
+	       updated * s->c->costs.scan_update_ns;
+	if (s->r->nr_passes < SIM_MAX_PASSES) {
+		struct sim_pass *ps = &s->r->pass[s->r->nr_passes++];
+
+		ps->t_ns = s->now;
+		ps->cost_ns = cost;
+		ps->updates = updated;
+	}
 	s->now += cost;
 	s->r->t_scan += cost;
 }
@@ -943,8 +1189,40 @@ static void take_sample(struct sim *s)
 	sm->fast = r->fast_accesses;
 	sm->promo = r->promotions;
 	sm->thresh = ns.threshold;
+	sm->faults = r->hint_faults;
+	sm->demo = r->demotions;
+	sm->cand = ns.pgpromote_candidate;
+	sm->fast_used = s->fused << s->ushift;
+	sm->pte_updates = r->pte_updates;
 	while (s->next_sample <= s->now)
 		s->next_sample += s->sample_ns;
+}
+
+/*
+ * task_tick_numa() and the gate of task_numa_work(), with the adaptive
+ * period. The task's CPU time is the simulated clock (one task; kswapd has
+ * its own). Once the task has run a period past node_stamp, node_stamp
+ * advances by that period (the first time, the period becomes
+ * task_scan_start() of the RSS: it starts as scan_delay); if the mm's next
+ * scan time has come, the scan runs, the next scan time becomes now plus
+ * the period, and node_stamp moves on by 32 times the scan's cost.
+ */
+static void numa_tick(struct sim *s)
+{
+	u64 old = s->scan_period, t;
+
+	if (!s->stamped) {
+		s->stamped = 1;
+		s->scan_period = task_scan_min_ns(s);
+	}
+	s->node_stamp += old;
+	if (s->now >= s->numa_next_scan) {
+		t = s->now;
+		s->numa_next_scan = s->now + s->scan_period;
+		scan_pass(s);
+		s->node_stamp += 32 * (s->now - t);
+	}
+	s->next_scan = s->node_stamp + s->scan_period;
 }
 
 static void sim_events(struct sim *s)
@@ -954,7 +1232,9 @@ static void sim_events(struct sim *s)
 			take_sample(s);
 		if (s->kswapd_awake && s->now >= s->kswapd_clock)
 			kswapd_run(s);
-		if (s->now >= s->next_scan) {
+		if (s->now >= s->next_scan && s->adapt) {
+			numa_tick(s);
+		} else if (s->now >= s->next_scan) {
 			u64 t = s->now;
 
 			scan_pass(s);
@@ -1121,7 +1401,32 @@ static int sim_setup(struct sim *s)
 		s->scan_units = 1;
 	s->next_scan = s->scan_on ? (u64)c->scan_delay_ms * SIM_NS_PER_MS :
 		       T_NEVER;
-	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
+	/*
+	 * The adaptive period (tiering policies, no fixed period): as
+	 * init_numa_balancing() sets it, the task's period starts at
+	 * scan_delay and the mm's first scan is scan_delay away.
+	 */
+	s->adapt = s->scan_on && s->tiering && !c->scan_period_ms;
+	if (s->adapt) {
+		s->scan_period = (u64)c->scan_delay_ms * SIM_NS_PER_MS;
+		s->numa_next_scan = s->scan_period;
+		s->next_scan = s->scan_period;
+		s->period_max_ms = p->cfg.scan_period_max_ms ?
+				   p->cfg.scan_period_max_ms :
+				   TP_DEFAULT_SCAN_PERIOD_MAX_MS;
+	}
+	s->reclaim_ns = (u64)c->costs.reclaim_ns << s->ushift;
+	s->lru = c->lru_two_list && s->p->demote;
+	if (s->lru) {
+		s->lnext = malloc(s->fcap * sizeof(*s->lnext));
+		s->lprev = malloc(s->fcap * sizeof(*s->lprev));
+		if (!s->lnext || !s->lprev) {
+			snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+			return -1;
+		}
+		s->lhead[0] = s->lhead[1] = NO_SLOT;
+		s->ltail[0] = s->ltail[1] = NO_SLOT;
+	}	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
 			   ((double)c->costs.migrate_mbps * 1048576.0));
 	s->mig_cpu_ns = (u64)c->costs.migrate_ns << s->ushift;
 	s->sample_ns = (u64)c->sample_ms * SIM_NS_PER_MS;
@@ -1136,6 +1441,8 @@ static int sim_setup(struct sim *s)
 
 static void sim_teardown(struct sim *s)
 {
+	free(s->lnext);
+	free(s->lprev);
 	free(s->flags);
 	free(s->atime);
 	free(s->fpromo);
@@ -1253,7 +1560,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	struct reader rd;
 	u64 *buf = NULL, *gap = NULL;
 	u64 lat[4], cpu_ns;
-	u32 phase = 0, i;
+	u32 phase = 0, i, ci = 0;
 	long got;
 	int ret = -1;
 
@@ -1274,7 +1581,8 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	r->state_bytes = s.nr_units * (sizeof(*s.flags) +
 				       (s.atime ? sizeof(*s.atime) : 0)) +
 			 s.fcap * (sizeof(*s.fslot) + sizeof(*s.ffree) +
-				   sizeof(*s.fpromo)) +
+				   sizeof(*s.fpromo) +
+				   (s.lru ? 2 * sizeof(u32) : 0)) +
 			 (src->wl ? wl_bytes_per_page(src->wl) * src->pages :
 			  0) +
 			 (p->oracle ? sizeof(u32) * src->pages : 0);
@@ -1303,6 +1611,14 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 				  sizeof(r->err));
 		if (got <= 0)
 			break;
+		/* A measured speed profile: per batch, no cost per access. */
+		if (c->nr_cpu) {
+			while (ci + 1 < c->nr_cpu &&
+			       c->cpu_at[ci + 1] <= r->accesses)
+				ci++;
+			if (c->cpu_at[ci] <= r->accesses)
+				cpu_ns = c->cpu_ns[ci];
+		}
 		gp = src->tr && src->tr->has_time ? gap : NULL;
 		ph = &r->phase[phase];
 		if (!ph->accesses && !ph->time_ns)
@@ -1395,6 +1711,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 		goto out;
 	take_sample(&s);
 	r->sim_time_ns = s.now;
+	r->scan_period_end_ms = s.scan_period / SIM_NS_PER_MS;
 	tp_node_stats(&s.node, &r->node);
 	r->fast_used_end = s.fused << s.ushift;
 	r->slow_used_end = s.sused << s.ushift;

@@ -33,6 +33,7 @@ typedef int64_t s64;
 #define SIM_ERRLEN		512
 #define SIM_MAX_SAMPLES		1024
 #define SIM_MAX_POLICIES	32
+#define SIM_MAX_PASSES		512	/* scan passes logged per run */
 
 /* Per-page flags (one byte per page: the only state the common path reads). */
 #define PF_NOALLOC	0x01	/* never touched: no PTE yet */
@@ -40,6 +41,8 @@ typedef int64_t s64;
 #define PF_PROT		0x04	/* PTE marked for a NUMA hint fault */
 #define PF_YOUNG	0x08	/* PTE accessed bit */
 #define PF_PINNED	0x10	/* oracle: belongs in the fast tier */
+#define PF_ACTIVE	0x20	/* --lru two-list: on the active list */
+#define PF_REFD		0x40	/* --lru two-list: PG_referenced */
 #define PF_SLOWPATH	(PF_NOALLOC | PF_PROT)
 
 /**
@@ -55,6 +58,10 @@ typedef int64_t s64;
  * @migrate_mbps: migration bandwidth cap, MB/s, shared by both directions
  * @scan_pte_ns: NUMA scanner, per PTE examined (paid by the scanning task)
  * @alloc_ns: first-touch page fault (allocation and zeroing)
+ * @reclaim_ns: kswapd, per fast-tier page it examines, young or not (LRU
+ *	isolation and the folio_referenced() rmap walk; pgscan_kswapd)
+ * @scan_update_ns: NUMA scanner, per PTE it changes, on top of
+ *	@scan_pte_ns (the PTE rewrite, the access-time stamp, the TLB flush)
  */
 struct sim_costs {
 	const char *name;
@@ -65,6 +72,8 @@ struct sim_costs {
 	u32 migrate_mbps;
 	u32 scan_pte_ns;
 	u32 alloc_ns;
+	u32 reclaim_ns;
+	u32 scan_update_ns;
 };
 
 enum sim_lat_src {
@@ -114,7 +123,8 @@ struct sim_policy {
  *	computed as the kernel does from the capacities
  * @thp: 2 MiB folios instead of 4 KiB pages
  * @scan_delay_ms: numa_balancing_scan_delay_ms
- * @scan_period_ms: scan period; 0 means task_scan_min() of the footprint
+ * @scan_period_ms: a fixed scan period (no adaptation); 0: the kernel's
+ *	adaptive period (see docs/tiersim.md, "The NUMA scanner")
  * @scan_period_min_ms: numa_balancing_scan_period_min_ms
  * @scan_size_mb: numa_balancing_scan_size_mb
  * @scan_period_max_ms: numa_balancing_scan_period_max_ms (the threshold
@@ -127,6 +137,13 @@ struct sim_policy {
  * @init_fast: first-touch allocation stops using the fast tier once it
  *	holds this fraction of the footprint (0: only the low watermark stops
  *	it); cold-burst's "most memory reclaimed to the slow tier" start
+ * @lru_two_list: kswapd's page picking models 6.1's active and inactive
+ *	lists (a two-handed CLOCK) instead of a one-handed CLOCK
+ * @nr_cpu: entries of @cpu_at and @cpu_ns: from access @cpu_at[i] of the
+ *	stream on, each access costs @cpu_ns[i] of CPU time (a measured
+ *	machine whose speed changed over time, --cpu-ns-file); 0: none
+ * @cpu_at: ascending access indexes
+ * @cpu_ns: CPU time per access from there on
  */
 struct sim_cfg {
 	struct sim_costs costs;
@@ -145,6 +162,10 @@ struct sim_cfg {
 	u32 pingpong_ms;
 	int allow_no_pressure;
 	double init_fast;
+	int lru_two_list;
+	u32 nr_cpu;
+	const u64 *cpu_at;
+	const u32 *cpu_ns;
 };
 
 /* The address-space layout of a source, in 4 KiB pages. */
@@ -207,12 +228,24 @@ struct sim_vma_stats {
 	u64 skips;		/* filter said skip */
 };
 
+/* One scanner pass: when, its cost, the PTEs it changed. */
+struct sim_pass {
+	u64 t_ns;
+	u64 cost_ns;
+	u64 updates;
+};
+
 struct sim_sample {
 	u64 t_ns;
 	u64 acc;
 	u64 fast;
 	u64 promo;
 	u64 thresh;
+	u64 faults;
+	u64 demo;
+	u64 cand;
+	u64 fast_used;
+	u64 pte_updates;
 };
 
 /**
@@ -245,6 +278,8 @@ struct sim_result {
 	u64 alloc_fast;
 	u64 alloc_slow;
 	u64 kswapd_wakeups;
+	u64 kswapd_scanned;	/* pages the demoter examined (pgscan_kswapd) */
+	u64 scan_period_end_ms;	/* the scan period at the end */
 	u64 fast_used_end;	/* pages */
 	u64 slow_used_end;	/* pages */
 	u64 region_promo[WL_NR_REGIONS];
@@ -256,6 +291,8 @@ struct sim_result {
 	struct sim_vma_stats *vma;
 	u32 nr_samples;
 	struct sim_sample sample[SIM_MAX_SAMPLES];
+	u32 nr_passes;		/* logged (the first SIM_MAX_PASSES) */
+	struct sim_pass pass[SIM_MAX_PASSES];
 	u64 pages;		/* footprint, 4 KiB pages */
 	u64 state_bytes;	/* simulator memory for the pages */
 	int failed;
@@ -280,7 +317,10 @@ void sim_wmarks(u64 fast_pages, u64 slow_pages, u64 wmark[4]);
 int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 		 size_t errlen);
 
-/* The scan period the kernel would use for this footprint, ms. */
+/*
+ * task_scan_min() of the footprint, ms: the fixed period if one is set, the
+ * floor of the adaptive period otherwise.
+ */
 u32 sim_scan_period_ms(const struct sim_cfg *c, u64 footprint_pages);
 
 /* Policy specs (sim_policy.c). Returns 0 or -1 with the reason. */

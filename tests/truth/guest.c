@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * truth-guest: the workload program of the real-kernel ground truth
+ * (make kernel-truth, docs/FIDELITY.md). It runs inside a qemu guest on
+ * Debian's 6.1 kernel, built statically from tiersim's own workload
+ * generator (examples/tiersim/wl.c, compiled a second time: one
+ * implementation), and touches real memory with the access stream tiersim
+ * simulates: access i of the guest is access i of tiersim.
+ *
+ * A sampler process (a child, so that it has its own mm and the kernel's
+ * NUMA scanner never runs on its behalf over the workload's memory) prints
+ * the kernel's counters every --sample-ms; the host side
+ * (tests/truth/truth.c) turns the console log into JSON. Every line this
+ * program prints starts with "TRUTH " and is key=value pairs:
+ *
+ *   TRUTH machine ...          node sizes, zone watermarks, scan settings
+ *   TRUTH start ...            the workload and its phases
+ *   TRUTH phase i=N name=S t_ms=T acc=A    a phase begins
+ *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
+ *   TRUTH done t_ms=T acc=A rate=R
+ *
+ * acc counts every access of the stream, the initialisation pass included.
+ * ws0/ws1 are the workload's resident pages on node 0/1 (numa_maps), seq
+ * the mm's NUMA scan sequence and cpu_ms the workload's CPU time
+ * (/proc/PID/sched), user_ms and sys_ms its user and system time
+ * (/proc/PID/stat), cost_ms what taking the sample took.
+ */
+#define _GNU_SOURCE
+#include "wl.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH		4096
+#define PAGE_SIZE	4096UL
+#define MAX_NODES	4
+#define MPOL_DEFAULT_	0	/* <linux/mempolicy.h>, without libnuma */
+#define MPOL_BIND_	2
+#define MPOL_F_NUMA_BALANCING_	(1 << 13)
+
+static const char *const vmstat_keys[] = {
+	"numa_hint_faults", "numa_hint_faults_local", "numa_pte_updates",
+	"numa_pages_migrated", "pgpromote_candidate", "pgpromote_success",
+	"pgdemote_kswapd", "pgdemote_direct", "pgmigrate_success",
+	"pgmigrate_fail", "pgsteal_kswapd", "pgscan_kswapd", "pgrefill",
+	"kswapd_low_wmark_hit_quickly",
+	"kswapd_high_wmark_hit_quickly", "pageoutrun", "allocstall_movable",
+	"allocstall_normal", "allocstall_dma32", "numa_foreign", "numa_miss",
+	"pgalloc_dma32", "pgalloc_normal", "pgalloc_movable",
+	"thp_migration_success", "thp_fault_alloc",
+};
+
+#define NR_VMSTAT	(sizeof(vmstat_keys) / sizeof(vmstat_keys[0]))
+
+/* Shared between the workload and the sampler process. */
+struct shared {
+	_Atomic uint64_t acc;		/* accesses done */
+	_Atomic uint32_t phase;		/* phase of the last batch */
+	_Atomic int stop;
+};
+
+static struct shared *g_sh;
+static struct timespec g_t0;
+static uint64_t *g_base;
+static uint64_t g_pages;
+static pid_t g_pid;			/* the workload */
+static unsigned int g_sample_ms = 2000;
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - g_t0.tv_sec) * 1000 +
+	       (uint64_t)((t.tv_nsec - g_t0.tv_nsec) / 1000000);
+}
+
+/* One line, one write(): the two processes' lines never interleave. */
+static void __attribute__((format(printf, 1, 2))) out(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (write(STDOUT_FILENO, buf, (size_t)n) < 0)
+		return;
+}
+
+/* The first line of @path, stripped; "" if unreadable. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+static long long read_num(const char *path)
+{
+	char buf[64];
+
+	read_line(path, buf, sizeof(buf));
+	return buf[0] ? atoll(buf) : -1;
+}
+
+/* Sums over the zones of each node, from /proc/zoneinfo. */
+struct zinfo {
+	uint64_t free[MAX_NODES], min[MAX_NODES], low[MAX_NODES];
+	uint64_t high[MAX_NODES], managed[MAX_NODES], present[MAX_NODES];
+	uint64_t boost[MAX_NODES];
+	int nr_nodes;
+};
+
+/*
+ * Sum the zones of each node. With @detail, also print each populated
+ * zone: its size, watermarks and lowmem reserves if @machine, else its
+ * free pages.
+ */
+static void read_zoneinfo(struct zinfo *z, FILE *detail, int machine)
+{
+	char line[256], zone[32] = "";
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	int node = -1;
+	unsigned long long v, zfree = 0;
+
+	memset(z, 0, sizeof(*z));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int n;
+		char zn[32], *pr;
+
+		if (sscanf(line, "Node %d, zone %31s", &n, zn) == 2) {
+			node = n < MAX_NODES ? n : -1;
+			snprintf(zone, sizeof(zone), "%s", zn);
+			if (node >= z->nr_nodes)
+				z->nr_nodes = node + 1;
+			continue;
+		}
+		if (node < 0)
+			continue;
+		if (sscanf(line, " pages free %llu", &v) == 1) {
+			z->free[node] += v;
+			zfree = v;
+		} else if (sscanf(line, " boost %llu", &v) == 1) {
+			z->boost[node] += v;
+		} else if (sscanf(line, " min %llu", &v) == 1) {
+			z->min[node] += v;
+			if (detail && machine)
+				fprintf(detail, " z%d_%s_min=%llu", node, zone,
+					v);
+		} else if (sscanf(line, " low %llu", &v) == 1) {
+			z->low[node] += v;
+			if (detail && machine)
+				fprintf(detail, " z%d_%s_low=%llu", node, zone,
+					v);
+		} else if (sscanf(line, " high %llu", &v) == 1) {
+			z->high[node] += v;
+			if (detail && machine)
+				fprintf(detail, " z%d_%s_high=%llu", node,
+					zone, v);
+		} else if (sscanf(line, " present %llu", &v) == 1) {
+			z->present[node] += v;
+		} else if (sscanf(line, " managed %llu", &v) == 1) {
+			z->managed[node] += v;
+			if (detail && machine)
+				fprintf(detail, " z%d_%s_managed=%llu", node,
+					zone, v);
+			else if (detail && v)
+				fprintf(detail, " z%d_%s_free=%llu", node,
+					zone, zfree);
+		} else if (detail && machine &&
+			   strstr(line, "protection: (")) {
+			pr = strstr(line, "protection: (") + 13;
+			pr[strcspn(pr, ")")] = 0;
+			for (n = 0; pr[n]; n++)
+				if (pr[n] == ' ')
+					pr[n] = '_';
+			fprintf(detail, " z%d_%s_protection=%s", node, zone,
+				pr);
+		}
+	}
+	fclose(f);
+}
+
+/* The workload's resident pages per node (numa_maps line of the mapping). */
+static void read_numa_maps(uint64_t ws[MAX_NODES])
+{
+	char line[1024], key[64];
+	FILE *f;
+	unsigned long addr;
+	int i;
+
+	for (i = 0; i < MAX_NODES; i++)
+		ws[i] = 0;
+	snprintf(key, sizeof(key), "/proc/%d/numa_maps", (int)g_pid);
+	f = fopen(key, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (sscanf(line, "%lx", &addr) != 1 ||
+		    addr != (unsigned long)g_base)
+			continue;
+		for (i = 0; i < MAX_NODES; i++) {
+			char tag[8];
+
+			snprintf(tag, sizeof(tag), " N%d=", i);
+			p = strstr(line, tag);
+			if (p)
+				ws[i] = strtoull(p + strlen(tag), NULL, 10);
+		}
+		/* Drain an over-long line. */
+		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
+			;
+	}
+	fclose(f);
+}
+
+/* The pid of kswapd0 (node 0's kswapd), or -1. */
+static int find_kswapd0(void)
+{
+	struct dirent *de;
+	char path[300], comm[64];
+	DIR *d = opendir("/proc");
+	int pid = -1;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		read_line(path, comm, sizeof(comm));
+		if (!strcmp(comm, "kswapd0")) {
+			pid = atoi(de->d_name);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	return pid;
+}
+
+static int g_kswapd = -1;
+
+/* mm->numa_scan_seq and se.sum_exec_runtime (ms) of task @pid. */
+static void read_sched(int pid, long long *seq, double *cpu_ms)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	*seq = -1;
+	*cpu_ms = -1;
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (!c)
+			continue;
+		if (!strncmp(line, "mm->numa_scan_seq", 17))
+			*seq = atoll(c + 1);
+		else if (!strncmp(line, "se.sum_exec_runtime", 19))
+			*cpu_ms = atof(c + 1);
+	}
+	fclose(f);
+}
+
+/* utime and stime of task @pid, ms (/proc/PID/stat, USER_HZ ticks). */
+static void read_times(int pid, double *user_ms, double *sys_ms)
+{
+	char path[64], line[1024], *p;
+	unsigned long long ut = 0, st = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+
+	*user_ms = *sys_ms = -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	/*
+	 * After "(comm)": state ppid pgrp session tty tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime.
+	 */
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+			"%llu %llu", &ut, &st) == 2 && hz > 0) {
+		*user_ms = (double)ut * 1000.0 / (double)hz;
+		*sys_ms = (double)st * 1000.0 / (double)hz;
+	}
+	fclose(f);
+}
+
+static void sample(void)
+{
+	char line[256], buf[4096];
+	unsigned long long vals[NR_VMSTAT] = { 0 };
+	uint64_t ws[MAX_NODES];
+	struct zinfo z;
+	FILE *f;
+	size_t i, off = 0;
+	uint64_t t, acc;
+	long long seq, kseq;
+	double cpu_ms, kcpu_ms, user_ms, sys_ms;
+	char zbuf[512];
+	FILE *zf;
+
+	t = now_ms();
+	acc = atomic_load_explicit(&g_sh->acc, memory_order_relaxed);
+	f = fopen("/proc/vmstat", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char k[64];
+			unsigned long long v;
+
+			if (sscanf(line, "%63s %llu", k, &v) != 2)
+				continue;
+			for (i = 0; i < NR_VMSTAT; i++)
+				if (!strcmp(k, vmstat_keys[i]))
+					vals[i] = v;
+		}
+		fclose(f);
+	}
+	zf = fmemopen(zbuf, sizeof(zbuf), "w");
+	read_zoneinfo(&z, zf, 0);
+	if (zf)
+		fclose(zf);
+	else
+		zbuf[0] = 0;
+	zbuf[sizeof(zbuf) - 1] = 0;
+	read_sched((int)g_pid, &seq, &cpu_ms);
+	read_sched(g_kswapd, &kseq, &kcpu_ms);
+	read_times((int)g_pid, &user_ms, &sys_ms);
+	off += snprintf(buf + off, sizeof(buf) - off,
+			"TRUTH sample t_ms=%llu acc=%llu phase=%u seq=%lld"
+			" cpu_ms=%.1f user_ms=%.0f sys_ms=%.0f"
+			" kswapd_cpu_ms=%.1f",
+			(unsigned long long)t, (unsigned long long)acc,
+			atomic_load(&g_sh->phase), seq, cpu_ms, user_ms,
+			sys_ms, kcpu_ms);
+	for (i = 0; i < NR_VMSTAT; i++)
+		off += snprintf(buf + off, sizeof(buf) - off, " %s=%llu",
+				vmstat_keys[i], vals[i]);
+	/* Last: it walks the workload's page tables. */
+	read_numa_maps(ws);
+	for (i = 0; i < (size_t)z.nr_nodes && i < 2; i++)
+		off += snprintf(buf + off, sizeof(buf) - off,
+				" n%zu_free=%llu n%zu_boost=%llu ws%zu=%llu", i,
+				(unsigned long long)z.free[i], i,
+				(unsigned long long)z.boost[i], i,
+				(unsigned long long)ws[i]);
+	off += snprintf(buf + off, sizeof(buf) - off, "%s cost_ms=%llu",
+			zbuf,
+			(unsigned long long)(now_ms() - t));
+	out("%s\n", buf);
+}
+
+/* The sampler process: a sample every g_sample_ms until told to stop. */
+static void sampler(void)
+{
+	uint64_t next = g_sample_ms;
+
+	g_kswapd = find_kswapd0();
+	sample();
+	while (!atomic_load(&g_sh->stop)) {
+		uint64_t t = now_ms();
+
+		if (t >= next) {
+			sample();
+			next += g_sample_ms;
+			if (next <= t)
+				next = t + g_sample_ms;
+			continue;
+		}
+		usleep((useconds_t)((next - t) * 1000 < 20000 ?
+				    (next - t) * 1000 : 20000));
+	}
+	sample();
+	_exit(0);
+}
+
+/* The machine as the kernel sees it: node sizes, watermarks, settings. */
+static void print_machine(void)
+{
+	static const char *const dbg[] = {
+		"scan_delay_ms", "scan_period_min_ms", "scan_period_max_ms",
+		"scan_size_mb", "hot_threshold_ms",
+	};
+	char buf[4096], path[512], line[256];
+	struct zinfo z;
+	struct dirent *de;
+	DIR *d;
+	FILE *m;
+	size_t off, i;
+	int n;
+
+	m = fmemopen(buf, sizeof(buf), "w");
+	if (!m)
+		return;
+	fprintf(m, "TRUTH machine");
+	read_zoneinfo(&z, m, 1);
+	for (n = 0; n < z.nr_nodes; n++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/cpulist", n);
+		read_line(path, line, sizeof(line));
+		fprintf(m, " n%d_present=%llu n%d_managed=%llu n%d_min=%llu"
+			" n%d_low=%llu n%d_high=%llu n%d_cpus=%s", n,
+			(unsigned long long)z.present[n], n,
+			(unsigned long long)z.managed[n], n,
+			(unsigned long long)z.min[n], n,
+			(unsigned long long)z.low[n], n,
+			(unsigned long long)z.high[n], n,
+			line[0] ? line : "none");
+	}
+	for (i = 0; i < sizeof(dbg) / sizeof(dbg[0]); i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/sched/numa_balancing/%s", dbg[i]);
+		fprintf(m, " %s=%lld", dbg[i], read_num(path));
+	}
+	fprintf(m, " promote_rate_limit_mbps=%lld numa_balancing=%lld"
+		" demotion_enabled=",
+		read_num("/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps"),
+		read_num("/proc/sys/kernel/numa_balancing"));
+	read_line("/sys/kernel/mm/numa/demotion_enabled", line, sizeof(line));
+	fprintf(m, "%s watermark_scale_factor=%lld min_free_kbytes=%lld"
+		" watermark_boost_factor=%lld", line,
+		read_num("/proc/sys/vm/watermark_scale_factor"),
+		read_num("/proc/sys/vm/min_free_kbytes"),
+		read_num("/proc/sys/vm/watermark_boost_factor"));
+	read_line("/sys/kernel/mm/transparent_hugepage/enabled", line,
+		  sizeof(line));
+	for (off = 0; line[off]; off++)
+		if (line[off] == ' ')
+			line[off] = '_';
+	fprintf(m, " thp=%s", line[0] ? line : "none");
+	d = opendir("/sys/devices/virtual/memory_tiering");
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "memory_tier", 11))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/virtual/memory_tiering/%s/nodelist",
+			 de->d_name);
+		read_line(path, line, sizeof(line));
+		fprintf(m, " tier%s_nodes=%s", de->d_name + 11, line);
+	}
+	if (d)
+		closedir(d);
+	fclose(m);
+	buf[sizeof(buf) - 1] = 0;
+	out("%s\n", buf);
+}
+
+static void __attribute__((noreturn)) usage(int code)
+{
+	fprintf(code ? stderr : stdout,
+"Usage: truth-guest [OPTIONS]\n"
+"Runs a tiersim workload on real memory and prints the kernel's counters.\n"
+"  -w, --workload NAME   pmbench, phase-shift, cold-burst, ... [pmbench]\n"
+"      --pages N         footprint, 4 KiB pages [the workload's]\n"
+"      --accesses N      accesses after the initialisation pass\n"
+"      --seed N, --write-frac F, --sigma F, --zipf-s S, --hot-frac F,\n"
+"      --hot-prob F, --shift-at F, --burst-pages N, --threads N, --no-init\n"
+"                        as tiersim's options of the same name\n"
+"      --sample-ms N     counter sampling interval [2000]\n"
+"      --max-seconds N   stop early after N seconds [0: never]\n"
+"      --thp             allow transparent huge pages [4 KiB pages]\n"
+"      --init-fast F     the initialisation pass allocates on node 1 once F of\n"
+"                        the pages are touched (tiersim's --init-fast) [0: off]\n");
+	exit(code);
+}
+
+static double arg_dbl(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!*s || *end) {
+		fprintf(stderr, "truth-guest: not a number: %s\n", s);
+		usage(2);
+	}
+	return v;
+}
+
+static uint64_t arg_u64(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (!*s || *end) {
+		fprintf(stderr, "truth-guest: not an integer: %s\n", s);
+		usage(2);
+	}
+	return v;
+}
+
+enum {
+	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
+	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
+	O_INITF,
+};
+
+static const struct option longopts[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "pages", required_argument, NULL, O_PAGES },
+	{ "accesses", required_argument, NULL, O_ACC },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "write-frac", required_argument, NULL, O_WRITE },
+	{ "sigma", required_argument, NULL, O_SIGMA },
+	{ "zipf-s", required_argument, NULL, O_ZIPF },
+	{ "hot-frac", required_argument, NULL, O_HOTF },
+	{ "hot-prob", required_argument, NULL, O_HOTP },
+	{ "shift-at", required_argument, NULL, O_SHIFT },
+	{ "burst-pages", required_argument, NULL, O_BURST },
+	{ "threads", required_argument, NULL, O_THREADS },
+	{ "no-init", no_argument, NULL, O_NOINIT },
+	{ "sample-ms", required_argument, NULL, O_SAMPLE },
+	{ "max-seconds", required_argument, NULL, O_MAXS },
+	{ "thp", no_argument, NULL, O_THP },
+	{ "init-fast", required_argument, NULL, O_INITF },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct wl_params p;
+	struct wl w;
+	pid_t child;
+	int status;
+	char err[256];
+	uint64_t *buf, max_ms = 0, acc = 0, sink = 0, t;
+	uint32_t phase = UINT32_MAX;
+	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
+	double init_fast = 0;
+	uint64_t fast_cap = 0;
+	size_t n, i;
+
+	/* The kind first: its defaults, then the options on top. */
+	for (i = 1; i + 1 < (size_t)argc; i++)
+		if (!strcmp(argv[i], "-w") || !strcmp(argv[i], "--workload"))
+			kind = wl_kind_parse(argv[i + 1]);
+	if (kind < 0) {
+		fprintf(stderr, "truth-guest: unknown workload\n");
+		usage(2);
+	}
+	wl_defaults(&p, (uint32_t)kind);
+	while ((c = getopt_long(argc, argv, "w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			break;
+		case O_PAGES:
+			p.pages = arg_u64(optarg);
+			break;
+		case O_ACC:
+			p.accesses = arg_u64(optarg);
+			break;
+		case O_SEED:
+			p.seed = arg_u64(optarg);
+			break;
+		case O_WRITE:
+			p.write_frac = arg_dbl(optarg);
+			break;
+		case O_SIGMA:
+			p.sigma_frac = arg_dbl(optarg);
+			break;
+		case O_ZIPF:
+			p.zipf_s = arg_dbl(optarg);
+			break;
+		case O_HOTF:
+			p.hot_frac = arg_dbl(optarg);
+			break;
+		case O_HOTP:
+			p.hot_prob = arg_dbl(optarg);
+			break;
+		case O_SHIFT:
+			p.shift_at = arg_dbl(optarg);
+			break;
+		case O_BURST:
+			p.burst_pages = arg_u64(optarg);
+			break;
+		case O_THREADS:
+			p.threads = (uint32_t)arg_u64(optarg);
+			break;
+		case O_NOINIT:
+			p.init = 0;
+			break;
+		case O_SAMPLE:
+			g_sample_ms = (unsigned int)arg_u64(optarg);
+			if (!g_sample_ms)
+				usage(2);
+			break;
+		case O_MAXS:
+			max_ms = arg_u64(optarg) * 1000;
+			break;
+		case O_THP:
+			thp = 1;
+			break;
+		case O_INITF:
+			init_fast = arg_dbl(optarg);
+			if (init_fast < 0 || init_fast > 1)
+				usage(2);
+			break;
+		case 'h':
+			usage(0);
+		default:
+			usage(2);
+		}
+	}
+	if (optind != argc)
+		usage(2);
+	if (wl_init(&w, &p, err, sizeof(err))) {
+		fprintf(stderr, "truth-guest: %s\n", err);
+		return 2;
+	}
+	g_pages = p.pages;
+	g_base = mmap(NULL, g_pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	g_sh = mmap(NULL, sizeof(*g_sh), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	buf = malloc(BATCH * sizeof(*buf));
+	if (g_base == MAP_FAILED || g_sh == MAP_FAILED || !buf) {
+		fprintf(stderr, "truth-guest: cannot map %llu pages: %s\n",
+			(unsigned long long)g_pages, strerror(errno));
+		return 1;
+	}
+	if (!thp && madvise(g_base, g_pages * PAGE_SIZE, MADV_NOHUGEPAGE))
+		fprintf(stderr, "truth-guest: MADV_NOHUGEPAGE: %s\n",
+			strerror(errno));
+
+	clock_gettime(CLOCK_MONOTONIC, &g_t0);
+	print_machine();
+	{
+		char ph[256];
+		size_t off = 0;
+
+		ph[0] = 0;
+		for (i = 0; i < w.nr_phases; i++)
+			off += snprintf(ph + off, sizeof(ph) - off, "%s%s:%llu",
+					i ? "," : "", w.phase[i].name,
+					(unsigned long long)w.phase[i].count);
+		out("TRUTH start kind=%s pages=%llu accesses=%llu seed=%llu"
+		    " total=%llu init=%d write_frac=%g sigma=%g hot_frac=%g"
+		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
+		    " thp=%d init_fast=%g sample_ms=%u mono_t0_us=%llu"
+		    " pid=%d base=0x%lx phases=%s\n",
+		    wl_kind_name(p.kind), (unsigned long long)p.pages,
+		    (unsigned long long)p.accesses,
+		    (unsigned long long)p.seed,
+		    (unsigned long long)w.total, p.init, p.write_frac,
+		    p.sigma_frac, p.hot_frac, p.hot_prob, p.shift_at,
+		    (unsigned long long)p.burst_pages, p.threads, thp,
+		    init_fast, g_sample_ms, (unsigned long long)g_t0.tv_sec * 1000000 +
+		    (unsigned long long)g_t0.tv_nsec / 1000, (int)getpid(),
+		    (unsigned long)g_base, ph);
+	}
+	if (init_fast > 0 && p.init)
+		fast_cap = (uint64_t)(init_fast * (double)p.pages);
+	g_pid = getpid();
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "truth-guest: cannot start the sampler\n");
+		return 1;
+	}
+	if (!child) {
+		munmap(g_base, g_pages * PAGE_SIZE);
+		sampler();
+	}
+	/* Let the first sample see the workload before it starts. */
+	usleep(200000);
+
+	for (;;) {
+		/* Stop a batch exactly where --init-fast binds. */
+		n = fast_cap && acc < fast_cap && fast_cap - acc < BATCH ?
+		    fast_cap - acc : BATCH;
+		n = wl_fill(&w, buf, n);
+		if (!n)
+			break;
+		uint32_t ph = wl_phase(&w);
+
+		/*
+		 * --init-fast: the rest of the initialisation pass on node 1,
+		 * as if reclaim had pushed it there (tiersim's --init-fast).
+		 */
+		if (fast_cap && !bound && acc >= fast_cap) {
+			unsigned long mask = 1UL << 1;
+
+			/*
+			 * With MPOL_F_NUMA_BALANCING: a task policy without
+			 * MPOL_F_MOF would make the NUMA scanner skip every
+			 * VMA (vma_policy_mof()) while it is bound.
+			 */
+			if (syscall(SYS_set_mempolicy,
+				    MPOL_BIND_ | MPOL_F_NUMA_BALANCING_, &mask,
+				    sizeof(mask) * 8))
+				fprintf(stderr, "truth-guest: set_mempolicy: "
+					"%s\n", strerror(errno));
+			bound = 1;
+			out("TRUTH bind node=1 t_ms=%llu acc=%llu\n",
+			    (unsigned long long)now_ms(),
+			    (unsigned long long)acc);
+		}
+		if (bound == 1 && strcmp(w.phase[ph].name, "init")) {
+			if (syscall(SYS_set_mempolicy, MPOL_DEFAULT_, NULL, 0))
+				fprintf(stderr, "truth-guest: set_mempolicy: "
+					"%s\n", strerror(errno));
+			bound = 2;
+		}
+		if (ph != phase) {
+			phase = ph;
+			atomic_store(&g_sh->phase, ph);
+			out("TRUTH phase i=%u name=%s t_ms=%llu acc=%llu\n", ph,
+			    w.phase[ph].name, (unsigned long long)now_ms(),
+			    (unsigned long long)acc);
+		}
+		for (i = 0; i < n; i++) {
+			volatile uint64_t *q = g_base +
+				WL_PAGE(buf[i]) * (PAGE_SIZE / sizeof(uint64_t));
+
+			if (WL_IS_WRITE(buf[i]))
+				*q = acc + i;
+			else
+				sink += *q;
+		}
+		acc += n;
+		atomic_store_explicit(&g_sh->acc, acc, memory_order_relaxed);
+		if (max_ms && now_ms() >= max_ms)
+			break;
+	}
+	t = now_ms();
+	atomic_store(&g_sh->stop, 1);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		fprintf(stderr, "truth-guest: the sampler failed\n");
+	out("TRUTH done t_ms=%llu acc=%llu total=%llu rate=%.0f sink=%llu\n",
+	    (unsigned long long)t, (unsigned long long)acc,
+	    (unsigned long long)w.total, t ? (double)acc * 1000.0 / (double)t : 0,
+	    (unsigned long long)(sink & 1));
+	wl_free(&w);
+	return 0;
+}
