@@ -463,10 +463,16 @@ run: all examples
 run-short: all examples
 	$(TIERSIM) --suite short --outdir $(RUN_DIR) -j $(RUN_JOBS)
 
+# docs/img/ keeps two of the plots for README.md and RESULTS.md.
+RESULTS_PLOTS	:= seed000-pmbench seed002-cold-burst
+
 results: $(TIERSIM)
 	$(TIERSIM) --suite results --outdir $(O)/results -j $(RUN_JOBS) -q \
 		--results-md docs/RESULTS.md
-	@echo "docs/RESULTS.md regenerated (runs in $(O)/results)"
+	@mkdir -p docs/img
+	$(Q)for p in $(RESULTS_PLOTS); do \
+		cp $(O)/results/$$p.svg docs/img/$$p.svg || exit 1; done
+	@echo "docs/RESULTS.md and docs/img/ regenerated (runs in $(O)/results)"
 
 .PHONY: tiersim run-short results
 

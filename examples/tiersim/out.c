@@ -528,7 +528,7 @@ int out_svg(const char *path, const struct run_set *rs)
 	tmax = nice_max(tmax);
 	ymax[1] = nice_max(ymax[1]);
 	ymax[2] = nice_max(ymax[2]);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	fprintf(f, "<!-- SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause -->\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
