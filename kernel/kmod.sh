@@ -94,10 +94,11 @@ printf '%s\n' "$release" >"$out/release"
 printf '%s\n' "$KDIR" >"$out/kdir"
 
 status=0
-ours=$(grep -E -e "^(($tree|$root)/)?(lib|include|kernel|tests)/[^:]*:[0-9]+:([0-9]+:)? (warning|error)" \
+our_files="^(($tree|$root)/)?(lib|include|kernel|tests)/"
+ours=$(grep -E -e "$our_files[^:]*:[0-9]+:([0-9]+:)? (warning|error)" \
 	-e '^(WARNING|ERROR): modpost: ' "$out/build.log" | sort -u || true)
 others=$(grep -E ":[0-9]+:([0-9]+:)? (warning|error):" "$out/build.log" |
-	grep -v -E "^(($tree|$root)/)?(lib|include|kernel|tests)/" | sort -u || true)
+	grep -v -E "$our_files" | sort -u || true)
 nours=$(printf '%s' "$ours" | grep -c . || true)
 nothers=$(printf '%s' "$others" | grep -c . || true)
 if [ "$nothers" -gt 0 ]; then
