@@ -384,7 +384,9 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	u32 flags;
 	int v;
 
-	if (!pol || !node || !f || !mem || !f->nr_pages || !mem_valid(mem))
+	/* No folio has more than 2^32 pages; larger counts would wrap. */
+	if (!pol || !node || !f || !mem || !f->nr_pages ||
+	    f->nr_pages > TP_RATE_MAX || !mem_valid(mem))
 		return -EINVAL;
 	nr = f->nr_pages;
 	flags = tp_read_once(pol->flags);

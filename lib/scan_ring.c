@@ -157,11 +157,24 @@ static int ring_walk_older(const struct tp_scan_ring *ring, u64 addr, u64 nr,
 		if (first >= seg)
 			continue;
 		s = pass_start(ring, first);
-		s_hi = pass_start(ring, seg - 1);
-		seg_end = end < s_hi ? ring->limit : end;
-		if (addr >= s && addr < seg_end) {
-			*hit = ring_bsearch(ring, first, seg - 1, addr);
-			return TP_LAT_EXACT;
+		if (addr >= s) {
+			/*
+			 * Every pass but the run's last covers [start, next
+			 * start): the search's answer does, unless it is the
+			 * last pass, whose end may be the limit (even a limit
+			 * below its start, then it covers nothing).
+			 */
+			k = ring_bsearch(ring, first, seg - 1, addr);
+			if (k < seg - 1) {
+				*hit = k;
+				return TP_LAT_EXACT;
+			}
+			s_hi = pass_start(ring, k);
+			seg_end = end < s_hi ? ring->limit : end;
+			if (addr < seg_end) {
+				*hit = k;
+				return TP_LAT_EXACT;
+			}
 		}
 		end = s;
 		seg = first;

@@ -423,6 +423,18 @@ static void call_decide_empty_folio(void **state)
 	expect_decide_einval(&pol, &node, &f, &good_mem);
 }
 
+static void call_decide_huge_folio(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = TP_RATE_MAX + 1 };
+	struct tp_policy pol;
+
+	(void)state;
+	mainline(&pol);
+	expect_decide_einval(&pol, &node, &f, &good_mem);
+	f.nr_pages = ~0ULL;
+	expect_decide_einval(&pol, &node, &f, &good_mem);
+}
+
 static void call_decide_wmarks_out_of_order(void **state)
 {
 	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
@@ -944,6 +956,7 @@ static void run_contract_row(void **state)
 
 static const struct CMUnitTest call_tests[] = {
 	cmocka_unit_test(call_decide_empty_folio),
+	cmocka_unit_test(call_decide_huge_folio),
 	cmocka_unit_test(call_decide_wmarks_out_of_order),
 	cmocka_unit_test(call_decide_null),
 	cmocka_unit_test(call_decide_unknown_latency_and_flags),

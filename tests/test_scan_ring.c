@@ -573,10 +573,16 @@ static bool model_step(struct tp_scan_ring *ring, struct model *m, u64 now)
 	u64 r = rnd() % 100, x;
 
 	if (r < 20 && m->n < MODEL_HIST) {
-		/* usually where the last pass stopped, as the scanner does */
+		/*
+		 * Usually where the last pass stopped, as the scanner does;
+		 * now and then anywhere, the limit and beyond included (a
+		 * caller's bad start must still get the walk's answer).
+		 */
 		x = (rnd() & 3) ? m->offset : rnd() % m->limit;
 		if (x >= m->limit)
 			x = 0;
+		if (!(rnd() % 16))
+			x = m->limit - 64 + rnd() % 256;
 		m->start[m->n] = x;
 		m->time[m->n] = now - rnd() % 3;
 		tp_scan_ring_record(ring, x, m->time[m->n]);
@@ -628,6 +634,34 @@ static void test_reference_model_random(void **state)
 	}
 	print_message("reference model: %lu lookups agreed\n", lookups);
 	assert_true(lookups > 10000);
+}
+
+/*
+ * Regression (found by fuzz_api): the last pass of a sweep started above the
+ * ring's limit, so it covers nothing ([start, limit) with limit < start);
+ * the sweep's other passes still cover [start, next start). A binary search
+ * must not skip the whole sweep then.
+ */
+static void test_run_last_pass_above_limit(void **state)
+{
+	struct tp_scan_ring ring;
+
+	(void)state;
+	ring_setup(&ring, 16, 0x1000);
+	tp_scan_ring_record(&ring, 0x100, 100);
+	tp_scan_ring_advance(&ring, 0x180);
+	tp_scan_ring_record(&ring, 0x200, 200);
+	tp_scan_ring_advance(&ring, 0x280);
+	tp_scan_ring_record(&ring, 0x5000, 300);	/* above the limit */
+	tp_scan_ring_advance(&ring, 0x5080);
+	tp_scan_ring_record(&ring, 0x150, 400);		/* a new sweep */
+	tp_scan_ring_advance(&ring, 0x160);
+	expect_lat(&ring, 0x155, 1000, TP_LAT_EXACT, 600);	/* newest */
+	expect_lat(&ring, 0x4000, 1000, TP_LAT_EXACT, 800);	/* 0x200's */
+	expect_lat(&ring, 0x1fff, 1000, TP_LAT_EXACT, 800);
+	expect_lat(&ring, 0x180, 1000, TP_LAT_EXACT, 900);	/* 0x100's */
+	expect_lat(&ring, 0x6000, 1000, TP_LAT_OLDEST, 900);	/* nowhere */
+	expect_lat(&ring, 0x50, 1000, TP_LAT_OLDEST, 900);
 }
 
 /* ---- one writer, three readers ------------------------------------------ */
@@ -868,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_time_wrap_2_64),
 		cmocka_unit_test(test_now_before_pass_time),
 		cmocka_unit_test(test_reference_model_random),
+		cmocka_unit_test(test_run_last_pass_above_limit),
 		cmocka_unit_test(test_mt_checker_detects_torn_pairs),
 		cmocka_unit_test(test_mt_one_writer_three_readers),
 	};

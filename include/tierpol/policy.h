@@ -154,7 +154,7 @@ struct tp_policy {
  * struct tp_fault - one NUMA hint fault on a slow-tier page
  * @latency: hint-fault latency in ticks, from tp_scan_ring_latency() or
  *	tp_atime_fault(); %TP_LATENCY_UNKNOWN if none
- * @nr_pages: pages in the folio, at least 1 (a THP counts all)
+ * @nr_pages: pages in the folio, 1..%TP_RATE_MAX (2^32; a THP counts all)
  * @flags: TP_FAULT_* flags
  */
 struct tp_fault {
@@ -399,8 +399,9 @@ TP_API void tp_node_sync(struct tp_node *node, const struct tp_policy *pol,
  * statistics, with @f->nr_pages pages under its verdict.
  *
  * Context: Any context, lock-free, concurrently with itself on any nodes.
- * Return: an &enum tp_verdict, or -EINVAL (NULL argument, @nr_pages 0, or
- * watermarks out of order), in which case nothing is counted.
+ * Return: an &enum tp_verdict, or -EINVAL (NULL argument, @nr_pages 0 or
+ * above %TP_RATE_MAX, or watermarks out of order), in which case nothing is
+ * counted.
  */
 TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 		     const struct tp_fault *f, const struct tp_node_mem *mem,

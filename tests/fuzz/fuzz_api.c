@@ -835,7 +835,8 @@ static void policy_op(struct input *in, u8 sub)
 		}
 		f.flags = (u32)take(in, 1);
 		random_mem(in, &mem);
-		valid = f.nr_pages && mem.wmark_min <= mem.wmark_low &&
+		valid = f.nr_pages && f.nr_pages <= TP_RATE_MAX &&
+			mem.wmark_min <= mem.wmark_low &&
 			mem.wmark_low <= mem.wmark_high &&
 			mem.wmark_high <= mem.wmark_promo;
 		tp_node_stats(&node, &before);
