@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -855,6 +856,13 @@ static void test_mt_one_writer_three_readers(void **state)
 			tp_scan_ring_advance(&sh.ring, s + i * 1024);
 		if (k % MT_SLOTS == MT_SLOTS - 1)
 			tp_scan_ring_advance(&sh.ring, 0);
+		/*
+		 * Let the readers run now and then: under valgrind, which runs
+		 * one thread at a time, a writer that never yields would keep
+		 * them from ever looking anything up.
+		 */
+		if (!(k & 4095))
+			sched_yield();
 		if (!(k & 255) && mono_ns() - t0 > MT_RUN_NS)
 			break;
 	}
