@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -858,11 +857,12 @@ static void test_mt_one_writer_three_readers(void **state)
 			tp_scan_ring_advance(&sh.ring, 0);
 		/*
 		 * Let the readers run now and then: under valgrind, which runs
-		 * one thread at a time, a writer that never yields would keep
-		 * them from ever looking anything up.
+		 * one thread at a time, a writer that never blocks would keep
+		 * them from ever looking anything up (a sched_yield() is not
+		 * enough there: it may hand the CPU back to the writer).
 		 */
-		if (!(k & 4095))
-			sched_yield();
+		if (k && !(k & 4095))
+			nanosleep(&(struct timespec){ .tv_nsec = 50000 }, NULL);
 		if (!(k & 255) && mono_ns() - t0 > MT_RUN_NS)
 			break;
 	}
