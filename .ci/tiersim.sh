@@ -99,6 +99,8 @@ expect2 "unknown policy" "$T" -p no-such-policy
 expect2 "watermarks out of order" "$T" --wmark 9,8,7,6
 expect2 "needs memory pressure" "$T" --fast 100%
 expect2 "zero capacity" "$T" --fast 0
+expect2 "--kswapd: simple or rounds" "$T" --kswapd fast
+expect2 "--lru: clock or two-list" "$T" --lru mglru
 
 echo
 echo "=== tiersim CI passed in $(($(date +%s) - start)) s"

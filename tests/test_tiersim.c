@@ -133,6 +133,85 @@ static void test_alloc_spill_at_low_wmark(void **state)
 	small_free(&s);
 }
 
+/*
+ * kswapd on a fast tier filled by first touch (no page young): it demotes
+ * from the free level the allocator stopped at (the low watermark) until
+ * the demotion target (the promo watermark in mainline) is exceeded.
+ * Returns the free pages when kswapd went back to sleep.
+ */
+static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
+		       u64 *scanned)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	char err[SIM_ERRLEN];
+	u64 u, free_end;
+
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 2 * fast, 1000, fast);
+	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
+	st.cfg.lru_two_list = 1;
+	st.cfg.kswapd_rounds = rounds;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "mainline", &st.cfg);
+	memset(&s, 0, sizeof(s));
+	s.c = &st.cfg;
+	s.p = &p;
+	s.src = &st.src;
+	s.r = r;
+	assert_int_equal(sim_setup(&s), 0);
+	for (u = 0; u < 2 * fast; u++)
+		alloc_unit(&s, u);
+	assert_int_equal(fast_free_pages(&s), wm[1]);
+	s.now = 1000000 * SIM_NS_PER_MS;	/* kswapd is never ahead of it */
+	wake_kswapd(&s);
+	kswapd_run(&s);
+	assert_false(s.kswapd_awake);
+	assert_int_equal(r->kswapd_wakeups, 1);
+	assert_int_equal(r->demotions, fast_free_pages(&s) - wm[1]);
+	*scanned = r->kswapd_scanned;
+	free_end = fast_free_pages(&s);
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+	return free_end;
+}
+
+static void test_kswapd_simple_vs_rounds(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	static const u64 wm_far[4] = { 10, 20, 30, 2000 };
+	u64 scanned;
+
+	(void)state;
+	/* simple: stops at the first page above the target. */
+	assert_int_equal(kswapd_case(0, 4096, wm, &scanned), 41);
+	assert_int_equal(scanned, 21);
+	/*
+	 * rounds (6.1's balance_pgdat()): 4076 pages on the LRU; rounds of
+	 * 4076 >> 12 = 0, >> 11 = 1, >> 10 = 3, >> 9 = 7, >> 8 = 15 pages,
+	 * each one under nr_to_reclaim (32) so the priority rises; the
+	 * watermark is checked between rounds only: 20 -> 21 -> 24 -> 31 ->
+	 * 46, which overshoots the target (40) by 6.
+	 */
+	assert_int_equal(kswapd_case(1, 4096, wm, &scanned), 46);
+	assert_int_equal(scanned, 26);
+	/*
+	 * nr_to_reclaim caps a round: 65516 pages, rounds of 15 (prio 12)
+	 * and 31 (prio 11) pages, then at prio 10 (63 to examine) each round
+	 * stops after 32 demotions, examined 32 >= nr_to_reclaim so the
+	 * priority stays: 20 + 15 + 31 = 66, then 61 rounds of 32 to pass
+	 * 2000: 66 + 61 x 32 = 2018.
+	 */
+	assert_int_equal(kswapd_case(1, 65536, wm_far, &scanned), 2018);
+	assert_int_equal(scanned, 2018 - 20);
+	/* simple reaches the same target one page at a time. */
+	assert_int_equal(kswapd_case(0, 65536, wm_far, &scanned), 2001);
+}
+
 static void test_alloc_init_fast_limit(void **state)
 {
 	struct setup s;
@@ -760,6 +839,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_spill_at_low_wmark),
+		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),
 		cmocka_unit_test(test_validate_refuses),

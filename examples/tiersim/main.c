@@ -57,6 +57,7 @@ struct opts {
 	double init_fast;
 	const char *cpu_file;
 	int lru_two_list;
+	int kswapd_rounds;
 	/* workload shape, < 0: unset */
 	double write_frac, sigma, zipf_s, hot_frac, hot_prob, shift_at,
 	       small_frac;
@@ -87,7 +88,7 @@ enum {
 	O_INIT_FAST = O_KERN + 7, O_WRITE, O_SIGMA, O_ZIPF, O_HOT_FRAC,
 	O_HOT_PROB, O_SHIFT, O_BURST, O_SMALL, O_THREADS, O_NO_INIT,
 	O_SAMPLE, O_PINGPONG, O_NO_PRESSURE, O_JSON, O_CSV, O_SVG, O_SUITE,
-	O_OUTDIR, O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU,
+	O_OUTDIR, O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU, O_KSWAPD,
 };
 
 static const struct option longopts[] = {
@@ -116,6 +117,7 @@ static const struct option longopts[] = {
 	{ "alloc-ns", required_argument, NULL, O_COST + C_ALLOC },
 	{ "cpu-ns-file", required_argument, NULL, O_CPU_FILE },
 	{ "lru", required_argument, NULL, O_LRU },
+	{ "kswapd", required_argument, NULL, O_KSWAPD },
 	{ "reclaim-ns", required_argument, NULL, O_COST + C_RECLAIM },
 	{ "scan-update-ns", required_argument, NULL, O_COST + C_SCAN_UPD },
 	{ "scan-delay-ms", required_argument, NULL, O_KERN + K_DELAY },
@@ -230,6 +232,10 @@ static void usage(FILE *f)
 "      --reclaim-ns N      kswapd's cost per page it examines [0]\n"
 "      --lru clock|two-list  kswapd picks pages with a CLOCK, or from 6.1's\n"
 "                          active and inactive lists [clock]\n"
+"      --kswapd simple|rounds  kswapd stops as soon as the demotion target is\n"
+"                          met, or works in 6.1's balance_pgdat() rounds\n"
+"                          (lru >> priority pages, watermark checked between\n"
+"                          rounds) [simple]\n"
 "      --scan-update-ns N  the scanner's cost per PTE it changes, on top of\n"
 "                          --scan-pte-ns [0]\n"
 "      --cpu-ns-file FILE  CPU time per access over the stream: lines\n"
@@ -517,6 +523,14 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			else
 				die_usage("--lru: clock or two-list");
 			break;
+		case O_KSWAPD:
+			if (!strcmp(optarg, "rounds"))
+				o->kswapd_rounds = 1;
+			else if (!strcmp(optarg, "simple"))
+				o->kswapd_rounds = 0;
+			else
+				die_usage("--kswapd: simple or rounds");
+			break;
 		case O_CSV:
 			o->csv = optarg;
 			break;
@@ -788,6 +802,7 @@ static void build_set(struct set *s, const struct opts *o,
 			   "ACCESS");
 
 	c->lru_two_list = o->lru_two_list;
+	c->kswapd_rounds = o->kswapd_rounds;
 	if (sim_validate(c, &s->src, err, sizeof(err)))
 		set_fail(s, NULL, err);
 

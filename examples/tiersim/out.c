@@ -151,7 +151,7 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"fast_pages\": %llu, "
 		"\"slow_pages\": %llu, \"wmark_min\": %llu, \"wmark_low\": "
 		"%llu, \"wmark_high\": %llu, \"wmark_promo\": %llu, "
-		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\"},\n",
+		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\", \"kswapd\": \"%s\"},\n",
 		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
 		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
@@ -163,7 +163,8 @@ static void json_config(FILE *f, const struct run_set *rs)
 		(unsigned long long)c->wmark[0], (unsigned long long)c->wmark[1],
 		(unsigned long long)c->wmark[2], (unsigned long long)c->wmark[3],
 		c->thp ? "true" : "false", c->init_fast,
-		c->lru_two_list ? "two-list" : "clock");
+		c->lru_two_list ? "two-list" : "clock",
+		c->kswapd_rounds ? "rounds" : "simple");
 	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
 		"%u, \"scan_period_adaptive\": %s, \"scan_size_mb\": %u, "
 		"\"scan_period_max_ms\": %u, "

@@ -26,6 +26,7 @@
 #define T_NEVER		UINT64_MAX
 #define PID_BASE	1000U
 #define KSWAPD_BATCH	32U		/* SWAP_CLUSTER_MAX */
+#define DEF_PRIORITY	12		/* mm/vmscan.c */
 #define MAX_SCAN_WINDOW	2560U		/* MB/s, kernel/sched/fair.c */
 
 /*
@@ -457,6 +458,12 @@ struct sim {
 	u32 kswapd_n;		/* demotions in the current batch */
 	int picking;		/* a clock_pick() is under way */
 	u64 clock_tries;	/* its remaining budget of slots */
+	/* --kswapd rounds: balance_pgdat()'s priority and the round under way */
+	int krounds;
+	int kprio;
+	int kround;		/* a round is under way */
+	u64 kquota;		/* the round's pages to examine */
+	u64 kreclaimed;		/* units it demoted */
 	u64 mig_free_at;	/* migration channel busy until */
 	u64 xfer_ns;		/* one unit through the bandwidth cap */
 	u64 mig_cpu_ns;		/* one unit's migration CPU time */
@@ -638,6 +645,7 @@ static void wake_kswapd(struct sim *s)
 	if (!s->p->demote || s->kswapd_awake)
 		return;
 	s->kswapd_awake = 1;
+	s->kprio = DEF_PRIORITY;
 	s->r->kswapd_wakeups++;
 	if (s->kswapd_clock < s->now)
 		s->kswapd_clock = s->now;
@@ -767,12 +775,67 @@ static void demote(struct sim *s, u64 sl)
 		r->pingpong += s->upages;
 }
 
+/*
+ * --kswapd rounds: 6.1's balance_pgdat(). Each round (kswapd_shrink_node())
+ * examines lru_size >> priority pages, or fewer once it has reclaimed
+ * nr_to_reclaim (the zone's high watermark, at least SWAP_CLUSTER_MAX); the
+ * watermark (the demotion target: WMARK_PROMO in tiering mode) is checked
+ * only between rounds, so kswapd overshoots it by up to a round. A round
+ * that examined fewer than nr_to_reclaim pages, or demoted nothing, raises
+ * the priority (halves the shift); past priority 1 kswapd gives up and
+ * sleeps until the next wakeup, which starts again at DEF_PRIORITY.
+ */
+static void kswapd_rounds(struct sim *s)
+{
+	u64 nr_to_reclaim = s->wm[2] > KSWAPD_BATCH ? s->wm[2] : KSWAPD_BATCH;
+	struct tp_node_mem m;
+	u64 u, total, pages;
+
+	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
+		if (!s->kround) {
+			fast_mem(s, &m);
+			if (m.free > tp_demotion_target(&s->tpp, &m) ||
+			    s->kprio < 1)
+				goto sleep;
+			total = s->lru ? s->lcount[0] + s->lcount[1] : s->fcap;
+			pages = (total << s->ushift) >> s->kprio;
+			s->kquota = (pages + s->upages - 1) >> s->ushift;
+			s->clock_tries = s->kquota;
+			s->kreclaimed = 0;
+			s->kround = 1;
+		}
+		u = CLOCK_NONE;
+		if (s->kreclaimed << s->ushift < nr_to_reclaim)
+			u = s->lru ? lru_pick(s) : clock_pick(s);
+		if (u == CLOCK_LATER)
+			return;
+		if (u != CLOCK_NONE) {
+			demote(s, u);
+			s->kreclaimed++;
+			continue;
+		}
+		/* The round is over: kswapd_shrink_node()'s verdict. */
+		s->kround = 0;
+		if ((s->kquota - s->clock_tries) << s->ushift < nr_to_reclaim ||
+		    !s->kreclaimed)
+			s->kprio--;
+	}
+	return;
+sleep:
+	s->kswapd_awake = 0;
+	s->kround = 0;
+}
+
 /* Batches of SWAP_CLUSTER_MAX; a pick interrupted by its cost resumes. */
 static void kswapd_run(struct sim *s)
 {
 	struct tp_node_mem m;
 	u64 u;
 
+	if (s->krounds) {
+		kswapd_rounds(s);
+		return;
+	}
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
 		for (; s->kswapd_n < KSWAPD_BATCH; s->kswapd_n++) {
 			if (!s->picking) {
@@ -1417,6 +1480,7 @@ static int sim_setup(struct sim *s)
 	}
 	s->reclaim_ns = (u64)c->costs.reclaim_ns << s->ushift;
 	s->lru = c->lru_two_list && s->p->demote;
+	s->krounds = c->kswapd_rounds;
 	if (s->lru) {
 		s->lnext = malloc(s->fcap * sizeof(*s->lnext));
 		s->lprev = malloc(s->fcap * sizeof(*s->lprev));

@@ -139,6 +139,10 @@ struct sim_policy {
  *	it); cold-burst's "most memory reclaimed to the slow tier" start
  * @lru_two_list: kswapd's page picking models 6.1's active and inactive
  *	lists (a two-handed CLOCK) instead of a one-handed CLOCK
+ * @kswapd_rounds: kswapd works in 6.1's balance_pgdat() rounds (a round
+ *	examines lru_size >> priority pages or reclaims the high watermark's
+ *	worth, the watermark is checked between rounds) instead of checking
+ *	the demotion target before every page
  * @nr_cpu: entries of @cpu_at and @cpu_ns: from access @cpu_at[i] of the
  *	stream on, each access costs @cpu_ns[i] of CPU time (a measured
  *	machine whose speed changed over time, --cpu-ns-file); 0: none
@@ -163,6 +167,7 @@ struct sim_cfg {
 	int allow_no_pressure;
 	double init_fast;
 	int lru_two_list;
+	int kswapd_rounds;
 	u32 nr_cpu;
 	const u64 *cpu_at;
 	const u32 *cpu_ns;

@@ -1004,6 +1004,7 @@ static void write_args(const char *path, const char *cpu_path,
 	arg(f, "--scan-update-ns", "%.0f", d->scan_update_ns);
 	arg(f, "--reclaim-ns", "%.0f", d->reclaim_ns);
 	arg(f, "--lru", "two-list");
+	arg(f, "--kswapd", "rounds");
 	arg(f, "--fast-read-ns", "0");
 	arg(f, "--fast-write-ns", "0");
 	arg(f, "--slow-read-ns", "0");
