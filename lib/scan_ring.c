@@ -130,57 +130,74 @@ static u64 ring_bsearch(const struct tp_scan_ring *ring, u64 lo, u64 hi,
 }
 
 /*
+ * One run of passes [first, last] with ascending starts, the first one
+ * <= @addr: every pass but the last covers [start, next start), the last
+ * one [start, @end), or [start, limit) if @end is not above its start (it
+ * wrapped; a limit below its start makes it cover nothing). Whether the run
+ * covers @addr is known from two loads before the search, so the search's
+ * result feeds only the time load.
+ */
+static inline bool ring_search_run(const struct tp_scan_ring *ring,
+				   u64 first, u64 last, u64 end, u64 addr,
+				   u64 *hit)
+{
+	u64 s_hi = pass_start(ring, last);
+
+	if (end >= s_hi) {
+		/* The run covers [its first start, end). */
+		if (addr >= end)
+			return false;
+		*hit = ring_bsearch(ring, first, last, addr);
+		return true;
+	}
+	/* The last pass wrapped: the others cover up to its start. */
+	if (addr < s_hi) {
+		*hit = ring_bsearch(ring, first, last - 1, addr);
+		return true;
+	}
+	/* The last pass covers [s_hi, limit), nothing if limit <= s_hi. */
+	*hit = last;
+	return addr < ring->limit;
+}
+
+/*
  * The passes older than the newest, over a snapshot that may be torn (the
  * caller validates it with the sequence count): every loop is bounded by
  * the depth whatever the values read. Passes are named by record number (0
  * = the first ever recorded); @end is the newest pass's start. Stores the
  * covering pass (or the oldest) in *@hit.
+ *
+ * The older passes of the newest run, then the previous run, are searched
+ * (passes [first, seg - 1], the last one ending where pass seg starts);
+ * older sweeps are walked one pass at a time, newest first.
  */
 static int ring_walk_older(const struct tp_scan_ring *ring, u64 addr, u64 nr,
 			   u64 end, u64 *hit)
 {
-	u64 runs[2], oldest, seg, first, k, s, s_hi, seg_end;
-	int r;
+	u64 oldest, seg, first, k, s;
 
 	oldest = nr > ring->mask ? nr - ring->mask - 1 : 0;
-	runs[0] = tp_read_once(ring->run);
-	runs[1] = tp_read_once(ring->prev_run);
-
-	/*
-	 * The older passes of the newest run, then the previous run: passes
-	 * [first, seg - 1] with ascending starts, the last one ending where
-	 * pass seg starts (or at the limit if that start is not above its).
-	 */
 	seg = nr - 1;
-	for (r = 0; r < 2; r++) {
-		first = tp_max_u64(runs[r], oldest);
-		if (first >= seg)
-			continue;
+
+	first = tp_max_u64(tp_read_once(ring->run), oldest);
+	if (first < seg) {
 		s = pass_start(ring, first);
-		if (addr >= s) {
-			/*
-			 * Every pass but the run's last covers [start, next
-			 * start): the search's answer does, unless it is the
-			 * last pass, whose end may be the limit (even a limit
-			 * below its start, then it covers nothing).
-			 */
-			k = ring_bsearch(ring, first, seg - 1, addr);
-			if (k < seg - 1) {
-				*hit = k;
-				return TP_LAT_EXACT;
-			}
-			s_hi = pass_start(ring, k);
-			seg_end = end < s_hi ? ring->limit : end;
-			if (addr < seg_end) {
-				*hit = k;
-				return TP_LAT_EXACT;
-			}
-		}
+		if (addr >= s &&
+		    ring_search_run(ring, first, seg - 1, end, addr, hit))
+			return TP_LAT_EXACT;
+		end = s;
+		seg = first;
+	}
+	first = tp_max_u64(tp_read_once(ring->prev_run), oldest);
+	if (first < seg) {
+		s = pass_start(ring, first);
+		if (addr >= s &&
+		    ring_search_run(ring, first, seg - 1, end, addr, hit))
+			return TP_LAT_EXACT;
 		end = s;
 		seg = first;
 	}
 
-	/* Older sweeps: one pass at a time, newest first. */
 	for (k = seg; k-- > oldest;) {
 		s = pass_start(ring, k);
 		if (end < s)
