@@ -140,20 +140,21 @@ static void test_alloc_spill_at_low_wmark(void **state)
  * Returns the free pages when kswapd went back to sleep.
  */
 static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
-		       u64 *scanned)
+		       u32 demote_ns, u64 *scanned, u64 *busy_ns)
 {
 	struct setup st;
 	struct sim_policy p;
 	struct sim_result *r = calloc(1, sizeof(*r));
 	struct sim s;
 	char err[SIM_ERRLEN];
-	u64 u, free_end;
+	u64 u, t0, free_end;
 
 	assert_non_null(r);
 	small_setup(&st, WL_UNIFORM, 2 * fast, 1000, fast);
 	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
 	st.cfg.lru_two_list = 1;
 	st.cfg.kswapd_rounds = rounds;
+	st.cfg.costs.demote_ns = demote_ns;
 	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
 	policy(&p, "mainline", &st.cfg);
 	memset(&s, 0, sizeof(s));
@@ -165,13 +166,17 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	for (u = 0; u < 2 * fast; u++)
 		alloc_unit(&s, u);
 	assert_int_equal(fast_free_pages(&s), wm[1]);
-	s.now = 1000000 * SIM_NS_PER_MS;	/* kswapd is never ahead of it */
+	/* The first allocation on the slow tier woke kswapd. */
+	assert_true(s.kswapd_awake);
 	wake_kswapd(&s);
+	t0 = s.kswapd_clock;
+	s.now = 1000000 * SIM_NS_PER_MS;	/* kswapd is never ahead of it */
 	kswapd_run(&s);
 	assert_false(s.kswapd_awake);
 	assert_int_equal(r->kswapd_wakeups, 1);
 	assert_int_equal(r->demotions, fast_free_pages(&s) - wm[1]);
 	*scanned = r->kswapd_scanned;
+	*busy_ns = s.kswapd_clock - t0;
 	free_end = fast_free_pages(&s);
 	sim_teardown(&s);
 	sim_result_free(r);
@@ -184,11 +189,11 @@ static void test_kswapd_simple_vs_rounds(void **state)
 {
 	static const u64 wm[4] = { 10, 20, 30, 40 };
 	static const u64 wm_far[4] = { 10, 20, 30, 2000 };
-	u64 scanned;
+	u64 scanned, busy;
 
 	(void)state;
 	/* simple: stops at the first page above the target. */
-	assert_int_equal(kswapd_case(0, 4096, wm, &scanned), 41);
+	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
 	assert_int_equal(scanned, 21);
 	/*
 	 * rounds (6.1's balance_pgdat()): 4076 pages on the LRU; rounds of
@@ -197,7 +202,7 @@ static void test_kswapd_simple_vs_rounds(void **state)
 	 * watermark is checked between rounds only: 20 -> 21 -> 24 -> 31 ->
 	 * 46, which overshoots the target (40) by 6.
 	 */
-	assert_int_equal(kswapd_case(1, 4096, wm, &scanned), 46);
+	assert_int_equal(kswapd_case(1, 4096, wm, 0, &scanned, &busy), 46);
 	assert_int_equal(scanned, 26);
 	/*
 	 * nr_to_reclaim caps a round: 65516 pages, rounds of 15 (prio 12)
@@ -206,10 +211,26 @@ static void test_kswapd_simple_vs_rounds(void **state)
 	 * priority stays: 20 + 15 + 31 = 66, then 61 rounds of 32 to pass
 	 * 2000: 66 + 61 x 32 = 2018.
 	 */
-	assert_int_equal(kswapd_case(1, 65536, wm_far, &scanned), 2018);
+	assert_int_equal(kswapd_case(1, 65536, wm_far, 0, &scanned, &busy), 2018);
 	assert_int_equal(scanned, 2018 - 20);
 	/* simple reaches the same target one page at a time. */
-	assert_int_equal(kswapd_case(0, 65536, wm_far, &scanned), 2001);
+	assert_int_equal(kswapd_case(0, 65536, wm_far, 0, &scanned, &busy), 2001);
+}
+
+static void test_kswapd_demote_cost(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct sim_cfg c;
+	u64 scanned, busy;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	/* 21 demotions; no cost per look: kswapd's time is theirs. */
+	assert_int_equal(kswapd_case(0, 4096, wm, 10000, &scanned, &busy), 41);
+	assert_int_equal(busy, 21 * 10000);
+	/* 0: a demotion costs what a promotion's migration does. */
+	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
+	assert_int_equal(busy, 21 * (u64)c.costs.migrate_ns);
 }
 
 static void test_alloc_init_fast_limit(void **state)
@@ -840,6 +861,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_spill_at_low_wmark),
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
+		cmocka_unit_test(test_kswapd_demote_cost),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),
 		cmocka_unit_test(test_validate_refuses),

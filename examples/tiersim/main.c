@@ -75,7 +75,8 @@ struct opts {
 
 enum {
 	C_CPU, C_FAST_R, C_FAST_W, C_SLOW_R, C_SLOW_W, C_FAULT, C_MIGR,
-	C_MIGR_BW, C_SCAN, C_ALLOC, C_RECLAIM, C_SCAN_UPD, C_NR,
+	C_MIGR_BW, C_SCAN, C_ALLOC, C_RECLAIM, C_SCAN_UPD, C_DEMOTE,
+	C_NR,
 };
 
 enum {
@@ -120,6 +121,7 @@ static const struct option longopts[] = {
 	{ "kswapd", required_argument, NULL, O_KSWAPD },
 	{ "reclaim-ns", required_argument, NULL, O_COST + C_RECLAIM },
 	{ "scan-update-ns", required_argument, NULL, O_COST + C_SCAN_UPD },
+	{ "demote-ns", required_argument, NULL, O_COST + C_DEMOTE },
 	{ "scan-delay-ms", required_argument, NULL, O_KERN + K_DELAY },
 	{ "scan-period-ms", required_argument, NULL, O_KERN + K_PERIOD },
 	{ "scan-period-min-ms", required_argument, NULL,
@@ -230,6 +232,7 @@ static void usage(FILE *f)
 "      --fault-ns N, --migrate-ns N, --migrate-mbps N, --scan-pte-ns N,\n"
 "      --alloc-ns N        override the profile's costs\n"
 "      --reclaim-ns N      kswapd's cost per page it examines [0]\n"
+"      --demote-ns N       kswapd's cost per page it demotes [--migrate-ns]\n"
 "      --lru clock|two-list  kswapd picks pages with a CLOCK, or from 6.1's\n"
 "                          active and inactive lists [clock]\n"
 "      --kswapd simple|rounds  kswapd stops as soon as the demotion target is\n"
@@ -751,6 +754,8 @@ static void build_set(struct set *s, const struct opts *o,
 		c->costs.reclaim_ns = (u32)o->cost[C_RECLAIM];
 	if (o->cost[C_SCAN_UPD] >= 0)
 		c->costs.scan_update_ns = (u32)o->cost[C_SCAN_UPD];
+	if (o->cost[C_DEMOTE] >= 0)
+		c->costs.demote_ns = (u32)o->cost[C_DEMOTE];
 
 	if (it && it->fast)
 		parse_size("suite --fast", it->fast, &fast);

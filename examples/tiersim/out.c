@@ -147,7 +147,7 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"fast_read_ns\": %u, \"fast_write_ns\": %u, "
 		"\"fault_ns\": %u, \"migrate_ns\": %u, \"migrate_mbps\": %u, "
 		"\"scan_pte_ns\": %u, \"scan_update_ns\": %u, \"alloc_ns\": %u, "
-		"\"reclaim_ns\": %u, \"cpu_ns_steps\": %u, "
+		"\"reclaim_ns\": %u, \"demote_ns\": %u, \"cpu_ns_steps\": %u, "
 		"\"fast_pages\": %llu, "
 		"\"slow_pages\": %llu, \"wmark_min\": %llu, \"wmark_low\": "
 		"%llu, \"wmark_high\": %llu, \"wmark_promo\": %llu, "
@@ -157,7 +157,9 @@ static void json_config(FILE *f, const struct run_set *rs)
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
 		c->costs.migrate_ns, c->costs.migrate_mbps,
 		c->costs.scan_pte_ns, c->costs.scan_update_ns,
-		c->costs.alloc_ns, c->costs.reclaim_ns, c->nr_cpu,
+		c->costs.alloc_ns, c->costs.reclaim_ns,
+		c->costs.demote_ns ? c->costs.demote_ns : c->costs.migrate_ns,
+		c->nr_cpu,
 		(unsigned long long)c->fast_pages,
 		(unsigned long long)c->slow_pages,
 		(unsigned long long)c->wmark[0], (unsigned long long)c->wmark[1],

@@ -467,6 +467,7 @@ struct sim {
 	u64 mig_free_at;	/* migration channel busy until */
 	u64 xfer_ns;		/* one unit through the bandwidth cap */
 	u64 mig_cpu_ns;		/* one unit's migration CPU time */
+	u64 demote_cpu_ns;	/* kswapd's, per unit demoted */
 
 	u64 next_sample, sample_ns;
 	u64 pingpong_ns;
@@ -768,7 +769,7 @@ static void demote(struct sim *s, u64 sl)
 	s->flags[u] &= (u8)~(PF_FAST | PF_PROT);
 	s->sused++;
 	s->mig_free_at = start + s->xfer_ns;
-	s->kswapd_clock = start + s->mig_cpu_ns;
+	s->kswapd_clock = start + s->demote_cpu_ns;
 	r->demotions += s->upages;
 	if (promo && s->kswapd_clock / SIM_NS_PER_MS - (promo - 1) <
 	    s->c->pingpong_ms)
@@ -1493,6 +1494,8 @@ static int sim_setup(struct sim *s)
 	}	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
 			   ((double)c->costs.migrate_mbps * 1048576.0));
 	s->mig_cpu_ns = (u64)c->costs.migrate_ns << s->ushift;
+	s->demote_cpu_ns = (u64)(c->costs.demote_ns ? c->costs.demote_ns :
+				 c->costs.migrate_ns) << s->ushift;
 	s->sample_ns = (u64)c->sample_ms * SIM_NS_PER_MS;
 	s->next_sample = 0;
 	s->pingpong_ns = (u64)c->pingpong_ms * SIM_NS_PER_MS;

@@ -62,6 +62,8 @@ typedef int64_t s64;
  *	isolation and the folio_referenced() rmap walk; pgscan_kswapd)
  * @scan_update_ns: NUMA scanner, per PTE it changes, on top of
  *	@scan_pte_ns (the PTE rewrite, the access-time stamp, the TLB flush)
+ * @demote_ns: kswapd's CPU time to demote one 4 KiB page; 0 means
+ *	@migrate_ns
  */
 struct sim_costs {
 	const char *name;
@@ -74,6 +76,7 @@ struct sim_costs {
 	u32 alloc_ns;
 	u32 reclaim_ns;
 	u32 scan_update_ns;
+	u32 demote_ns;
 };
 
 enum sim_lat_src {

@@ -378,6 +378,8 @@ struct derived {
 	int scan_fit;		/* scan costs fitted on the chunks */
 	double fault_ns, migrate_ns;
 	int cost_fit;		/* intervals the fault costs were fitted on */
+	double demote_ns;
+	int kswapd_fit;		/* intervals kswapd's costs were fitted on */
 	double fast_pages, slow_pages, wm[4];
 };
 
@@ -649,6 +651,59 @@ static int fit_fault_cost(const struct krun *k, struct derived *d)
 	return 0;
 }
 
+/*
+ * What kswapd's work costs it: least squares over the intervals between
+ * samples, kswapd0's CPU time = a x pages looked at (pgscan_kswapd +
+ * pgrefill) + b x pages demoted (pgdemote_kswapd), both >= 0. Under
+ * emulation a demotion (a migration with its TLB shootdown to the busy
+ * vCPU) costs 100-150 us and a look a few us: while the initialisation pass
+ * fills node 0, every page kswapd looks at is old and demoted, in the
+ * measured phases it looks at up to 60 pages per demotion. One rate per look
+ * (kswapd's time over its looks, less the promotions' migration cost per
+ * demotion) mixes the two. Returns -1 without enough data.
+ */
+static int fit_kswapd_cost(const struct krun *k, struct derived *d)
+{
+	double sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, det, a, b;
+	int i, n = 0;
+
+	for (i = 1; i < k->nr_samples; i++) {
+		const struct kvl *p = &k->sample[i - 1], *q = &k->sample[i];
+		double x = kv_num(q, "pgscan_kswapd", 0) -
+			   kv_num(p, "pgscan_kswapd", 0) +
+			   kv_num(q, "pgrefill", 0) - kv_num(p, "pgrefill", 0);
+		double y = kv_num(q, "pgdemote_kswapd", 0) -
+			   kv_num(p, "pgdemote_kswapd", 0);
+		double dd = (kv_num(q, "kswapd_cpu_ms", 0) -
+			     kv_num(p, "kswapd_cpu_ms", 0)) * 1e6;
+
+		if (x <= 0 && y <= 0)
+			continue;
+		sxx += x * x;
+		sxy += x * y;
+		syy += y * y;
+		sxd += x * dd;
+		syd += y * dd;
+		n++;
+	}
+	if (n < 3 || sxx <= 0 || syy <= 0)
+		return -1;
+	det = sxx * syy - sxy * sxy;
+	a = det > 0 ? (sxd * syy - syd * sxy) / det : -1;
+	b = det > 0 ? (syd * sxx - sxd * sxy) / det : -1;
+	if (b < 0) {
+		b = 0;
+		a = sxd / sxx;
+	} else if (a < 0) {
+		a = 0;
+		b = syd / syy;
+	}
+	d->reclaim_ns = a;
+	d->demote_ns = b;
+	d->kswapd_fit = n;
+	return 0;
+}
+
 static void derive(const struct krun *k, struct derived *d)
 {
 	double lru;
@@ -710,6 +765,8 @@ static void derive(const struct krun *k, struct derived *d)
 					 "pgdemote_kswapd")) / lru : 0;
 	if (d->reclaim_ns < 0)
 		d->reclaim_ns = 0;
+	d->demote_ns = d->migrate_ns;
+	fit_kswapd_cost(k, d);
 }
 
 static void json_series(FILE *f, const struct krun *k, const char *name,
@@ -760,7 +817,8 @@ static void write_kernel_json(const char *path, const struct krun *k,
 	fprintf(f, "]},\n");
 	fprintf(f, "    \"machine\": {\"profile\": \"qemu-tcg\", \"cpu_ns\": "
 		"%.1f, \"alloc_ns\": %.1f, \"scan_pte_ns\": %.1f, "
-		"\"reclaim_ns\": %.1f, \"scan_update_ns\": %.1f, "
+		"\"reclaim_ns\": %.1f, \"demote_ns\": %.1f, "
+		"\"scan_update_ns\": %.1f, "
 		"\"fault_ns\": %.1f, \"migrate_ns\": %.1f, "
 		"\"fast_pages\": %.0f, \"slow_pages\": %.0f, \"wmark_min\": "
 		"%.0f, \"wmark_low\": %.0f, \"wmark_high\": %.0f, "
@@ -768,7 +826,7 @@ static void write_kernel_json(const char *path, const struct krun *k,
 		"\"node1_managed\": %s, \"access_rate\": %.0f, "
 		"\"qemu\": \"%s\", \"host_loadavg\": %s, \"wall_s\": %s},\n",
 		d->cpu_ns, d->alloc_ns, d->scan_pte_ns, d->reclaim_ns,
-		d->scan_update_ns, d->fault_ns, d->migrate_ns, d->fast_pages,
+		d->demote_ns, d->scan_update_ns, d->fault_ns, d->migrate_ns, d->fast_pages,
 		d->slow_pages, d->wm[0], d->wm[1], d->wm[2], d->wm[3],
 		kv_num(st, "thp", 0) ? "true" : "false",
 		kv_str(m, "n0_managed"), kv_str(m, "n1_managed") ?: "0",
@@ -1003,6 +1061,8 @@ static void write_args(const char *path, const char *cpu_path,
 	arg(f, "--scan-pte-ns", "%.0f", d->scan_pte_ns);
 	arg(f, "--scan-update-ns", "%.0f", d->scan_update_ns);
 	arg(f, "--reclaim-ns", "%.0f", d->reclaim_ns);
+	if (d->demote_ns >= 1)
+		arg(f, "--demote-ns", "%.0f", d->demote_ns);
 	arg(f, "--lru", "two-list");
 	arg(f, "--kswapd", "rounds");
 	arg(f, "--fast-read-ns", "0");
@@ -1044,14 +1104,16 @@ static int cmd_parse(int argc, char **argv)
 	printf("truth: %s: %.1fM accesses in %.1f s (%.2fM/s), %d scan passes "
 	       "(%.2f s), cpu %.0f ns, alloc %.0f ns, scan %.0f ns/PTE + %.0f "
 	       "ns/change (%d fitted), "
-	       "reclaim %.0f ns/page, fault %.0f ns, promotion %.0f ns (%d "
+	       "kswapd %.0f ns/look + %.0f ns/demotion (%d fitted), "
+	       "fault %.0f ns, promotion %.0f ns (%d "
 	       "fitted), fast tier %.0f pages; "
 	       "per M accesses: %.0f hint faults, %.0f candidates, %.0f "
 	       "promotions, %.0f demotions\n", argv[2], d.acc_total / 1e6,
 	       (d.t_end_ms - d.t_start_ms) / 1e3, d.rate / 1e6,
 	       d.scan_passes, (d.scan_ms_init + d.scan_ms_main) / 1e3,
 	       d.cpu_ns, d.alloc_ns, d.scan_pte_ns, d.scan_update_ns,
-	       d.scan_fit, d.reclaim_ns, d.fault_ns, d.migrate_ns,
+	       d.scan_fit, d.reclaim_ns, d.demote_ns, d.kswapd_fit,
+	       d.fault_ns, d.migrate_ns,
 	       d.cost_fit, d.fast_pages,
 	       delta(&k, k.nr_samples - 1, "numa_hint_faults") * 1e6 /
 	       d.acc_total,
