@@ -534,6 +534,41 @@ static double acc_at(const struct krun *k, double t_ms)
 }
 
 /*
+ * Least squares for d = a x + b y with a, b >= 0 (the costs in the fits
+ * below): sums over the samples, then the normal equations; a negative
+ * coefficient is dropped and the other one refitted alone.
+ */
+struct lsq2 {
+	double sxx, sxy, syy, sxd, syd;
+	int n;
+};
+
+static void lsq2_add(struct lsq2 *l, double x, double y, double d)
+{
+	l->sxx += x * x;
+	l->sxy += x * y;
+	l->syy += y * y;
+	l->sxd += x * d;
+	l->syd += y * d;
+	l->n++;
+}
+
+static void lsq2_solve(const struct lsq2 *l, double *a, double *b)
+{
+	double det = l->sxx * l->syy - l->sxy * l->sxy;
+
+	*a = det > 0 ? (l->sxd * l->syy - l->syd * l->sxy) / det : -1;
+	*b = det > 0 ? (l->syd * l->sxx - l->sxd * l->sxy) / det : -1;
+	if (*b < 0) {
+		*b = 0;
+		*a = l->sxd / l->sxx;
+	} else if (*a < 0) {
+		*a = 0;
+		*b = l->syy > 0 ? l->syd / l->syy : 0;
+	}
+}
+
+/*
  * The scanner's cost, from the passes (task_numa_work(), ftrace) and the
  * chunks each marked (change_prot_numa(), kprobes): per pass, duration =
  * a x PTEs examined + b x PTEs changed, least squares over the passes.
@@ -546,8 +581,9 @@ static int fit_scan_cost(const struct krun *k, struct derived *d)
 	double base = (double)strtoull(kv_str(&k->start, "base") ?: "0", NULL,
 				       0);
 	double pages = kv_num(&k->start, "pages", 0), top = base + pages * 4096;
-	double sxx = 0, sxu = 0, suu = 0, sxd = 0, sud = 0, det, a, b;
-	int i, j, n = 0;
+	struct lsq2 l = { 0 };
+	double a, b;
+	int i, j;
 
 	if (!base || !k->nr_chunks)
 		return -1;
@@ -576,28 +612,14 @@ static int fit_scan_cost(const struct krun *k, struct derived *d)
 		}
 		if (ex <= 0)
 			continue;
-		sxx += ex * ex;
-		sxu += ex * up;
-		suu += up * up;
-		sxd += ex * dur;
-		sud += up * dur;
-		n++;
+		lsq2_add(&l, ex, up, dur);
 	}
-	if (n < 2)
+	if (l.n < 2)
 		return -1;
-	det = sxx * suu - sxu * sxu;
-	a = det > 0 ? (sxd * suu - sud * sxu) / det : -1;
-	b = det > 0 ? (sud * sxx - sxd * sxu) / det : -1;
-	if (b < 0) {
-		b = 0;
-		a = sxd / sxx;
-	} else if (a < 0) {
-		a = 0;
-		b = sud / suu;
-	}
+	lsq2_solve(&l, &a, &b);
 	d->scan_pte_ns = a * 1e6;
 	d->scan_update_ns = b * 1e6;
-	d->scan_fit = n;
+	d->scan_fit = l.n;
 	return 0;
 }
 
@@ -610,8 +632,9 @@ static int fit_scan_cost(const struct krun *k, struct derived *d)
  */
 static int fit_fault_cost(const struct krun *k, struct derived *d)
 {
-	double sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, det, a, b;
-	int i, n = 0;
+	struct lsq2 l = { 0 };
+	double a, b;
+	int i;
 
 	for (i = 1; i < k->nr_samples; i++) {
 		const struct kvl *p = &k->sample[i - 1], *q = &k->sample[i];
@@ -626,28 +649,14 @@ static int fit_fault_cost(const struct krun *k, struct derived *d)
 		if (t0 < d->t_main_ms || kv_num(p, "sys_ms", -1) < 0)
 			continue;
 		dd = (sys - scan_ms_in(k, t0, t1)) * 1e6;
-		sxx += x * x;
-		sxy += x * y;
-		syy += y * y;
-		sxd += x * dd;
-		syd += y * dd;
-		n++;
+		lsq2_add(&l, x, y, dd);
 	}
-	if (n < 3 || sxx <= 0)
+	if (l.n < 3 || l.sxx <= 0)
 		return -1;
-	det = sxx * syy - sxy * sxy;
-	a = det > 0 ? (sxd * syy - syd * sxy) / det : -1;
-	b = det > 0 ? (syd * sxx - sxd * sxy) / det : -1;
-	if (b < 0) {
-		b = 0;
-		a = sxd / sxx;
-	} else if (a < 0) {
-		a = 0;
-		b = syy > 0 ? syd / syy : 0;
-	}
+	lsq2_solve(&l, &a, &b);
 	d->fault_ns = a > 0 ? a : 0;
 	d->migrate_ns = b > 0 ? b : 0;
-	d->cost_fit = n;
+	d->cost_fit = l.n;
 	return 0;
 }
 
@@ -664,8 +673,9 @@ static int fit_fault_cost(const struct krun *k, struct derived *d)
  */
 static int fit_kswapd_cost(const struct krun *k, struct derived *d)
 {
-	double sxx = 0, sxy = 0, syy = 0, sxd = 0, syd = 0, det, a, b;
-	int i, n = 0;
+	struct lsq2 l = { 0 };
+	double a, b;
+	int i;
 
 	for (i = 1; i < k->nr_samples; i++) {
 		const struct kvl *p = &k->sample[i - 1], *q = &k->sample[i];
@@ -679,28 +689,14 @@ static int fit_kswapd_cost(const struct krun *k, struct derived *d)
 
 		if (x <= 0 && y <= 0)
 			continue;
-		sxx += x * x;
-		sxy += x * y;
-		syy += y * y;
-		sxd += x * dd;
-		syd += y * dd;
-		n++;
+		lsq2_add(&l, x, y, dd);
 	}
-	if (n < 3 || sxx <= 0 || syy <= 0)
+	if (l.n < 3 || l.sxx <= 0 || l.syy <= 0)
 		return -1;
-	det = sxx * syy - sxy * sxy;
-	a = det > 0 ? (sxd * syy - syd * sxy) / det : -1;
-	b = det > 0 ? (syd * sxx - sxd * sxy) / det : -1;
-	if (b < 0) {
-		b = 0;
-		a = sxd / sxx;
-	} else if (a < 0) {
-		a = 0;
-		b = syd / syy;
-	}
+	lsq2_solve(&l, &a, &b);
 	d->reclaim_ns = a;
 	d->demote_ns = b;
-	d->kswapd_fit = n;
+	d->kswapd_fit = l.n;
 	return 0;
 }
 
