@@ -1494,8 +1494,7 @@ static int sim_setup(struct sim *s)
 	}	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
 			   ((double)c->costs.migrate_mbps * 1048576.0));
 	s->mig_cpu_ns = (u64)c->costs.migrate_ns << s->ushift;
-	s->demote_cpu_ns = (u64)(c->costs.demote_ns ? c->costs.demote_ns :
-				 c->costs.migrate_ns) << s->ushift;
+	s->demote_cpu_ns = (u64)sim_demote_ns(&c->costs) << s->ushift;
 	s->sample_ns = (u64)c->sample_ms * SIM_NS_PER_MS;
 	s->next_sample = 0;
 	s->pingpong_ns = (u64)c->pingpong_ms * SIM_NS_PER_MS;

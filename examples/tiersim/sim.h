@@ -79,6 +79,12 @@ struct sim_costs {
 	u32 demote_ns;
 };
 
+/* kswapd's CPU time per 4 KiB page demoted: @demote_ns or @migrate_ns. */
+static inline u32 sim_demote_ns(const struct sim_costs *c)
+{
+	return c->demote_ns ? c->demote_ns : c->migrate_ns;
+}
+
 enum sim_lat_src {
 	LAT_RING = 0,		/* scan-history ring (seed 000 6/8) */
 	LAT_ATIME = 1,		/* per-page access-time stamp (mainline) */
