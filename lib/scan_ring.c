@@ -174,28 +174,24 @@ static inline bool ring_search_run(const struct tp_scan_ring *ring,
 static int ring_walk_older(const struct tp_scan_ring *ring, u64 addr, u64 nr,
 			   u64 end, u64 *hit)
 {
-	u64 oldest, seg, first, k, s;
+	u64 oldest, seg, first, run, k, s;
+	int r;
 
 	oldest = nr > ring->mask ? nr - ring->mask - 1 : 0;
 	seg = nr - 1;
 
-	first = tp_max_u64(tp_read_once(ring->run), oldest);
-	if (first < seg) {
-		s = pass_start(ring, first);
-		if (addr >= s &&
-		    ring_search_run(ring, first, seg - 1, end, addr, hit))
-			return TP_LAT_EXACT;
-		end = s;
-		seg = first;
-	}
-	first = tp_max_u64(tp_read_once(ring->prev_run), oldest);
-	if (first < seg) {
-		s = pass_start(ring, first);
-		if (addr >= s &&
-		    ring_search_run(ring, first, seg - 1, end, addr, hit))
-			return TP_LAT_EXACT;
-		end = s;
-		seg = first;
+	run = tp_read_once(ring->run);
+	for (r = 0; r < 2; r++) {
+		first = tp_max_u64(run, oldest);
+		if (first < seg) {
+			s = pass_start(ring, first);
+			if (addr >= s &&
+			    ring_search_run(ring, first, seg - 1, end, addr, hit))
+				return TP_LAT_EXACT;
+			end = s;
+			seg = first;
+		}
+		run = tp_read_once(ring->prev_run);
 	}
 
 	for (k = seg; k-- > oldest;) {
