@@ -8,6 +8,7 @@
 #include "out.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 enum fkind { F_U64, F_DBL, F_OPT };	/* F_OPT: double, < 0 means n/a */
@@ -176,6 +177,46 @@ static void json_config(FILE *f, const struct run_set *rs)
 		(long long)c->rate_limit_mbps, c->sample_ms, c->pingpong_ms);
 }
 
+/*
+ * One JSON array: @name (quoted, with any separator before it), then the
+ * u64 at @off of each of the @nr structs of @size bytes at @base, divided by
+ * @div ("%.6g") or as integers when @div is 0.
+ */
+static void json_u64s(FILE *f, const char *name, const void *base,
+		      size_t size, size_t off, u64 nr, double div)
+{
+	u64 i, v;
+
+	fprintf(f, "%s: [", name);
+	for (i = 0; i < nr; i++) {
+		memcpy(&v, (const char *)base + i * size + off, sizeof(v));
+		if (div)
+			fprintf(f, "%s%.6g", i ? ", " : "", (double)v / div);
+		else
+			fprintf(f, "%s%llu", i ? ", " : "",
+				(unsigned long long)v);
+	}
+	fprintf(f, "]");
+}
+
+/* The time series of a run, in the order they are written. */
+static const struct {
+	const char *name;
+	size_t off;
+	double div;
+} series[] = {
+	{ "\"t_s\"", offsetof(struct sim_sample, t_ns), 1e9 },
+	{ ", \"accesses\"", offsetof(struct sim_sample, acc), 0 },
+	{ ", \"fast_accesses\"", offsetof(struct sim_sample, fast), 0 },
+	{ ", \"promotions\"", offsetof(struct sim_sample, promo), 0 },
+	{ ", \"threshold_ms\"", offsetof(struct sim_sample, thresh), 1e6 },
+	{ ", \"hint_faults\"", offsetof(struct sim_sample, faults), 0 },
+	{ ", \"pgpromote_candidate\"", offsetof(struct sim_sample, cand), 0 },
+	{ ", \"demotions\"", offsetof(struct sim_sample, demo), 0 },
+	{ ", \"fast_used\"", offsetof(struct sim_sample, fast_used), 0 },
+	{ ", \"pte_updates\"", offsetof(struct sim_sample, pte_updates), 0 },
+};
+
 static void json_run(FILE *f, const struct run_set *rs,
 		     const struct sim_result *r)
 {
@@ -223,59 +264,18 @@ static void json_run(FILE *f, const struct run_set *rs,
 			(unsigned long long)s->scans,
 			(unsigned long long)s->skips);
 	}
-	fprintf(f, "],\n       \"scans\": {\"t_s\": [");
-	for (i = 0; i < r->nr_passes; i++)
-		fprintf(f, "%s%.6g", i ? ", " : "",
-			(double)r->pass[i].t_ns / 1e9);
-	fprintf(f, "], \"duration_ms\": [");
-	for (i = 0; i < r->nr_passes; i++)
-		fprintf(f, "%s%.6g", i ? ", " : "",
-			(double)r->pass[i].cost_ns / 1e6);
-	fprintf(f, "], \"updates\": [");
-	for (i = 0; i < r->nr_passes; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->pass[i].updates);
-	fprintf(f, "]},\n       \"series\": {\"t_s\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%.6g", i ? ", " : "",
-			(double)r->sample[i].t_ns / 1e9);
-	fprintf(f, "], \"accesses\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].acc);
-	fprintf(f, "], \"fast_accesses\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].fast);
-	fprintf(f, "], \"promotions\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].promo);
-	fprintf(f, "], \"threshold_ms\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%.6g", i ? ", " : "",
-			(double)r->sample[i].thresh / 1e6);
-	fprintf(f, "], \"hint_faults\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].faults);
-	fprintf(f, "], \"pgpromote_candidate\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].cand);
-	fprintf(f, "], \"demotions\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].demo);
-	fprintf(f, "], \"fast_used\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].fast_used);
-	fprintf(f, "], \"pte_updates\": [");
-	for (i = 0; i < r->nr_samples; i++)
-		fprintf(f, "%s%llu", i ? ", " : "",
-			(unsigned long long)r->sample[i].pte_updates);
-	fprintf(f, "]}}");
+	fprintf(f, "],\n       \"scans\": {");
+	json_u64s(f, "\"t_s\"", r->pass, sizeof(*r->pass),
+		  offsetof(struct sim_pass, t_ns), r->nr_passes, 1e9);
+	json_u64s(f, ", \"duration_ms\"", r->pass, sizeof(*r->pass),
+		  offsetof(struct sim_pass, cost_ns), r->nr_passes, 1e6);
+	json_u64s(f, ", \"updates\"", r->pass, sizeof(*r->pass),
+		  offsetof(struct sim_pass, updates), r->nr_passes, 0);
+	fprintf(f, "},\n       \"series\": {");
+	for (i = 0; i < sizeof(series) / sizeof(series[0]); i++)
+		json_u64s(f, series[i].name, r->sample, sizeof(*r->sample),
+			  series[i].off, r->nr_samples, series[i].div);
+	fprintf(f, "}}");
 }
 
 void out_json(FILE *f, const struct run_set *rs, u32 nr_sets)
