@@ -324,6 +324,17 @@ static u64 parse_u64(const char *opt, const char *s)
 	return v;
 }
 
+/* A two-way option: 0 for @off, 1 for @on, exit 2 for anything else. */
+static int parse_choice(const char *opt, const char *arg, const char *off,
+			const char *on)
+{
+	if (!strcmp(arg, on))
+		return 1;
+	if (strcmp(arg, off))
+		die_usage("%s: %s or %s", opt, off, on);
+	return 0;
+}
+
 static double parse_dbl(const char *opt, const char *s)
 {
 	char *end;
@@ -519,20 +530,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			o->cpu_file = optarg;
 			break;
 		case O_LRU:
-			if (!strcmp(optarg, "two-list"))
-				o->lru_two_list = 1;
-			else if (!strcmp(optarg, "clock"))
-				o->lru_two_list = 0;
-			else
-				die_usage("--lru: clock or two-list");
+			o->lru_two_list = parse_choice("--lru", optarg,
+						       "clock", "two-list");
 			break;
 		case O_KSWAPD:
-			if (!strcmp(optarg, "rounds"))
-				o->kswapd_rounds = 1;
-			else if (!strcmp(optarg, "simple"))
-				o->kswapd_rounds = 0;
-			else
-				die_usage("--kswapd: simple or rounds");
+			o->kswapd_rounds = parse_choice("--kswapd", optarg,
+							"simple", "rounds");
 			break;
 		case O_CSV:
 			o->csv = optarg;
