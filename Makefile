@@ -16,8 +16,8 @@
 # CC, CFLAGS, LDFLAGS and CPPFLAGS are honoured; the flags tierpol needs are
 # added on top of them. V=1 prints every command.
 
-VERSION_MAJOR	:= 0
-VERSION_MINOR	:= 1
+VERSION_MAJOR	:= 1
+VERSION_MINOR	:= 0
 VERSION_PATCH	:= 0
 VERSION		:= $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 

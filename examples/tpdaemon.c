@@ -12,11 +12,11 @@
  *   fault <time_ms> <addr_hex> <r|w> <young 0|1> [pages]
  *   mem <free_pages>                        the fast node's free pages
  *
- * It keeps one scan-history ring (seed 000) for latency, one per-node state
+ * It keeps one scan-history ring (the 2020 RFC's) for latency, one per-node state
  * for the fast node, a real clock in nanosecond ticks, and prints every
  * decision and the node statistics at the end.
  *
- * Usage: tpdaemon [--preset seed|mainline] [FILE]   (no FILE: a built-in demo)
+ * Usage: tpdaemon [--preset rfc2020|linux61] [FILE]   (no FILE: a built-in demo)
  * Errors name the file, the line and the reason, and exit with status 2.
  */
 #include <errno.h>
@@ -48,20 +48,11 @@ static const char *const demo[] = {
 	NULL,
 };
 
-static const char *const verdict_name[TP_NR_VERDICTS] = {
-	[TP_PROMOTE] = "promote",
-	[TP_PROMOTE_NRL] = "promote (free-space bypass)",
-	[TP_REFUSE_MODE] = "refuse: mode",
-	[TP_REFUSE_TOPTIER] = "refuse: top tier",
-	[TP_REFUSE_NOT_YOUNG] = "refuse: not young",
-	[TP_REFUSE_COLD] = "refuse: cold",
-	[TP_REFUSE_RATELIMIT] = "refuse: rate limited",
-	[TP_REFUSE_NOSPACE] = "refuse: no space, wake demotion",
-};
 
 struct daemon {
 	struct tp_policy pol;
-	struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
+	struct tp_node node;
+	struct tp_node_cpu cpu;		/* this thread's counters */
 	struct tp_scan_ring ring;
 	struct tp_scan_pass hist[TP_DEFAULT_RING_DEPTH];
 	struct tp_node_mem mem;
@@ -135,18 +126,19 @@ static void handle(struct daemon *d, char *buf, const char *file,
 	if (tok[4][0] == '1')
 		f.flags |= TP_FAULT_YOUNG;
 
-	ret = tp_decide(&d->pol, &d->node, &f, &d->mem, t * TICKS_PER_MS);
+	ret = tp_decide(&d->pol, &d->node, &d->cpu, &f, &d->mem,
+			t * TICKS_PER_MS);
 	if (ret < 0)
 		die_input(file, lineno, "tp_decide rejected the fault");
 	d->decisions++;
 	if (f.latency == TP_LATENCY_UNKNOWN)
 		printf("%8" PRIu64 " ms  fault %#" PRIx64 " latency unknown -> %s\n",
-		       t, a, verdict_name[ret]);
+		       t, a, tp_verdict_name(ret));
 	else
 		printf("%8" PRIu64 " ms  fault %#" PRIx64 " latency %" PRIu64
 		       " ms%s -> %s\n", t, a, f.latency / TICKS_PER_MS,
 		       lret == TP_LAT_OLDEST ? " (older than the history)" : "",
-		       verdict_name[ret]);
+		       tp_verdict_name(ret));
 	if (ret == TP_REFUSE_NOSPACE)
 		printf("           demotion target: %" PRIu64 " free pages\n",
 		       tp_demotion_target(&d->pol, &d->mem));
@@ -156,20 +148,21 @@ int main(int argc, char **argv)
 {
 	static struct daemon d;
 	struct tp_policy_cfg cfg;
-	struct tp_scan_ring_cfg rcfg = { .depth = TP_DEFAULT_RING_DEPTH };
+	struct tp_scan_ring_cfg rcfg = { .sz = sizeof(rcfg),
+					 .depth = TP_DEFAULT_RING_DEPTH };
 	struct tp_node_stats st;
 	const char *file = NULL;
-	unsigned int preset = TP_PRESET_MAINLINE;
+	unsigned int preset = TP_PRESET_LINUX61;
 	char buf[512];
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--preset") && i + 1 < argc) {
 			i++;
-			if (!strcmp(argv[i], "seed"))
-				preset = TP_PRESET_SEED;
-			else if (!strcmp(argv[i], "mainline"))
-				preset = TP_PRESET_MAINLINE;
+			if (!strcmp(argv[i], "rfc2020"))
+				preset = TP_PRESET_RFC2020;
+			else if (!strcmp(argv[i], "linux61"))
+				preset = TP_PRESET_LINUX61;
 			else
 				goto usage;
 		} else if ((argv[i][0] == '-' && argv[i][1]) || file) {
@@ -193,14 +186,15 @@ int main(int argc, char **argv)
 					   d.mem.present, 10);
 	ret = tp_node_init(&d.node, &d.pol, 0);
 	if (!ret)
-		ret = tp_scan_ring_init(&d.ring, &rcfg, d.hist);
+		ret = tp_scan_ring_init(&d.ring, &rcfg, d.hist,
+					TP_DEFAULT_RING_DEPTH);
 	if (ret) {
 		fprintf(stderr, "tpdaemon: init failed: %d\n", ret);
 		return 1;
 	}
 
 	printf("tierpol %s, preset %s\n", tp_version_string(),
-	       preset == TP_PRESET_SEED ? "seed (RFC v2, 2020)" : "mainline");
+	       preset == TP_PRESET_RFC2020 ? "the 2020 RFC (v2)" : "Linux 6.1");
 	if (!file) {
 		for (i = 0; demo[i]; i++) {
 			snprintf(buf, sizeof(buf), "%s", demo[i]);
@@ -224,19 +218,22 @@ int main(int argc, char **argv)
 			fclose(fp);
 	}
 
-	tp_node_stats(&d.node, &st);
+	/* One slot: this program decides on one thread. */
+	tp_node_stats(&d.pol, &d.node, &st);
+	tp_node_stats_add(&st, &d.cpu);
 	printf("\n%lu decisions, %" PRIu64 " pages: promoted %" PRIu64
 	       " (%" PRIu64 " via bypass), candidates %" PRIu64
 	       ", refused cold %" PRIu64 ", not young %" PRIu64
 	       ", rate limited %" PRIu64 ", no space %" PRIu64
 	       "; threshold %" PRIu64 " ms\n",
-	       d.decisions, st.decided, st.pgpromote_success, st.promote_nrl,
-	       st.pgpromote_candidate, st.refused_cold, st.refused_not_young,
-	       st.refused_ratelimit, st.refused_nospace,
+	       d.decisions, st.decided, st.success,
+	       st.verdict[TP_PROMOTE_NRL], st.candidate,
+	       st.verdict[TP_REFUSE_COLD], st.verdict[TP_REFUSE_NOT_YOUNG],
+	       st.verdict[TP_REFUSE_RATELIMIT], st.verdict[TP_REFUSE_NOSPACE],
 	       st.threshold / TICKS_PER_MS);
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: %s [--preset seed|mainline] [FILE|-]\n", argv[0]);
+	fprintf(stderr, "usage: %s [--preset rfc2020|linux61] [FILE|-]\n", argv[0]);
 	return 2;
 }

@@ -1,213 +1,205 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Promotion rate limiter: a GCRA token bucket in one cmpxchg'd word, and the
- * kernel's per-second window counter (seed and mainline comparisons).
+ * per-second windows of the 2020 RFC and Linux 6.1.
  *
- * Bucket arithmetic. Time is scaled so that everything is an integer: with
- * g = gcd(rate, tps), one tick is worth scale = rate/g units and one page
- * costs cost = tps/g units (rate pages per second = tps ticks). The state is
- * the theoretical arrival time TAT in units: the bucket is full when
- * TAT <= now * scale, and a request of n pages is admitted when
- * max(TAT, now * scale) + n * cost <= now * scale + tau, tau = burst * cost.
- * The products wrap modulo 2^64 consistently, so only signed differences of
- * scaled times are used. With scale <= 2^32, tps <= 2^30 and
- * burst <= 2^32, every unit quantity below stays under 2^63, and a debt
- * plus a request under 2^64.
- *
- * A TAT that lies more than tau plus one second of units ahead of now can
- * only be a stale value that an idle gap longer than 2^63 units aliased: it
- * is treated as a full bucket. Callers whose clocks disagree by less than one
- * second are never mistaken for stale.
+ * Bucket units. The TAT is kept in units of 2^-shift tick, shift chosen at
+ * init so that a second holds U = tps << shift units, 2^48 <= U < 2^49: the
+ * units depend on the clock only, never on the rate. A page costs
+ * cost = ceil(U / rate) units (rounded up: the bucket never admits more
+ * than the rate; 2^16 <= cost for rates up to 2^32 pages per second, so it
+ * admits at least rate x (1 - 2^-16)). Capacities and prices are limited to
+ * 2^61 units (2^12 to 2^13 seconds), so a debt plus a request stays below
+ * 2^62 and every difference of scaled times is exact as a signed value
+ * while the TAT is fresh. now << shift wraps modulo 2^64; only signed
+ * differences of scaled times are used, and a TAT whose latest admission
+ * is more than 2^61 units old is stale (a full bucket), whatever the gap.
  */
 #include "tp_inline.h"
 
-/* Trailing zeros of a non-zero u64, without libgcc's __ctzdi2 on 32-bit. */
-static unsigned int ctz_u64(u64 x)
+/* Derived settings of @cfg, or an error; nothing is written on error. */
+int __tp_limiter_check(const struct tp_limiter_cfg *cfg, u32 shift,
+		       struct tp_limiter_set *s)
 {
-	u32 lo = (u32)x;
-
-	return lo ? __builtin_ctz(lo) : 32 + __builtin_ctz((u32)(x >> 32));
-}
-
-/* Stein's binary gcd: no division. gcd(0, b) = b. */
-static u64 gcd_u64(u64 a, u64 b)
-{
-	unsigned int shift;
-
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	shift = ctz_u64(a | b);
-	a >>= ctz_u64(a);
-	do {
-		b >>= ctz_u64(b);
-		if (a > b) {
-			u64 t = b;
-
-			b = a;
-			a = t;
-		}
-		b -= a;
-	} while (b);
-	return a << shift;
-}
-
-struct limiter_params {
-	u64 scale;
-	u64 cost;
-	u64 tau;
-	u64 limit;	/* window only */
-};
-
-static int limiter_check(const struct tp_limiter_cfg *cfg,
-			 struct limiter_params *p)
-{
-	u64 burst, g;
+	u64 burst, units;
+	int ret;
 
 	if (!cfg)
 		return -EINVAL;
-	if (cfg->variant > TP_LIMITER_WINDOW_MAINLINE)
+	ret = __tp_cfg_check(cfg, cfg->sz, sizeof(*cfg));
+	if (ret)
+		return ret;
+	if (cfg->variant > TP_LIMITER_WINDOW_LINUX61)
 		return -EINVAL;
 	if (!cfg->tps || cfg->tps > TP_TPS_MAX)
+		return -EINVAL;
+	if (cfg->cand_batch > TP_CAND_BATCH_MAX)
 		return -EINVAL;
 	if (cfg->rate > TP_RATE_MAX || cfg->burst > TP_RATE_MAX)
 		return -ERANGE;
 
-	if (cfg->variant != TP_LIMITER_BUCKET) {
-		p->scale = 0;
-		p->cost = 0;
-		p->tau = 0;
-		p->limit = cfg->rate;
-		return 0;
-	}
-	if (!cfg->rate) {
-		/* Refuse everything: no request fits a zero capacity. */
-		p->scale = 0;
-		p->cost = 1;
-		p->tau = 0;
-		p->limit = 0;
-		return 0;
-	}
+	s->variant = cfg->variant;
+	s->batch = cfg->cand_batch ? cfg->cand_batch : 1;
+	s->limit = cfg->rate;
+	s->cost = 0;
+	s->tau = 0;
+	s->n_max = 0;
+	if (cfg->variant != TP_LIMITER_BUCKET || !cfg->rate)
+		return 0;	/* a rate of 0: cost 0 refuses everything */
+
+	units = (u64)cfg->tps << shift;
 	burst = cfg->burst ? cfg->burst : cfg->rate;
-	g = gcd_u64(cfg->rate, cfg->tps);
-	p->scale = tp_div64_u64(cfg->rate, g);
-	p->cost = tp_div64_u64(cfg->tps, g);
-	p->tau = burst * p->cost;
-	p->limit = 0;
+	s->cost = tp_div64_u64(units + cfg->rate - 1, cfg->rate);
+	if (tp_mul_sat(burst, s->cost) > TP_BUCKET_UNITS_MAX)
+		return -ERANGE;
+	s->tau = burst * s->cost;
+	s->n_max = tp_div64_u64(TP_BUCKET_UNITS_MAX, s->cost);
 	return 0;
 }
 
-/* Bucket parameters; a window's count and base are set by limiter_start(). */
-static void limiter_apply(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
-			  const struct limiter_params *p)
+void __tp_limiter_set_write(struct tp_limiter_set *c,
+			    const struct tp_limiter_set *s)
 {
-	if (cfg->variant == TP_LIMITER_BUCKET) {
-		tp_write_once(l->bucket.scale, p->scale);
-		tp_write_once(l->bucket.cost, p->cost);
-		tp_write_once(l->bucket.tau, p->tau);
-	} else {
-		tp_write_once(l->window.limit, p->limit);
-	}
-	tp_write_once(l->tps, cfg->tps);
-	tp_write_once(l->variant, cfg->variant);
+	tp_write_once(c->cost, s->cost);
+	tp_write_once(c->tau, s->tau);
+	tp_write_once(c->n_max, s->n_max);
+	tp_write_once(c->limit, s->limit);
+	tp_write_once(c->variant, s->variant);
+	tp_write_once(c->batch, s->batch);
 }
 
-static void limiter_start(struct tp_limiter *l, u64 now)
+/* Publish @s as the settings: the latch's two steps. */
+static void limiter_publish(struct tp_limiter *l, const struct tp_limiter_set *s)
 {
-	if (l->variant == TP_LIMITER_BUCKET) {
-		/* TAT == now: a full bucket. */
-		tp_atomic64_set(&l->tat, now * l->bucket.scale);
-	} else {
-		tp_atomic64_set(&l->tat, now);
-		tp_atomic64_set(&l->window.count, 0);
-		tp_atomic64_set(&l->window.base, 0);
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		tp_latch_flip(&l->latch);
+		__tp_limiter_set_write(&l->set[i], s);
 	}
+}
+
+/* Read one whole copy of the settings; false if they kept changing. */
+static bool limiter_read(const struct tp_limiter *l, struct tp_limiter_set *s)
+{
+	unsigned int seq, tries;
+
+	for (tries = 0; tries < TP_RETRIES; tries++) {
+		seq = tp_latch_begin(&l->latch);
+		__tp_limiter_set_read(s, &l->set[seq & 1]);
+		if (!tp_latch_retry(&l->latch, seq))
+			return true;
+	}
+	return false;
 }
 
 int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 		    u64 now)
 {
-	struct limiter_params p;
+	struct tp_limiter_set s;
+	u32 shift;
 	int ret;
 
-	if (!l)
+	if (!l || !cfg)
 		return -EINVAL;
-	ret = limiter_check(cfg, &p);
-	if (ret)
-		return ret;
-	limiter_apply(l, cfg, &p);
-	limiter_start(l, now);
-	return 0;
-}
-
-/* Units the bucket owes at @ns: how far TAT lies ahead, 0 when full. */
-static u64 bucket_debt(u64 tat, u64 ns, u64 limit)
-{
-	s64 d = (s64)(tat - ns);
-
-	return d <= 0 || (u64)d > limit ? 0 : (u64)d;
-}
-
-int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
-		    u64 now)
-{
-	struct limiter_params p;
-	u64 debt, pages;
-	int ret;
-
-	if (!l)
-		return -EINVAL;
-	TP_ASSERT(tp_read_once(l->tps));	/* initialised */
-	ret = limiter_check(cfg, &p);
+	shift = cfg->tps ? __tp_bucket_shift(cfg->tps) : 0;
+	ret = __tp_limiter_check(cfg, shift, &s);
 	if (ret)
 		return ret;
 
-	if (cfg->variant != l->variant) {
-		limiter_apply(l, cfg, &p);
-		limiter_start(l, now);
-		return 0;
-	}
-	if (cfg->variant != TP_LIMITER_BUCKET) {
-		limiter_apply(l, cfg, &p);
-		return 0;
-	}
-
-	/* Convert the outstanding debt to pages, then to the new units. */
-	debt = bucket_debt(tp_atomic64_read(&l->tat), now * l->bucket.scale,
-			   __tp_bucket_margin(l->bucket.tau, l->bucket.scale, l->tps));
-	pages = tp_div64_u64(debt + l->bucket.cost - 1, l->bucket.cost);
-	limiter_apply(l, cfg, &p);
-	debt = tp_min_u64(tp_mul_sat(pages, p.cost), p.tau);
-	tp_atomic64_set(&l->tat, now * p.scale + debt);
+	l->tps = cfg->tps;
+	l->shift = shift;
+	/* 2^61 units of idleness make a TAT stale. */
+	l->stale = TP_BUCKET_UNITS_MAX >> shift;
+	tp_latch_init(&l->latch);
+	limiter_publish(l, &s);
+	/* A full bucket, an open window, nothing counted. */
+	tp_atomic64_set(&l->st.tat, now << shift);
+	tp_atomic64_set(&l->st.fresh, now);
+	tp_atomic64_set(&l->st.start, now);
+	tp_atomic64_set(&l->st.base, 0);
+	tp_atomic64_set(&l->count, 0);
 	return 0;
 }
 
-bool tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now)
+int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 {
-	TP_ASSERT(l && tp_read_once(l->tps));	/* initialised */
-	return __tp_limiter_consume(l, n, now);
+	struct tp_limiter_set s;
+	int ret;
+
+	if (!l || !cfg)
+		return -EINVAL;
+	TP_ASSERT(l->tps);	/* initialised */
+	ret = __tp_limiter_check(cfg, l->shift, &s);
+	if (!ret && cfg->tps != l->tps)
+		ret = -EINVAL;	/* the units of the live state */
+	if (ret)
+		return ret;
+	limiter_publish(l, &s);
+	return 0;
+}
+
+bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
+			u64 n, u64 now)
+{
+	struct tp_limiter_set s;
+	int ret;
+
+	TP_ASSERT(l && l->tps);	/* initialised */
+	if (!n)
+		return true;
+	if (!limiter_read(l, &s)) {
+		ret = -EBUSY;
+	} else if (s.variant == TP_LIMITER_BUCKET) {
+		ret = __tp_bucket_take(&l->st, s.cost, s.tau, s.n_max, l->shift,
+				       l->stale, n, now);
+	} else {
+		/* Counted before the check, admitted or not, as the kernel. */
+		if (cpu)
+			__tp_count(&l->count, &cpu->diff, n, s.batch);
+		else
+			tp_atomic64_add(&l->count, n);
+		return __tp_window_take(&l->st, tp_atomic64_read(&l->count),
+					s.limit, s.variant, l->tps, now);
+	}
+	if (ret == -EBUSY && cpu)
+		tp_local64_add(&cpu->busy, 1);
+	return ret > 0;
 }
 
 u64 tp_limiter_available(const struct tp_limiter *l, u64 now)
 {
-	u64 used, limit, debt, cost, tau, scale;
+	struct tp_limiter_set s;
+	u64 used, ns, tat, debt;
+	s64 d;
 
-	TP_ASSERT(l && tp_read_once(l->tps));
-	if (l->variant != TP_LIMITER_BUCKET) {
-		limit = tp_read_once(l->window.limit);
+	TP_ASSERT(l && l->tps);
+	if (!limiter_read(l, &s))
+		return 0;
+	if (s.variant != TP_LIMITER_BUCKET) {
 		/* An expired window reopens on the next request. */
-		if (tp_time_diff(now, tp_atomic64_read(&l->tat)) >
-		    (s64)tp_read_once(l->tps))
-			return limit;
-		used = tp_atomic64_read(&l->window.count) -
-		       tp_atomic64_read(&l->window.base);
-		return used >= limit ? 0 : limit - used;
+		if (tp_time_diff(now, tp_atomic64_read(&l->st.start)) >
+		    (s64)l->tps)
+			return s.limit;
+		used = tp_atomic64_read(&l->count) -
+		       tp_atomic64_read(&l->st.base);
+		return used >= s.limit ? 0 : s.limit - used;
 	}
-	cost = tp_read_once(l->bucket.cost);
-	tau = tp_read_once(l->bucket.tau);
-	scale = tp_read_once(l->bucket.scale);
-	debt = bucket_debt(tp_atomic64_read(&l->tat), now * scale,
-			   __tp_bucket_margin(tau, scale, tp_read_once(l->tps)));
-	return tp_div64_u64(tau - tp_min_u64(debt, tau), cost);
+	if (!s.cost)
+		return 0;
+	ns = now << l->shift;
+	debt = 0;
+	if (tp_time_diff(now, tp_atomic64_read_acquire(&l->st.fresh)) <=
+	    (s64)l->stale) {
+		tat = tp_atomic64_read(&l->st.tat);
+		d = (s64)(tat - ns);
+		debt = d > 0 ? (u64)d : 0;
+	}
+	return debt >= s.tau ? 0 : tp_div64_u64(s.tau - debt, s.cost);
+}
+
+u64 tp_limiter_busy(const struct tp_limiter_cpu *cpu)
+{
+	TP_ASSERT(cpu);
+	return tp_local64_read(&cpu->busy);
 }

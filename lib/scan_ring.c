@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * Scan-history ring and hint-fault latency lookup (seed 000, patch 6/8).
+ * Scan-history ring and hint-fault latency lookup (the 2020 RFC, patch 6/8).
  *
- * Differences from the seed, each one a fix:
- *  - the index walk uses a power-of-two mask; the seed's "(i - 1) %
+ * Differences from the RFC, each one a fix:
+ *  - the index walk uses a power-of-two mask; the RFC's "(i - 1) %
  *    NUMA_SCAN_NR_HIST" is -1 for i == 0 in C and reads before the array;
  *  - a sequence count makes every reader see (start, time) pairs of one
- *    pass; the seed's independent READ_ONCE()s can pair the start of one
+ *    pass; the RFC's independent READ_ONCE()s can pair the start of one
  *    pass with the time of another while the scanner records;
  *  - an empty ring answers -ENOENT instead of a latency computed from
  *    zero-initialised slots (i.e. "now - 0");
  *  - a newest pass without progress covers nothing instead of 10 GiB;
  *  - the "no pass covers it" approximation is reported as TP_LAT_OLDEST.
  *
- * Lookup cost. The seed walks the passes newest first, one at a time: 16
+ * Lookup cost. The RFC walks the passes newest first, one at a time: 16
  * dependent steps for an address scanned 16 passes ago. A scanner's passes
  * come in sweeps: each pass starts where the previous one ended until the
  * scan wraps to the beginning. Within such a run of strictly increasing
@@ -28,17 +28,19 @@
 
 int tp_scan_ring_init(struct tp_scan_ring *ring,
 		      const struct tp_scan_ring_cfg *cfg,
-		      struct tp_scan_pass *pass)
+		      struct tp_scan_pass *pass, u32 nr_pass)
 {
 	u32 depth;
 
 	if (!ring || !cfg || !pass)
 		return -EINVAL;
+	if (__tp_cfg_check(cfg, cfg->sz, sizeof(*cfg)))
+		return -EINVAL;
 	depth = cfg->depth ? cfg->depth : TP_DEFAULT_RING_DEPTH;
-	if (!tp_is_pow2(depth) || depth > TP_RING_DEPTH_MAX)
+	if (!tp_is_pow2(depth) || depth > TP_RING_DEPTH_MAX || nr_pass < depth)
 		return -EINVAL;
 
-	ring->seq = 0;
+	tp_seq_init(&ring->seq);
 	ring->mask = depth - 1;
 	ring->nr = 0;
 	ring->offset = 0;
@@ -47,18 +49,6 @@ int tp_scan_ring_init(struct tp_scan_ring *ring,
 	ring->limit = cfg->limit ? cfg->limit : TP_U64_MAX;
 	ring->pass = pass;
 	return 0;
-}
-
-static void ring_write_begin(struct tp_scan_ring *ring)
-{
-	tp_write_once(ring->seq, tp_read_once(ring->seq) + 1);
-	tp_smp_wmb();
-}
-
-static void ring_write_end(struct tp_scan_ring *ring)
-{
-	tp_smp_wmb();
-	tp_write_once(ring->seq, tp_read_once(ring->seq) + 1);
 }
 
 void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now)
@@ -77,33 +67,33 @@ void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now)
 		run = nr;
 	}
 
-	ring_write_begin(ring);
+	tp_seq_write_begin(&ring->seq);
 	tp_write_once(ring->pass[idx].start, start);
 	tp_write_once(ring->pass[idx].time, now);
 	tp_write_once(ring->offset, start);
 	tp_write_once(ring->run, run);
 	tp_write_once(ring->prev_run, prev_run);
 	tp_write_once(ring->nr, nr + 1);
-	ring_write_end(ring);
+	tp_seq_write_end(&ring->seq);
 }
 
 void tp_scan_ring_advance(struct tp_scan_ring *ring, u64 offset)
 {
 	TP_ASSERT(ring && ring->pass);
-	ring_write_begin(ring);
+	tp_seq_write_begin(&ring->seq);
 	tp_write_once(ring->offset, offset);
-	ring_write_end(ring);
+	tp_seq_write_end(&ring->seq);
 }
 
 void tp_scan_ring_reset(struct tp_scan_ring *ring)
 {
 	TP_ASSERT(ring && ring->pass);
-	ring_write_begin(ring);
+	tp_seq_write_begin(&ring->seq);
 	tp_write_once(ring->nr, 0);
 	tp_write_once(ring->offset, 0);
 	tp_write_once(ring->run, 0);
 	tp_write_once(ring->prev_run, 0);
-	ring_write_end(ring);
+	tp_seq_write_end(&ring->seq);
 }
 
 static u64 pass_start(const struct tp_scan_ring *ring, u64 k)
@@ -217,8 +207,7 @@ int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr, u64 now,
 
 	TP_ASSERT(ring && ring->pass && latency);
 	for (tries = 0; tries < TP_RING_READ_RETRIES; tries++) {
-		seq = tp_read_once(ring->seq);
-		tp_smp_rmb();
+		seq = tp_seq_read_begin(&ring->seq);
 		if (seq & 1)
 			continue;
 		nr = tp_read_once(ring->nr);
@@ -235,8 +224,7 @@ int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr, u64 now,
 				ret = ring_walk_older(ring, addr, nr, s, &hit);
 			time = tp_read_once(ring->pass[(u32)hit & ring->mask].time);
 		}
-		tp_smp_rmb();
-		if (tp_read_once(ring->seq) != seq)
+		if (tp_seq_read_retry(&ring->seq, seq))
 			continue;
 		if (ret >= 0)
 			*latency = tp_time_after(now, time) ? now - time : 0;

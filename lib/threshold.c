@@ -1,34 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * Hot-threshold controller (seed 000 patch 8/8, mainline
- * numa_promotion_adjust_threshold()).
+ * Hot-threshold controller: the 2020 RFC's patch 8/8 and Linux 6.1's
+ * numa_promotion_adjust_threshold().
  */
 #include "tp_inline.h"
 
-/* Derived settings, computed on the init/tune path only. */
-struct thresh_derived {
-	u64 ref_th;
-	u64 period;
-	u64 unit;
-	u64 max;
-	u64 ref_cand;
-};
-
-static u64 ms_to_ticks(u64 ms, u32 tps)
+/* Derived settings of @cfg, or an error; nothing is written on error. */
+int __tp_thresh_check(const struct tp_thresh_cfg *cfg, struct tp_thresh_set *d)
 {
-	/* Round up, as msecs_to_jiffies() does. */
-	return tp_div64_u64(ms * tps + 999, 1000);
-}
-
-static int thresh_check(const struct tp_thresh_cfg *cfg,
-			struct thresh_derived *d)
-{
-	u64 twice;
 	u32 steps;
+	int ret;
 
 	if (!cfg)
 		return -EINVAL;
-	if (cfg->variant > TP_THRESH_MAINLINE)
+	ret = __tp_cfg_check(cfg, cfg->sz, sizeof(*cfg));
+	if (ret)
+		return ret;
+	if (cfg->variant > TP_THRESH_LINUX61)
 		return -EINVAL;
 	if (!cfg->tps || cfg->tps > TP_TPS_MAX)
 		return -EINVAL;
@@ -39,111 +27,134 @@ static int thresh_check(const struct tp_thresh_cfg *cfg,
 		return -ERANGE;
 
 	steps = cfg->steps ? cfg->steps : TP_DEFAULT_THRESH_STEPS;
-	d->ref_th = cfg->ref_th ? cfg->ref_th :
-		ms_to_ticks(TP_DEFAULT_HOT_THRESHOLD_MS, cfg->tps);
-	d->period = cfg->period ? cfg->period :
-		ms_to_ticks(TP_DEFAULT_SCAN_PERIOD_MAX_MS, cfg->tps);
-
+	d->ref_th = cfg->ref_th;
+	d->period = cfg->period;
+	d->rate = cfg->rate_limit;
 	/*
-	 * The seed divides ref_th by the step count, mainline 2 * ref_th
+	 * The RFC divides ref_th by the step count, Linux 6.1 2 * ref_th
 	 * (ref_th <= 2^62, so the doubling fits). A reference smaller than the
 	 * step count would give a step of 0 and let the threshold fall to 0:
-	 * the step is at least one tick.
+	 * the step of a non-zero reference is at least one tick.
 	 */
-	twice = cfg->variant == TP_THRESH_MAINLINE ? 2 : 1;
-	d->max = d->ref_th * twice;
-	d->unit = tp_max_u64(tp_div64_u64(d->max, steps), 1);
-
-	/*
-	 * Reference candidates per period: rate_limit * period / tps. The
-	 * kernel computes rate_limit * period_ms in unsigned long, which wraps
-	 * on 32-bit at the default 65536 MB/s (2^24 pages/s * 60000).
-	 */
-	d->ref_cand = tp_mul_frac(d->period, cfg->rate_limit, cfg->tps);
+	d->max = cfg->variant == TP_THRESH_LINUX61 ? 2 * d->ref_th : d->ref_th;
+	d->unit = d->max ? tp_max_u64(tp_div64_u64(d->max, steps), 1) : 0;
 	return 0;
 }
 
-static void thresh_apply(struct tp_thresh *t, const struct thresh_derived *d)
+void __tp_thresh_set_write(struct tp_thresh_set *c,
+			   const struct tp_thresh_set *d)
 {
-	tp_write_once(t->period, d->period);
-	tp_write_once(t->ref_th, d->ref_th);
-	tp_write_once(t->unit, d->unit);
-	tp_write_once(t->max, d->max);
-	tp_write_once(t->ref_cand, d->ref_cand);
+	tp_write_once(c->ref_th, d->ref_th);
+	tp_write_once(c->period, d->period);
+	tp_write_once(c->unit, d->unit);
+	tp_write_once(c->max, d->max);
+	tp_write_once(c->rate, d->rate);
+}
+
+static void thresh_publish(struct tp_thresh *t, const struct tp_thresh_set *d)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		tp_latch_flip(&t->latch);
+		__tp_thresh_set_write(&t->set[i], d);
+	}
+}
+
+/* Read one whole copy of the settings; false if they kept changing. */
+static bool thresh_read(const struct tp_thresh *t, struct tp_thresh_set *d)
+{
+	unsigned int seq, tries;
+
+	for (tries = 0; tries < TP_RETRIES; tries++) {
+		seq = tp_latch_begin(&t->latch);
+		__tp_thresh_set_read(d, &t->set[seq & 1]);
+		if (!tp_latch_retry(&t->latch, seq))
+			return true;
+	}
+	return false;
 }
 
 int tp_thresh_init(struct tp_thresh *t, const struct tp_thresh_cfg *cfg,
 		   u64 nr_cand, u64 now)
 {
-	struct thresh_derived d;
+	struct tp_thresh_set d;
 	int ret;
 
 	if (!t)
 		return -EINVAL;
-	ret = thresh_check(cfg, &d);
+	ret = __tp_thresh_check(cfg, &d);
 	if (ret)
 		return ret;
 
-	thresh_apply(t, &d);
-	tp_atomic64_set(&t->start, now);
-	tp_atomic64_set(&t->th, 0);
-	tp_atomic64_set(&t->base, nr_cand);
+	t->tps = cfg->tps;
+	tp_latch_init(&t->latch);
+	thresh_publish(t, &d);
+	tp_atomic64_set(&t->st.start, now);
+	tp_atomic64_set(&t->st.th, 0);
+	tp_atomic64_set(&t->st.base, nr_cand);
 	return 0;
 }
 
 int tp_thresh_tune(struct tp_thresh *t, const struct tp_thresh_cfg *cfg)
 {
-	struct thresh_derived d;
+	struct tp_thresh_set d;
 	int ret;
 
 	if (!t)
 		return -EINVAL;
-	ret = thresh_check(cfg, &d);
+	TP_ASSERT(t->tps);	/* initialised */
+	ret = __tp_thresh_check(cfg, &d);
+	if (!ret && cfg->tps != t->tps)
+		ret = -EINVAL;
 	if (ret)
 		return ret;
-	thresh_apply(t, &d);
+	thresh_publish(t, &d);
 	return 0;
 }
 
-int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
+/*
+ * Close the period if it is over: the caller that wins the cmpxchg of the
+ * start judges the candidates counted since the baseline against the
+ * budget of @rate pages per second over the period, with the settings
+ * @set it read. Returns an enum tp_thresh_event.
+ */
+int __tp_thresh_close(struct tp_thresh_state *st,
+		      const struct tp_thresh_set *set, u32 tps, u64 rate,
+		      u64 nr_cand, u64 now)
 {
-	u64 start, base, cand, ref_cand, diff, th, old, unit, max;
+	u64 start, base, diff, th, old, ref_cand;
 	s64 delta;
 
-	TP_ASSERT(t && nr_cand && tp_read_once(t->unit));	/* initialised */
-	start = tp_atomic64_read(&t->start);
-	if (tp_time_diff(now, start) <= (s64)tp_read_once(t->period))
+	start = tp_atomic64_read(&st->start);
+	if (tp_time_diff(now, start) <= (s64)set->period)
 		return TP_TH_IDLE;
-	if (!tp_atomic64_cmpxchg(&t->start, start, now))
+	if (!tp_atomic64_try_cmpxchg(&st->start, &start, now))
 		return TP_TH_IDLE;
 
-	cand = tp_atomic64_read(nr_cand);
-	base = tp_atomic64_read(&t->base);
-	delta = (s64)(cand - base);
+	base = tp_atomic64_read(&st->base);
+	delta = (s64)(nr_cand - base);
 	diff = delta > 0 ? (u64)delta : 0;
 
-	unit = tp_read_once(t->unit);
-	max = tp_read_once(t->max);
-	old = tp_atomic64_read(&t->th);
-	th = __tp_thresh_effective(old, tp_read_once(t->ref_th), unit, max);
-
-	/* 110 % and 90 % of the reference, computed once per period. */
-	ref_cand = tp_read_once(t->ref_cand);
-	if (diff > tp_mul_frac(ref_cand, 11, 10)) {
+	old = __tp_thresh_effective(tp_atomic64_read(&st->th), set->ref_th,
+				    set->unit, set->max);
+	th = old;
+	/* The budget, and 110 % and 90 % of it, once per period. */
+	ref_cand = __tp_mul_frac(set->period, rate, tps);
+	if (diff > __tp_mul_frac(ref_cand, 11, 10)) {
 		/*
 		 * max(th - unit, unit) without the unsigned underflow (th >=
 		 * unit here), nor unit + unit overflowing when unit >= 2^63.
 		 */
-		th = th - unit >= unit ? th - unit : unit;
-	} else if (diff < tp_mul_frac(ref_cand, 9, 10)) {
-		th = tp_min_u64(tp_add_sat(th, unit), max);
+		th = th - set->unit >= set->unit ? th - set->unit : set->unit;
+	} else if (diff < __tp_mul_frac(ref_cand, 9, 10)) {
+		th = tp_min_u64(tp_add_sat(th, set->unit), set->max);
 	}
 
 	if (delta > 0)
-		tp_atomic64_set(&t->base, cand);
-	tp_atomic64_set(&t->th, th);
+		tp_atomic64_set(&st->base, nr_cand);
+	tp_atomic64_set(&st->th, th);
 
-	old = __tp_thresh_effective(old, tp_read_once(t->ref_th), unit, max);
 	if (th < old)
 		return TP_TH_LOWERED;
 	if (th > old)
@@ -151,19 +162,34 @@ int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand, u64 now)
 	return TP_TH_KEPT;
 }
 
+int tp_thresh_update(struct tp_thresh *t, u64 nr_cand, u64 now)
+{
+	struct tp_thresh_set d;
+
+	TP_ASSERT(t && t->tps);	/* initialised */
+	if (!thresh_read(t, &d) || !__tp_thresh_due(&t->st, d.period, now))
+		return TP_TH_IDLE;
+	return __tp_thresh_close(&t->st, &d, t->tps, d.rate, nr_cand, now);
+}
+
 void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand, u64 now)
 {
 	TP_ASSERT(t);
 	/* The bypass path calls this per fault: avoid dirtying the line. */
-	__tp_thresh_forget(t);
+	__tp_thresh_forget(&t->st);
 	if (rearm) {
-		tp_atomic64_set(&t->base, nr_cand);
-		tp_atomic64_set(&t->start, now);
+		tp_atomic64_set(&t->st.base, nr_cand);
+		tp_atomic64_set(&t->st.start, now);
 	}
 }
 
 u64 tp_thresh_get(const struct tp_thresh *t)
 {
-	TP_ASSERT(t && tp_read_once(t->unit));
-	return __tp_thresh_get(t);
+	struct tp_thresh_set d;
+
+	TP_ASSERT(t && t->tps);
+	/* Settings that keep changing: the last copy read, clamped anyway. */
+	(void)thresh_read(t, &d);
+	return __tp_thresh_effective(tp_atomic64_read(&t->st.th), d.ref_th,
+				     d.unit, d.max);
 }

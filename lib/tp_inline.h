@@ -2,11 +2,11 @@
 /*
  * tp_inline.h - per-fault fast paths shared inside the library
  *
- * The exported functions of limiter.c and threshold.c are thin wrappers
- * around these bodies, and policy.c calls the bodies directly, so that the
- * whole decision compiles to one function without relying on link-time
- * optimisation (an exported function of a shared library may be interposed,
- * so the compiler will not inline it into a caller).
+ * The limiter's and the threshold controller's live-state steps, written
+ * once and used both by their own objects (limiter.c, threshold.c) and by
+ * the decision (decide.c), which reads its settings from the policy instead
+ * of from the objects. They are static inline so that the whole decision
+ * compiles to one function without link-time optimisation.
  */
 #ifndef _TIERPOL_INLINE_H
 #define _TIERPOL_INLINE_H
@@ -14,75 +14,142 @@
 #include "tp_seam.h"
 #include <tierpol/limiter.h>
 #include <tierpol/threshold.h>
+#include <tierpol/policy.h>
 
-/* ---- rate limiter ------------------------------------------------------ */
+/* ---- per-CPU counting ------------------------------------------------------ */
 
-/* TATs further ahead than this can only be stale (see lib/limiter.c). */
-static inline u64 __tp_bucket_margin(u64 tau, u64 scale, u32 tps)
+/*
+ * Count @n pages in a CPU's @diff and move the pending pages to @shared once
+ * @batch of them are pending (the kernel's mod_node_page_state()). With a
+ * batch of 1, they go to @shared at once. An interrupt or a
+ * signal handler on the same CPU may run this on the same slot between any
+ * two steps: each step is atomic on the slot, and shared + diff stays exact.
+ */
+static inline void __tp_count(struct tp_atomic64 *shared,
+			      struct tp_local64 *diff, u64 n, u32 batch)
 {
-	return tau + (u64)tps * scale;
+	u64 d;
+
+	if (batch <= 1) {
+		tp_atomic64_add(shared, n);
+		return;
+	}
+	/*
+	 * Read before the add, not after it: no store-to-load stall. An
+	 * interrupt between the two makes @d too small, so a fold may wait
+	 * for the next call; what is folded is subtracted, so nothing is lost.
+	 */
+	d = tp_local64_read(diff) + n;
+	tp_local64_add(diff, n);
+	if (tp_unlikely(d >= batch)) {
+		tp_local64_sub(diff, d);
+		tp_atomic64_add(shared, d);
+	}
 }
 
-static inline bool __tp_window_consume(struct tp_limiter *l, u64 n, u64 now,
-				       u32 variant)
+/* ---- rate limiter ---------------------------------------------------------- */
+
+/* 2^61 units: the bucket's largest capacity and largest price of a request. */
+#define TP_BUCKET_UNITS_MAX	(1ULL << 61)
+/* log2 of the bucket's units per second, roughly: 2^48 <= units/s < 2^49. */
+#define TP_BUCKET_UNITS_LOG2	48
+
+/* The bucket's units per tick of a clock: 2^48 <= tps << shift < 2^49. */
+static inline u32 __tp_bucket_shift(u32 tps)
 {
-	u64 count, start, used, limit;
+	return TP_BUCKET_UNITS_LOG2 - tp_ilog2_u64(tps);
+}
 
-	/* Counted before the check, admitted or not, as the kernel does. */
-	count = tp_atomic64_add_return(&l->window.count, n);
-	start = tp_atomic64_read(&l->tat);
-	if (tp_time_diff(now, start) > (s64)tp_read_once(l->tps) &&
-	    tp_atomic64_cmpxchg(&l->tat, start, now))
-		tp_atomic64_set(&l->window.base, count);
+/* One copy of a limiter's settings, inside a latch read section. */
+static inline void __tp_limiter_set_read(struct tp_limiter_set *s,
+					 const struct tp_limiter_set *c)
+{
+	s->cost = tp_read_once(c->cost);
+	s->tau = tp_read_once(c->tau);
+	s->n_max = tp_read_once(c->n_max);
+	s->limit = tp_read_once(c->limit);
+	s->variant = tp_read_once(c->variant);
+	s->batch = tp_read_once(c->batch);
+}
 
-	used = count - tp_atomic64_read(&l->window.base);
-	limit = tp_read_once(l->window.limit);
-	/* A limit of 0 refuses everything, a window's opener included. */
-	if (variant == TP_LIMITER_WINDOW_SEED)
+/* Defined in limiter.c: validation and the latch writer's copy. */
+int __tp_limiter_check(const struct tp_limiter_cfg *cfg, u32 shift,
+		       struct tp_limiter_set *s);
+void __tp_limiter_set_write(struct tp_limiter_set *c,
+			    const struct tp_limiter_set *s);
+
+/*
+ * One step of the bucket (GCRA): admit @n pages at @now, priced @cost units
+ * each, with capacity @tau. Returns 1 (admitted), 0 (refused) or -EBUSY
+ * (the state changed under every one of TP_RETRIES attempts).
+ *
+ * The TAT is valid only while the latest admission (@st->fresh) is less
+ * than @stale ticks old; an older one is taken as a full bucket. @fresh is
+ * stored after the TAT and loaded before it (release/acquire), so a caller
+ * that sees a recent @fresh also sees a TAT at least that recent.
+ */
+static inline int __tp_bucket_take(struct tp_limiter_state *st, u64 cost,
+				   u64 tau, u64 n_max, u32 shift, u64 stale,
+				   u64 n, u64 now)
+{
+	u64 ns, need, old, base, new;
+	u32 tries;
+	s64 d;
+
+	if (!cost || n > n_max)
+		return 0;
+	need = n * cost;
+	ns = now << shift;
+	for (tries = 0; tries < TP_RETRIES; tries++) {
+		bool stale_tat = tp_time_diff(now,
+			tp_atomic64_read_acquire(&st->fresh)) > (s64)stale;
+
+		old = tp_atomic64_read(&st->tat);
+		d = (s64)(old - ns);
+		base = stale_tat || d <= 0 ? ns : old;
+		/* A full bucket admits any request it can price. */
+		if (base != ns && base - ns + need > tau)
+			return 0;
+		new = base + need;
+		if (tp_atomic64_try_cmpxchg(&st->tat, &old, new)) {
+			tp_atomic64_set_release(&st->fresh, now);
+			return 1;
+		}
+	}
+	return -EBUSY;
+}
+
+/*
+ * One step of a window: @count is the shared count, read after this
+ * request was counted. Opens a new window when the current one is more than
+ * @tps ticks old (one opener: cmpxchg on the start).
+ */
+static inline bool __tp_window_take(struct tp_limiter_state *st, u64 count,
+				    u64 limit, u32 variant, u32 tps, u64 now)
+{
+	u64 start = tp_atomic64_read(&st->start), used;
+
+	if (tp_unlikely(tp_time_diff(now, start) > (s64)tps) &&
+	    tp_atomic64_try_cmpxchg(&st->start, &start, now))
+		tp_atomic64_set(&st->base, count);
+	used = count - tp_atomic64_read(&st->base);
+	/*
+	 * A caller that read the base before the opener stored it sees a
+	 * large count: refused, never admitted. A limit of 0 refuses
+	 * everything, a window's opener included.
+	 */
+	if (variant == TP_LIMITER_WINDOW_RFC2020)
 		return limit && used <= limit;
 	return used < limit;
 }
 
-static inline bool __tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now)
-{
-	u64 need, ns, tau, scale, limit, old, new;
-	u32 variant = tp_read_once(l->variant);
-	s64 d;
+/* ---- threshold controller -------------------------------------------------- */
 
-	if (!n)
-		return true;
-	if (variant != TP_LIMITER_BUCKET)
-		return __tp_window_consume(l, n, now, variant);
-
-	tau = tp_read_once(l->bucket.tau);
-	if (n > TP_RATE_MAX)
-		return false;
-	need = n * tp_read_once(l->bucket.cost);
-	if (need > tau)
-		return false;
-	scale = tp_read_once(l->bucket.scale);
-	limit = __tp_bucket_margin(tau, scale, tp_read_once(l->tps));
-	ns = now * scale;
-
-	old = tp_atomic64_read(&l->tat);
-	do {
-		d = (s64)(old - ns);
-		/* Full bucket if TAT is past, or stale. */
-		new = (d <= 0 || (u64)d > limit ? ns : old) + need;
-		/*
-		 * Unsigned: a debt of up to limit plus a request of up to tau
-		 * may exceed 2^63 units (a caller almost a second late at the
-		 * largest rates), but not 2^64.
-		 */
-		if (new - ns > tau)
-			return false;
-	} while (!tp_atomic64_try_cmpxchg(&l->tat, &old, new));
-	return true;
-}
-
-/* ---- threshold controller ---------------------------------------------- */
-
-/* The threshold clamped into the current bounds; 0 stands for ref_th. */
+/*
+ * The threshold clamped into the current bounds; 0 stands for @ref_th. A
+ * @max of 0 (a reference threshold of 0, the kernel's "nothing is hot")
+ * gives 0.
+ */
 static inline u64 __tp_thresh_effective(u64 th, u64 ref_th, u64 unit, u64 max)
 {
 	if (!th)
@@ -94,26 +161,99 @@ static inline u64 __tp_thresh_effective(u64 th, u64 ref_th, u64 unit, u64 max)
 	return th;
 }
 
-static inline u64 __tp_thresh_get(const struct tp_thresh *t)
+/* Is the period that started at @start over at @now? */
+static inline bool __tp_thresh_due(const struct tp_thresh_state *st,
+				   u64 period, u64 now)
 {
-	return __tp_thresh_effective(tp_atomic64_read(&t->th),
-				     tp_read_once(t->ref_th),
-				     tp_read_once(t->unit),
-				     tp_read_once(t->max));
-}
-
-/* Is the period over? tp_thresh_update() rechecks under its cmpxchg. */
-static inline bool __tp_thresh_due(const struct tp_thresh *t, u64 now)
-{
-	return tp_time_diff(now, tp_atomic64_read(&t->start)) >
-	       (s64)tp_read_once(t->period);
+	return tp_time_diff(now, tp_atomic64_read(&st->start)) > (s64)period;
 }
 
 /* Forget the adapted threshold; no store when there is none. */
-static inline void __tp_thresh_forget(struct tp_thresh *t)
+static inline void __tp_thresh_forget(struct tp_thresh_state *st)
 {
-	if (tp_atomic64_read(&t->th))
-		tp_atomic64_set(&t->th, 0);
+	if (tp_atomic64_read(&st->th))
+		tp_atomic64_set(&st->th, 0);
 }
+
+/* One copy of a controller's settings, inside a latch read section. */
+static inline void __tp_thresh_set_read(struct tp_thresh_set *d,
+					const struct tp_thresh_set *c)
+{
+	d->ref_th = tp_read_once(c->ref_th);
+	d->period = tp_read_once(c->period);
+	d->unit = tp_read_once(c->unit);
+	d->max = tp_read_once(c->max);
+	d->rate = tp_read_once(c->rate);
+}
+
+/* Defined in threshold.c: validation, the latch writer's copy, and the
+ * closing of a period that is over (slow path). */
+int __tp_thresh_check(const struct tp_thresh_cfg *cfg, struct tp_thresh_set *d);
+void __tp_thresh_set_write(struct tp_thresh_set *c,
+			   const struct tp_thresh_set *d);
+int __tp_thresh_close(struct tp_thresh_state *st,
+		      const struct tp_thresh_set *set, u32 tps, u64 rate,
+		      u64 nr_cand, u64 now);
+
+/* ---- policy ---------------------------------------------------------------- */
+
+/* The switches of the presets (tp_policy_preset()). */
+#define TP_FLAGS_RFC2020	(TP_POL_HOTNESS | TP_POL_FREE_BYPASS | \
+				 TP_POL_YOUNG | TP_POL_WRITE_DOUBLE | \
+				 TP_POL_ADAPTIVE | TP_POL_RL_WMARK_DEFAULT)
+#define TP_FLAGS_LINUX61	(TP_POL_HOTNESS | TP_POL_FREE_BYPASS | \
+				 TP_POL_ADAPTIVE | TP_POL_HOT_STRICT | \
+				 TP_POL_BYPASS_RESET)
+
+/* Watermarks in order; a promo watermark of 0 (before Linux 6.1) is none. */
+static inline bool __tp_mem_valid(const struct tp_node_mem *mem)
+{
+	return mem->wmark_min <= mem->wmark_low &&
+	       mem->wmark_low <= mem->wmark_high &&
+	       (!mem->wmark_promo || mem->wmark_high <= mem->wmark_promo);
+}
+
+/* The promo watermark, or the high one when the kernel has none. */
+static inline u64 __tp_wmark_promo(const struct tp_node_mem *mem)
+{
+	return mem->wmark_promo ? mem->wmark_promo : mem->wmark_high;
+}
+
+/* migrate_balanced_pgdat(): free > high + @nr. */
+static inline bool __tp_promote_room(const struct tp_node_mem *mem, u64 nr)
+{
+	return mem->free > tp_add_sat(mem->wmark_high, nr);
+}
+
+/*
+ * The free-space bypass: the RFC's free > high + 2 x rate limit, or
+ * Linux 6.1's free > promo + max(1 GiB, present / 16).
+ */
+static inline bool __tp_free_space_enough(u32 wmark_variant, u64 bypass_min,
+					  u64 rate,
+					  const struct tp_node_mem *mem)
+{
+	u64 mark;
+
+	if (wmark_variant == TP_WMARK_RFC2020) {
+		mark = tp_add_sat(mem->wmark_high, tp_mul_sat(rate, 2));
+	} else {
+		mark = tp_max_u64(bypass_min, mem->present >> 4);
+		mark = tp_add_sat(__tp_wmark_promo(mem), mark);
+	}
+	return mem->free > mark;
+}
+
+/* The rate in force: the policy's, or the RFC's high watermark default. */
+static inline u64 __tp_policy_rate(u64 rate, u32 flags,
+				   const struct tp_node_mem *mem)
+{
+	if (rate || !(flags & TP_POL_RL_WMARK_DEFAULT))
+		return rate;
+	return tp_min_u64(mem->wmark_high, TP_RATE_MAX);
+}
+
+/* Defined in policy.c: read one whole copy of the policy's settings. */
+bool __tp_policy_read(const struct tp_policy *pol, struct tp_policy_set *s);
 
 #endif /* _TIERPOL_INLINE_H */

@@ -1,21 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * tp_seam.h - the only place in tierpol that knows its environment
+ * tp_seam.h - the only place in tierpol's lib/ that knows its environment
  *
- * Every lib/ source file includes this header and nothing else (besides the
- * public tierpol headers). In the kernel the names below map to the kernel's
- * own primitives; in userspace they map to the compiler's freestanding
- * headers and __atomic builtins, so the library needs no libc at all.
+ * Every lib/ source file includes this header (and the public tierpol
+ * headers) and nothing else. In the kernel the names below map to the
+ * kernel's own primitives, so lockdep and KCSAN see them; in userspace they
+ * map to the compiler's freestanding headers and __atomic builtins, so the
+ * library needs no libc at all.
  *
- * Memory model used by the library:
- *  - tp_read_once()/tp_write_once(): single plain accesses to a native word
- *    or a u64 that the compiler must not tear, fuse or invent (READ_ONCE /
- *    WRITE_ONCE). On 32-bit targets a u64 access may tear; the library only
- *    uses them on u64 fields that a sequence count protects.
- *  - tp_atomic64_*(): u64 fields shared between concurrent callers that must
- *    be read and updated atomically on every target, 32-bit included.
- *  - tp_smp_rmb()/tp_smp_wmb(): the read and write barriers of a sequence
- *    count (smp_rmb/smp_wmb; acquire/release fences in userspace).
+ * The memory model, and where each primitive is used (docs/concurrency.md
+ * has the whole story, object by object):
+ *
+ *  - tp_read_once()/tp_write_once(): single accesses the compiler must not
+ *    tear, fuse or invent (READ_ONCE/WRITE_ONCE). Used on settings copies
+ *    and on the scan ring, always inside a sequence-count or latch read
+ *    section that is validated afterwards: a 64-bit access may tear on a
+ *    32-bit target, and the validation then fails and the reader retries.
+ *    Nothing reads a 64-bit value shared with a concurrent writer outside
+ *    such a section except through struct tp_atomic64.
+ *  - tp_atomic64_*(): live state shared between CPUs (atomic64_t in the
+ *    kernel): atomic on every target, 32-bit included.
+ *  - tp_local64_*(): per-CPU counters (local64_t in the kernel): updated by
+ *    the owning CPU only, interrupt-safe on that CPU, read by any CPU.
+ *  - tp_latch_*(): the settings latch, seqlock.h's latch pattern: two copies
+ *    of the settings and a sequence count whose low bit says which copy is
+ *    stable. Readers never wait for the writer.
+ *  - tp_seq_*(): the sequence count of the single-writer scan ring.
  */
 #ifndef _TIERPOL_SEAM_H
 #define _TIERPOL_SEAM_H
@@ -24,55 +34,118 @@
 
 #ifdef __KERNEL__
 
-#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/mmdebug.h>
+#include <linux/preempt.h>
 #include <asm/barrier.h>
 
 #define tp_read_once(x)		READ_ONCE(x)
 #define tp_write_once(x, v)	WRITE_ONCE(x, v)
-/* Orders the sequence count against the data it protects (readers). */
-#define tp_smp_rmb()		smp_rmb()
-/* Orders the sequence count against the data it protects (the writer). */
-#define tp_smp_wmb()		smp_wmb()
 
-/*
- * A u64 handled through atomic64_t: atomic on 32-bit kernels too (cmpxchg8b
- * on x86-32, the hashed-lock fallback where the architecture has nothing).
- */
-static inline u64 tp_atomic64_read(const u64 *p)
+static inline u64 tp_atomic64_read(const struct tp_atomic64 *p)
 {
-	return (u64)atomic64_read((const atomic64_t *)p);
+	return (u64)atomic64_read(&p->v);
 }
 
-static inline void tp_atomic64_set(u64 *p, u64 v)
+/* Pairs with tp_atomic64_set_release(). */
+static inline u64 tp_atomic64_read_acquire(const struct tp_atomic64 *p)
 {
-	atomic64_set((atomic64_t *)p, (s64)v);
+	return (u64)atomic64_read_acquire(&p->v);
 }
 
-/* Returns true and updates @p when *@p == @old. */
-static inline bool tp_atomic64_cmpxchg(u64 *p, u64 old, u64 new)
+static inline void tp_atomic64_set(struct tp_atomic64 *p, u64 v)
 {
-	return atomic64_cmpxchg((atomic64_t *)p, (s64)old, (s64)new) ==
-	       (s64)old;
+	atomic64_set(&p->v, (s64)v);
 }
 
-/* On failure stores the current value in *@old and returns false. */
-static inline bool tp_atomic64_try_cmpxchg(u64 *p, u64 *old, u64 new)
+static inline void tp_atomic64_set_release(struct tp_atomic64 *p, u64 v)
 {
-	return atomic64_try_cmpxchg((atomic64_t *)p, (s64 *)old, (s64)new);
+	atomic64_set_release(&p->v, (s64)v);
 }
 
-static inline u64 tp_atomic64_add_return(u64 *p, u64 n)
+/* Fully ordered; on failure stores the current value in *@old. */
+static inline bool tp_atomic64_try_cmpxchg(struct tp_atomic64 *p, u64 *old,
+					   u64 new)
 {
-	return (u64)atomic64_add_return((s64)n, (atomic64_t *)p);
+	return atomic64_try_cmpxchg(&p->v, (s64 *)old, (s64)new);
 }
 
-static inline u32 tp_atomic32_xchg(u32 *p, u32 v)
+static inline void tp_atomic64_add(struct tp_atomic64 *p, u64 n)
+{
+	atomic64_add((s64)n, &p->v);
+}
+
+static inline u64 tp_local64_read(const struct tp_local64 *p)
+{
+	return (u64)local64_read((local64_t *)&p->v);
+}
+
+static inline void tp_local64_add(struct tp_local64 *p, u64 n)
+{
+	local64_add((s64)n, &p->v);
+}
+
+static inline void tp_local64_sub(struct tp_local64 *p, u64 n)
+{
+	local64_sub((s64)n, &p->v);
+}
+
+static inline void tp_latch_init(struct tp_latch *l)
+{
+	seqcount_latch_init(&l->seq);
+}
+
+/* One step of the latch writer: flips which copy readers use. */
+static inline void tp_latch_flip(struct tp_latch *l)
+{
+	raw_write_seqcount_latch(&l->seq);
+}
+
+static inline unsigned int tp_latch_begin(const struct tp_latch *l)
+{
+	return raw_read_seqcount_latch(&l->seq);
+}
+
+static inline bool tp_latch_retry(const struct tp_latch *l, unsigned int seq)
+{
+	return read_seqcount_latch_retry(&l->seq, seq);
+}
+
+static inline void tp_seq_init(struct tp_seqcount *s)
+{
+	seqcount_init(&s->seq);
+}
+
+/* The writer cannot be preempted mid-update: readers only retry. */
+static inline void tp_seq_write_begin(struct tp_seqcount *s)
+{
+	preempt_disable();
+	write_seqcount_begin(&s->seq);
+}
+
+static inline void tp_seq_write_end(struct tp_seqcount *s)
+{
+	write_seqcount_end(&s->seq);
+	preempt_enable();
+}
+
+/* The count as it is (odd: the writer is busy); never waits. */
+static inline unsigned int tp_seq_read_begin(const struct tp_seqcount *s)
+{
+	return raw_read_seqcount(&s->seq);
+}
+
+static inline bool tp_seq_read_retry(const struct tp_seqcount *s,
+				     unsigned int seq)
+{
+	return read_seqcount_retry(&s->seq, seq);
+}
+
+static inline u32 tp_xchg32(u32 *p, u32 v)
 {
 	return xchg(p, v);
 }
@@ -87,62 +160,169 @@ static inline u64 tp_div64_u64(u64 a, u64 b)
 
 #else /* userspace, freestanding */
 
-#define tp_read_once(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define tp_write_once(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-/* Sequence-count read side: an acquire fence (smp_rmb). */
-#define tp_smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
-/* Sequence-count write side: a release fence (smp_wmb). */
-#define tp_smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#if defined(__SANITIZE_THREAD__)
+#define TP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TP_TSAN 1
+#endif
+#endif
 
 /*
- * The public structures declare these fields aligned_u64. Going through an
- * 8-byte aligned member tells the compiler so, and i386 (which aligns a
- * plain u64 to 4) gets real 8-byte atomics instead of a libatomic call.
+ * A relaxed atomic access for words up to the native size; a volatile one
+ * for a uint64_t on a 32-bit target, where a relaxed 64-bit atomic would be
+ * a libatomic call: those are only made inside a validated read section
+ * (see above), where a torn value is detected and retried.
  */
-struct tp_a64 {
-	aligned_u64 v;
-};
+#define tp_read_once(x)							\
+	__builtin_choose_expr(sizeof(x) <= sizeof(long),		\
+		__atomic_load_n(&(x), __ATOMIC_RELAXED),		\
+		(*(const volatile __typeof__(x) *)&(x)))
+#define tp_write_once(x, v)						\
+	__builtin_choose_expr(sizeof(x) <= sizeof(long),		\
+		__atomic_store_n(&(x), (v), __ATOMIC_RELAXED),		\
+		(void)(*(volatile __typeof__(x) *)&(x) = (v)))
 
-static inline u64 tp_atomic64_read(const u64 *p)
+static inline u64 tp_atomic64_read(const struct tp_atomic64 *p)
 {
-	return __atomic_load_n(&((const struct tp_a64 *)p)->v,
-			       __ATOMIC_RELAXED);
+	return __atomic_load_n(&p->v, __ATOMIC_RELAXED);
 }
 
-static inline void tp_atomic64_set(u64 *p, u64 v)
+static inline u64 tp_atomic64_read_acquire(const struct tp_atomic64 *p)
 {
-	__atomic_store_n(&((struct tp_a64 *)p)->v, v, __ATOMIC_RELAXED);
+	return __atomic_load_n(&p->v, __ATOMIC_ACQUIRE);
 }
 
-static inline bool tp_atomic64_cmpxchg(u64 *p, u64 old, u64 new)
+static inline void tp_atomic64_set(struct tp_atomic64 *p, u64 v)
 {
-	return __atomic_compare_exchange_n(&((struct tp_a64 *)p)->v, &old, new,
-					   false, __ATOMIC_SEQ_CST,
-					   __ATOMIC_RELAXED);
+	__atomic_store_n(&p->v, v, __ATOMIC_RELAXED);
 }
 
-static inline bool tp_atomic64_try_cmpxchg(u64 *p, u64 *old, u64 new)
+static inline void tp_atomic64_set_release(struct tp_atomic64 *p, u64 v)
 {
-	return __atomic_compare_exchange_n(&((struct tp_a64 *)p)->v, old, new,
-					   false, __ATOMIC_SEQ_CST,
-					   __ATOMIC_RELAXED);
+	__atomic_store_n(&p->v, v, __ATOMIC_RELEASE);
 }
 
-static inline u64 tp_atomic64_add_return(u64 *p, u64 n)
+static inline bool tp_atomic64_try_cmpxchg(struct tp_atomic64 *p, u64 *old,
+					   u64 new)
 {
-	return __atomic_add_fetch(&((struct tp_a64 *)p)->v, n,
-				  __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&p->v, old, new, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
-static inline u32 tp_atomic32_xchg(u32 *p, u32 v)
+static inline void tp_atomic64_add(struct tp_atomic64 *p, u64 n)
+{
+	__atomic_fetch_add(&p->v, n, __ATOMIC_RELAXED);
+}
+
+static inline u64 tp_local64_read(const struct tp_local64 *p)
+{
+	return __atomic_load_n(&p->v, __ATOMIC_RELAXED);
+}
+
+/*
+ * The kernel's local64_add(): one instruction on x86-64 (no lock prefix:
+ * only the owning thread writes, and a signal handler on that thread cannot
+ * split it); a relaxed atomic elsewhere, and under ThreadSanitizer, which
+ * cannot see into an asm statement.
+ */
+static inline void tp_local64_add(struct tp_local64 *p, u64 n)
+{
+#if defined(__x86_64__) && !defined(TP_TSAN)
+	__asm__ __volatile__("addq %1, %0" : "+m" (p->v) : "r" (n));
+#else
+	__atomic_fetch_add(&p->v, n, __ATOMIC_RELAXED);
+#endif
+}
+
+static inline void tp_local64_sub(struct tp_local64 *p, u64 n)
+{
+#if defined(__x86_64__) && !defined(TP_TSAN)
+	__asm__ __volatile__("subq %1, %0" : "+m" (p->v) : "r" (n));
+#else
+	__atomic_fetch_sub(&p->v, n, __ATOMIC_RELAXED);
+#endif
+}
+
+static inline void tp_latch_init(struct tp_latch *l)
+{
+	l->seq = 0;
+}
+
+/*
+ * One step of the latch writer (raw_write_seqcount_latch()): the data
+ * written before it is ordered before the flip, the flip before the data
+ * written after it.
+ */
+static inline void tp_latch_flip(struct tp_latch *l)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&l->seq, l->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline unsigned int tp_latch_begin(const struct tp_latch *l)
+{
+	unsigned int seq = __atomic_load_n(&l->seq, __ATOMIC_RELAXED);
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return seq;
+}
+
+static inline bool tp_latch_retry(const struct tp_latch *l, unsigned int seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&l->seq, __ATOMIC_RELAXED) != seq;
+}
+
+static inline void tp_seq_init(struct tp_seqcount *s)
+{
+	s->seq = 0;
+}
+
+static inline void tp_seq_write_begin(struct tp_seqcount *s)
+{
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void tp_seq_write_end(struct tp_seqcount *s)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELAXED);
+}
+
+static inline unsigned int tp_seq_read_begin(const struct tp_seqcount *s)
+{
+	unsigned int seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return seq;
+}
+
+static inline bool tp_seq_read_retry(const struct tp_seqcount *s,
+				     unsigned int seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq;
+}
+
+static inline u32 tp_xchg32(u32 *p, u32 v)
 {
 	return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
 }
 
 /*
  * 64-by-64 division without libgcc: 64-bit targets divide natively; 32-bit
- * targets use binary long division (init and tuning paths only, never a
- * per-fault path).
+ * targets use binary long division (init, tune and once-per-period paths
+ * only, never a per-fault path).
  */
 static inline u64 tp_div64_u64(u64 a, u64 b)
 {
@@ -174,31 +354,32 @@ static inline u64 tp_div64_u64(u64 a, u64 b)
 #endif
 
 /* Linux errno values, for a userspace without <errno.h>. */
-#ifndef ENOENT
 #define ENOENT		2
-#endif
-#ifndef EBUSY
+#define E2BIG		7
 #define EBUSY		16
-#endif
-#ifndef EINVAL
 #define EINVAL		22
-#endif
-#ifndef ERANGE
 #define ERANGE		34
+
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
 #endif
 
 #endif /* __KERNEL__ */
 
 /* Helpers common to both environments. */
 
+#ifndef likely
+#define tp_likely(x)	__builtin_expect(!!(x), 1)
+#define tp_unlikely(x)	__builtin_expect(!!(x), 0)
+#else
+#define tp_likely(x)	likely(x)
+#define tp_unlikely(x)	unlikely(x)
+#endif
+
 /* Compile-time check: fails to build unless @cond holds. */
 #define TP_COMPILE_ASSERT(cond)	((void)sizeof(char[1 - 2 * !(cond)]))
 
 #define TP_U64_MAX	(~0ULL)
-
-#ifndef BIT_ULL
-#define BIT_ULL(nr)	(1ULL << (nr))
-#endif
 
 static inline u64 tp_min_u64(u64 a, u64 b)
 {
@@ -244,23 +425,23 @@ static inline u64 tp_add_sat(u64 a, u64 b)
 	return r < a ? TP_U64_MAX : r;
 }
 
-/*
- * floor(x * num / den) without intermediate overflow for any x (the kernel's
- * mult_frac()), saturating at TP_U64_MAX. @den must not be 0. Slow path.
- */
-static inline u64 tp_mul_frac(u64 x, u64 num, u64 den)
-{
-	u64 q = tp_div64_u64(x, den);
-	u64 r = x - q * den;
-
-	return tp_add_sat(tp_mul_sat(q, num),
-			  tp_div64_u64(tp_mul_sat(r, num), den));
-}
-
 /* Is @x a power of two (and not zero)? */
 static inline bool tp_is_pow2(u64 x)
 {
 	return x && !(x & (x - 1));
 }
+
+/* Index of the highest set bit of a non-zero @x (ilog2), without libgcc. */
+static inline unsigned int tp_ilog2_u64(u64 x)
+{
+	u32 hi = (u32)(x >> 32);
+
+	return hi ? 63 - __builtin_clz(hi) : 31 - __builtin_clz((u32)x);
+}
+
+/* Defined in lib/math.c: exact slow-path arithmetic shared by the objects. */
+u64 __tp_mul_frac(u64 x, u64 num, u64 den);
+u64 __tp_ms_to_ticks(u64 ms, u32 tps);
+int __tp_cfg_check(const void *cfg, u32 sz, u32 known);
 
 #endif /* _TIERPOL_SEAM_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * VMA scan rate limiter: seed 004's disjoint-VMA countdown and mainline's
- * vma_is_accessed() access filter.
+ * VMA scan rate limiter: the 2023 disjoint-VMA RFC's countdown and Linux
+ * 6.7's vma_is_accessed() access filter.
  */
 #include "tp_seam.h"
 #include <tierpol/vma_scan.h>
@@ -17,6 +17,8 @@ int tp_vma_profile_init(struct tp_vma_profile *p,
 
 	if (!p || !cfg)
 		return -EINVAL;
+	if (__tp_cfg_check(cfg, cfg->sz, sizeof(*cfg)))
+		return -EINVAL;
 	if (cfg->filter > TP_VMA_FILTER_PID)
 		return -EINVAL;
 	if (!cfg->tps || cfg->tps > TP_TPS_MAX)
@@ -25,9 +27,8 @@ int tp_vma_profile_init(struct tp_vma_profile *p,
 		return -ERANGE;
 
 	delay = cfg->scan_delay;
-	if (!delay)	/* msecs_to_jiffies() rounds up */
-		delay = tp_div64_u64((u64)TP_DEFAULT_SCAN_DELAY_MS * cfg->tps +
-				     999, 1000);
+	if (!delay)
+		delay = __tp_ms_to_ticks(TP_DEFAULT_SCAN_DELAY_MS, cfg->tps);
 	p->filter = cfg->filter;
 	p->scan_delay = delay;
 	p->reset_period = delay * VMA_RESET_FACTOR;
@@ -84,7 +85,7 @@ static bool vma_pid_seen(const struct tp_vma_scan *v, u32 pid)
 	return pids & (1ULL << tp_vma_pid_bit(pid));
 }
 
-/* Seed 004: scan 1 in ratelimit + 1 of the checks of an unaccessed VMA. */
+/* The disjoint-VMA RFC: scan 1 in ratelimit + 1 checks of an unaccessed VMA. */
 static bool vma_disjoint_select(struct tp_vma_scan *v, u64 size)
 {
 	if (v->countdown > 0) {
@@ -110,14 +111,14 @@ int tp_vma_scan_check(struct tp_vma_scan *v, const struct tp_vma_profile *p,
 
 	vma_rotate(v, p, f->scan_seq, now);
 
-	if (p->filter == TP_VMA_FILTER_SEED || p->filter == TP_VMA_FILTER_PID) {
+	if (p->filter == TP_VMA_FILTER_DISJOINT || p->filter == TP_VMA_FILTER_PID) {
 		/* Linux 6.5: the mm's first two sequences, or the PID. */
 		if (f->scan_seq < 2)
 			return TP_VMA_SCAN_EARLY;
 		if (vma_pid_seen(v, f->pid))
 			return TP_VMA_SCAN_ACCESSED;
-		/* Seed 004: then the size-based countdown. */
-		if (p->filter == TP_VMA_FILTER_SEED &&
+		/* The disjoint-VMA RFC: then the size-based countdown. */
+		if (p->filter == TP_VMA_FILTER_DISJOINT &&
 		    vma_disjoint_select(v, f->vma_end - f->vma_start))
 			return TP_VMA_SCAN_DISJOINT;
 		return TP_VMA_SKIP_INACTIVE;

@@ -28,7 +28,7 @@ static const char *const region_names[WL_NR_REGIONS] = {
 
 static u32 run_fields(const struct sim_result *r, struct fval *v)
 {
-	const struct tp_node_stats *n = &r->node;
+	const struct sim_node_stats *n = &r->node;
 	u32 i = 0;
 
 #define U(nm, x) do { v[i].name = nm; v[i].kind = F_U64; v[i].u = (x); \
@@ -396,7 +396,7 @@ void out_table(FILE *f, const struct run_set *rs)
 	fputc('\n', f);
 	for (i = 0; i < rs->nr; i++) {
 		const struct sim_result *r = &rs->res[i];
-		const struct tp_node_stats *n = &r->node;
+		const struct sim_node_stats *n = &r->node;
 
 		if (r->has_threshold)
 			snprintf(th, sizeof(th), "%.0f",

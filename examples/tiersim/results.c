@@ -111,7 +111,7 @@ static void md_set(FILE *f, const struct run_set *rs)
 		"---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < rs->nr; i++) {
 		const struct sim_result *r = &rs->res[i];
-		const struct tp_node_stats *n = &r->node;
+		const struct sim_node_stats *n = &r->node;
 		char th[32];
 
 		if (r->has_threshold)

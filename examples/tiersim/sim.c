@@ -401,7 +401,8 @@ struct sim {
 	const struct sim_src *src;
 	struct sim_result *r;
 
-	struct tp_node node __attribute__((aligned(64)));
+	struct tp_node node;
+	struct tp_node_cpu cpu;
 	struct tp_policy tpp;
 	struct tp_atime fmt;
 	struct tp_vma_profile vprof;
@@ -1052,7 +1053,7 @@ static u8 hint_fault(struct sim *s, u64 u, u32 write, u32 tid)
 		s->atime[u] = tp_atime_encode(&s->fmt, s->now);
 	}
 	fast_mem(s, &m);
-	v = tp_decide(&s->tpp, &s->node, &tf, &m, s->now);
+	v = tp_decide(&s->tpp, &s->node, &s->cpu, &tf, &m, s->now);
 	if (v < 0) {
 		sim_fail(s, "tp_decide", v);
 		return f;
@@ -1230,13 +1231,37 @@ retry:
 	s->r->t_scan += cost;
 }
 
+/* The one place that reads the library's statistics (one slot: one CPU). */
+static void sim_node_stats(const struct sim *s, struct sim_node_stats *o)
+{
+	struct tp_node_stats n;
+
+	tp_node_stats(&s->tpp, &s->node, &n);
+	tp_node_stats_add(&n, &s->cpu);
+	o->pgpromote_candidate = n.candidate;
+	o->pgpromote_candidate_nrl = n.candidate_nrl;
+	o->pgpromote_success = n.success;
+	o->promote_hot = n.verdict[TP_PROMOTE];
+	o->promote_nrl = n.verdict[TP_PROMOTE_NRL];
+	o->refused_mode = n.verdict[TP_REFUSE_MODE];
+	o->refused_toptier = n.verdict[TP_REFUSE_TOPTIER];
+	o->refused_not_young = n.verdict[TP_REFUSE_NOT_YOUNG];
+	o->refused_cold = n.verdict[TP_REFUSE_COLD];
+	o->refused_ratelimit = n.verdict[TP_REFUSE_RATELIMIT];
+	o->refused_nospace = n.verdict[TP_REFUSE_NOSPACE];
+	o->decided = n.decided;
+	o->th_raised = n.th_raised;
+	o->th_lowered = n.th_lowered;
+	o->threshold = n.threshold;
+}
+
 /* ---- sampling and events ---------------------------------------------------- */
 
 static void take_sample(struct sim *s)
 {
 	struct sim_result *r = s->r;
 	struct sim_sample *sm;
-	struct tp_node_stats ns;
+	struct sim_node_stats ns;
 	u32 i;
 
 	if (r->nr_samples == SIM_MAX_SAMPLES) {
@@ -1247,7 +1272,7 @@ static void take_sample(struct sim *s)
 		s->sample_ns *= 2;
 	}
 	sm = &r->sample[r->nr_samples++];
-	tp_node_stats(&s->node, &ns);
+	sim_node_stats(s, &ns);
 	sm->t_ns = s->now;
 	sm->acc = r->accesses;
 	sm->fast = r->fast_accesses;
@@ -1369,9 +1394,10 @@ static int sim_setup(struct sim *s)
 	const struct sim_cfg *c = s->c;
 	const struct sim_policy *p = s->p;
 	const struct sim_src *src = s->src;
-	struct tp_scan_ring_cfg rc = { .depth = 0, .limit = 0 };
-	struct tp_atime_cfg ac = { .bits = TP_ATIME_DEFAULT_BITS, .shift = 20 };
-	struct tp_vma_profile_cfg vc;
+	struct tp_scan_ring_cfg rc = { .sz = sizeof(rc) };
+	struct tp_atime_cfg ac = { .sz = sizeof(ac), .bits = TP_ATIME_DEFAULT_BITS,
+				   .shift = 20 };
+	struct tp_vma_profile_cfg vc = { .sz = sizeof(vc) };
 	u64 i, addr;
 	int ret, need_atime;
 
@@ -1392,7 +1418,8 @@ static int sim_setup(struct sim *s)
 	if (!ret)
 		ret = tp_atime_init(&s->fmt, &ac);
 	if (!ret)
-		ret = tp_scan_ring_init(&s->ring, &rc, s->pass);
+		ret = tp_scan_ring_init(&s->ring, &rc, s->pass,
+					TP_DEFAULT_RING_DEPTH);
 	if (!ret) {
 		vc.filter = p->vma_filter == VMAF_BASE65 ? TP_VMA_FILTER_PID :
 			    (u32)p->vma_filter;
@@ -1778,7 +1805,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	take_sample(&s);
 	r->sim_time_ns = s.now;
 	r->scan_period_end_ms = s.scan_period / SIM_NS_PER_MS;
-	tp_node_stats(&s.node, &r->node);
+	sim_node_stats(&s, &r->node);
 	r->fast_used_end = s.fused << s.ushift;
 	r->slow_used_end = s.sused << s.ushift;
 	if (r->accesses != src->total) {

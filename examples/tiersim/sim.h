@@ -92,8 +92,8 @@ enum sim_lat_src {
 
 enum sim_vma_filter {
 	VMAF_NONE = TP_VMA_FILTER_NONE,
-	VMAF_SEED = TP_VMA_FILTER_SEED,
-	VMAF_MAINLINE = TP_VMA_FILTER_MAINLINE,
+	VMAF_SEED = TP_VMA_FILTER_DISJOINT,
+	VMAF_MAINLINE = TP_VMA_FILTER_LINUX67,
 	/* Linux 6.5 (seed 004's base): the seed filter without the countdown */
 	VMAF_BASE65 = 3,
 };
@@ -263,6 +263,45 @@ struct sim_sample {
 };
 
 /**
+ * struct sim_node_stats - the node's statistics as tiersim reports them
+ * @pgpromote_candidate: passed the hotness check (PGPROMOTE_CANDIDATE)
+ * @pgpromote_candidate_nrl: took the free-space bypass
+ * @pgpromote_success: verdicts to promote
+ * @promote_hot: verdict TP_PROMOTE
+ * @promote_nrl: verdict TP_PROMOTE_NRL
+ * @refused_mode: verdict TP_REFUSE_MODE
+ * @refused_toptier: verdict TP_REFUSE_TOPTIER
+ * @refused_not_young: verdict TP_REFUSE_NOT_YOUNG
+ * @refused_cold: verdict TP_REFUSE_COLD
+ * @refused_ratelimit: verdict TP_REFUSE_RATELIMIT
+ * @refused_nospace: verdict TP_REFUSE_NOSPACE
+ * @decided: every page of every decision
+ * @th_raised: threshold raises
+ * @th_lowered: threshold reductions
+ * @threshold: the hot threshold in ticks
+ *
+ * Filled from tp_node_stats() by sim_node_stats(), the one place that
+ * knows the library's statistics.
+ */
+struct sim_node_stats {
+	u64 pgpromote_candidate;
+	u64 pgpromote_candidate_nrl;
+	u64 pgpromote_success;
+	u64 promote_hot;
+	u64 promote_nrl;
+	u64 refused_mode;
+	u64 refused_toptier;
+	u64 refused_not_young;
+	u64 refused_cold;
+	u64 refused_ratelimit;
+	u64 refused_nospace;
+	u64 decided;
+	u64 th_raised;
+	u64 th_lowered;
+	u64 threshold;
+};
+
+/**
  * struct sim_result - everything a run reports
  * (fields documented in docs/tiersim.md, "Output fields"). Amounts of
  * memory (allocations, promotions, demotions, ping-pong, occupancy) are in
@@ -297,7 +336,7 @@ struct sim_result {
 	u64 fast_used_end;	/* pages */
 	u64 slow_used_end;	/* pages */
 	u64 region_promo[WL_NR_REGIONS];
-	struct tp_node_stats node;
+	struct sim_node_stats node;
 	double response_ms;	/* phase-shift: recovery time, -1 if n/a */
 	u32 nr_phases;
 	struct sim_phase_stats phase[WL_MAX_PHASES];

@@ -110,7 +110,7 @@ static int set_base(const char *b, struct sim_policy *p)
 	p->oracle = 0;
 	p->vma_filter = VMAF_NONE;
 	if (!strcmp(b, "none") || !strcmp(b, "oracle")) {
-		tp_policy_preset(c, TP_PRESET_MAINLINE, SIM_TPS);
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
 		c->mode = TP_MODE_DISABLED;
 		c->flags = 0;
 		p->demote = 0;
@@ -119,14 +119,14 @@ static int set_base(const char *b, struct sim_policy *p)
 		return 0;
 	}
 	if (!strcmp(b, "promote-all")) {
-		tp_policy_preset(c, TP_PRESET_MAINLINE, SIM_TPS);
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
 		c->flags = TP_POL_FREE_BYPASS;
 		p->lat_src = LAT_ATIME;
 		return 0;
 	}
 	if (!strcmp(b, "mainline") || !strcmp(b, "mainline-bypass-off") ||
 	    !strcmp(b, "token-bucket")) {
-		tp_policy_preset(c, TP_PRESET_MAINLINE, SIM_TPS);
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
 		p->lat_src = LAT_ATIME;
 		if (!strcmp(b, "mainline-bypass-off"))
 			c->flags &= ~(TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET);
@@ -143,7 +143,7 @@ static int set_base(const char *b, struct sim_policy *p)
 		step = (u32)(b[6] - '0');
 	else
 		return -1;
-	tp_policy_preset(c, TP_PRESET_SEED, SIM_TPS);
+	tp_policy_preset(c, TP_PRESET_RFC2020, SIM_TPS);
 	p->lat_src = LAT_RING;
 	c->flags = TP_POL_FREE_BYPASS | TP_POL_RL_WMARK_DEFAULT;
 	if (step < 4)
@@ -194,9 +194,9 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 		if (!strcmp(val, "bucket"))
 			c->limiter_variant = TP_LIMITER_BUCKET;
 		else if (!strcmp(val, "window-seed"))
-			c->limiter_variant = TP_LIMITER_WINDOW_SEED;
+			c->limiter_variant = TP_LIMITER_WINDOW_RFC2020;
 		else if (!strcmp(val, "window-mainline"))
-			c->limiter_variant = TP_LIMITER_WINDOW_MAINLINE;
+			c->limiter_variant = TP_LIMITER_WINDOW_LINUX61;
 		else
 			goto bad;
 		return 0;
@@ -206,11 +206,11 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 			goto bad;
 		v = !strcmp(val, "mainline");
 		if (!strcmp(key, "thresh"))
-			c->thresh_variant = v ? TP_THRESH_MAINLINE :
-					    TP_THRESH_SEED;
+			c->thresh_variant = v ? TP_THRESH_LINUX61 :
+					    TP_THRESH_RFC2020;
 		else
-			c->wmark_variant = v ? TP_WMARK_MAINLINE :
-					   TP_WMARK_SEED;
+			c->wmark_variant = v ? TP_WMARK_LINUX61 :
+					   TP_WMARK_RFC2020;
 		return 0;
 	}
 	if (!strcmp(key, "lat")) {

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Per-page access-time stamp: mainline Linux's alternative to the scan
- * history ring (Linux 6.1 and later, xchg_page_access_time(), later
- * folio_xchg_access_time()).
+ * Per-page access-time stamp: Linux 6.1's alternative to the scan-history
+ * ring (xchg_page_access_time(), later folio_xchg_access_time()).
  *
  * When the scanner marks a slow-tier page for a hint fault it stores the
  * current time, truncated to @bits bits after dropping @shift low bits, in
@@ -12,7 +11,7 @@
  * ticks) aliases to a smaller latency; that is the kernel's behaviour and is
  * kept, documented and tested.
  *
- * Mainline stamps milliseconds with bits = LAST_CPUPID_SHIFT (21 on x86-64
+ * Linux 6.1 stamps milliseconds with bits = LAST_CPUPID_SHIFT (21 on x86-64
  * with NR_CPUS = 8192) and shift = max(0, 12 - bits). With a nanosecond
  * clock, shift = 20 gives buckets of about 1 ms.
  */
@@ -21,20 +20,24 @@
 
 #include <tierpol/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** The kernel's LAST_CPUPID_SHIFT on x86-64 with NR_CPUS = 8192. */
 #define TP_ATIME_DEFAULT_BITS	21U
-/** Mainline's PAGE_ACCESS_TIME_MIN_BITS: the bucket shift keeps 12 bits. */
-#define TP_ATIME_MIN_BITS	12U
 
 /**
  * struct tp_atime_cfg - access-time stamp format
+ * @sz: sizeof(struct tp_atime_cfg), for ABI growth (see docs/ABI.md)
  * @bits: stamp width in bits, 1..32; 0 selects %TP_ATIME_DEFAULT_BITS
  * @shift: low time bits dropped (the bucket size is 2^shift ticks),
  *	0..63; bits + shift must not exceed 64
  */
 struct tp_atime_cfg {
-	u32 bits;
-	u32 shift;
+	uint32_t sz;
+	uint32_t bits;
+	uint32_t shift;
 };
 
 /**
@@ -43,8 +46,8 @@ struct tp_atime_cfg {
  * @shift: bucket shift
  */
 struct tp_atime {
-	u32 mask;
-	u32 shift;
+	uint32_t mask;
+	uint32_t shift;
 };
 
 /**
@@ -53,7 +56,7 @@ struct tp_atime {
  * @cfg: the requested format
  *
  * Context: Any context.
- * Return: 0, or -EINVAL (NULL argument, @bits above 32, @bits + @shift
+ * Return: 0, or -EINVAL (NULL argument, bad @sz, @bits above 32, @bits + @shift
  * above 64); on error @fmt is left untouched.
  */
 TP_API int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg);
@@ -66,9 +69,10 @@ TP_API int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg);
  * Context: Any context.
  * Return: (@now >> shift) masked to the stamp's width.
  */
-static inline u32 tp_atime_encode(const struct tp_atime *fmt, u64 now)
+static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
+				       uint64_t now)
 {
-	return (u32)(now >> fmt->shift) & fmt->mask;
+	return (uint32_t)(now >> fmt->shift) & fmt->mask;
 }
 
 /**
@@ -84,11 +88,11 @@ static inline u32 tp_atime_encode(const struct tp_atime *fmt, u64 now)
  * Context: Any context.
  * Return: the latency in ticks.
  */
-static inline u64 tp_atime_latency(const struct tp_atime *fmt, u32 stamp,
-				   u64 now)
+static inline uint64_t tp_atime_latency(const struct tp_atime *fmt,
+					uint32_t stamp, uint64_t now)
 {
-	return (now - ((u64)stamp << fmt->shift)) &
-	       ((u64)fmt->mask << fmt->shift);
+	return (now - ((uint64_t)stamp << fmt->shift)) &
+	       ((uint64_t)fmt->mask << fmt->shift);
 }
 
 /**
@@ -98,9 +102,10 @@ static inline u64 tp_atime_latency(const struct tp_atime *fmt, u32 stamp,
  * Context: Any context.
  * Return: 2^(bits + shift) ticks, saturated to 2^64 - 1.
  */
-static inline u64 tp_atime_span(const struct tp_atime *fmt)
+static inline uint64_t tp_atime_span(const struct tp_atime *fmt)
 {
-	u64 m = ((u64)fmt->mask << fmt->shift) | ((1ULL << fmt->shift) - 1);
+	uint64_t m = ((uint64_t)fmt->mask << fmt->shift) |
+		     ((1ULL << fmt->shift) - 1);
 
 	return m == ~0ULL ? m : m + 1;
 }
@@ -108,13 +113,14 @@ static inline u64 tp_atime_span(const struct tp_atime *fmt)
 /**
  * tp_atime_xchg() - stamp a page and return its previous stamp
  * @fmt: the stamp format
- * @stamp: the page's stamp word (caller-owned, e.g. one u32 per page)
+ * @stamp: the page's stamp word (caller-owned, e.g. one uint32_t per page)
  * @now: time in ticks
  *
  * Context: Any context; atomic with respect to concurrent calls on @stamp.
  * Return: the previous stamp.
  */
-TP_API u32 tp_atime_xchg(const struct tp_atime *fmt, u32 *stamp, u64 now);
+TP_API uint32_t tp_atime_xchg(const struct tp_atime *fmt, uint32_t *stamp,
+			      uint64_t now);
 
 /**
  * tp_atime_fault() - hint-fault latency from a stamp, re-stamping the page
@@ -128,6 +134,11 @@ TP_API u32 tp_atime_xchg(const struct tp_atime *fmt, u32 *stamp, u64 now);
  * Context: Any context; atomic with respect to concurrent calls on @stamp.
  * Return: the latency in ticks, see tp_atime_latency().
  */
-TP_API u64 tp_atime_fault(const struct tp_atime *fmt, u32 *stamp, u64 now);
+TP_API uint64_t tp_atime_fault(const struct tp_atime *fmt, uint32_t *stamp,
+			       uint64_t now);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_ATIME_H */

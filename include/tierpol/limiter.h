@@ -1,107 +1,171 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Promotion rate limiter (seed 000, patch 2/8; mainline
- * numa_promotion_rate_limit()).
+ * Promotion rate limiter: the 2020 RFC's per-second window (patch 2/8),
+ * Linux 6.1's numa_promotion_rate_limit(), and a token bucket.
  *
- * Three variants behind one interface, chosen by &struct tp_limiter_cfg:
+ * Three variants behind one object, chosen by &struct tp_limiter_cfg:
  *
  * %TP_LIMITER_BUCKET - a token bucket of @burst pages refilled at @rate pages
- * per second, held in one 64-bit word as a GCRA "theoretical arrival time"
- * and updated with cmpxchg, so concurrent callers need no lock. Arithmetic is
- * exact: one tick adds rate/g units and one page costs tps/g units, with
- * g = gcd(rate, tps), so no rounding ever accumulates whatever the gaps
- * between calls. Bound: over any interval [t1, t2] containing every caller's
- * @now, admitted pages <= burst + rate * (t2 - t1) / tps, with racing callers
- * included (every admission is one successful cmpxchg), as long as no
- * caller's @now is a second or more behind the latest @now the bucket saw: a
- * state that far ahead of @now is taken for an idle gap that aliased the
- * 64-bit state, and the late caller refills the bucket (up to burst + n
- * pages more than the bound).
+ * per second, kept as a GCRA "theoretical arrival time" (TAT) in one
+ * cmpxchg'd word, so concurrent callers need no lock. Time is counted in
+ * fixed units of 2^-k tick (k chosen from the clock at init, about 2^48
+ * units per second), so a change of rate never changes the units of the
+ * live state, and a page costs ceil(units per second / rate) units: the
+ * bucket admits at most @rate pages per second, and at least
+ * rate x (1 - 2^-16) (1 - 2^-24 up to 2^24 pages per second). A request is
+ * admitted when the bucket holds it; a request larger than the burst (a
+ * huge page) is admitted when the bucket is full, and the bucket then owes
+ * it.
  *
- * %TP_LIMITER_WINDOW_SEED - the seed's per-second window: every request is
- * counted first (admitted or not); when more than one second passed since the
- * window start, the first caller to cmpxchg the start opens a new window and
- * takes the count as its base; a request is refused when count - base >
- * limit. %TP_LIMITER_WINDOW_MAINLINE - the same with ">= limit" (Linux 6.1+).
- * Bound for both: each window admits at most limit + n_max pages (the request
- * that opens a window is never counted against it, as in the kernel), and a
- * window lasts more than one second, so over any T seconds admitted <=
- * (T + 2) * (limit + n_max). Racing callers that read the base before the
- * opener stores it are refused, never admitted, so racing adds no slack.
- * The kernel keeps the window start in u32 milliseconds, which aliases after
- * 49.7 days of idleness; here it is u64 ticks.
+ * Bound of the bucket: over any interval of T seconds that contains every
+ * admitting caller's @now, admitted pages <= max(burst, n) + rate x T,
+ * n the largest request, racing callers included (every admission is one
+ * successful cmpxchg). A bucket idle for longer than about 4096 seconds is
+ * full again (the TAT is then known to be stale, whatever the gap); the
+ * callers racing to take it right after such a gap may each admit one
+ * request more than the bound.
+ *
+ * %TP_LIMITER_WINDOW_RFC2020 - the 2020 RFC's window: every request is
+ * counted first (admitted or not); when more than one second passed since
+ * the window start, the first caller to cmpxchg the start opens a new
+ * window and takes the count as its base; a request is refused when
+ * count - base > limit. %TP_LIMITER_WINDOW_LINUX61 - the same with
+ * ">= limit" (Linux 6.1). With per-CPU slots (&struct tp_limiter_cpu) each
+ * CPU adds up to @cand_batch - 1 pages to the shared count late, as the
+ * kernel's vmstat counters do. Bound of both: each window admits at most
+ * limit + n + C x (cand_batch - 1) pages (C the number of slots, n the
+ * largest request), and a window lasts more than one second, so over T
+ * seconds admitted <= (T + 2) x (limit + n + C x (cand_batch - 1)).
+ *
+ * Settings and state are apart. A tune publishes new settings as one unit
+ * (a latch: two copies and a sequence count); a caller reads one copy whole
+ * or retries, so it never combines two settings, and the live state never
+ * changes meaning: the bucket's TAT is in clock units whatever the rate (a
+ * tune keeps the time the bucket needs to refill), the windows keep their
+ * count. A call that read the settings just before a tune may still admit
+ * one request at the old price or limit: that is the whole one-off error of
+ * a tune. The clock (@tps) cannot change.
  */
 #ifndef _TIERPOL_LIMITER_H
 #define _TIERPOL_LIMITER_H
 
 #include <tierpol/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * enum tp_limiter_variant - rate limiter algorithm
  * @TP_LIMITER_BUCKET: token bucket (GCRA in one cmpxchg'd word)
- * @TP_LIMITER_WINDOW_SEED: seed 000 2/8 per-second window, refuse when
+ * @TP_LIMITER_WINDOW_RFC2020: the 2020 RFC's per-second window, refuse when
  *	count - base > limit
- * @TP_LIMITER_WINDOW_MAINLINE: Linux 6.1+ window, refuse when
+ * @TP_LIMITER_WINDOW_LINUX61: Linux 6.1's per-second window, refuse when
  *	count - base >= limit
  */
 enum tp_limiter_variant {
 	TP_LIMITER_BUCKET = 0,
-	TP_LIMITER_WINDOW_SEED = 1,
-	TP_LIMITER_WINDOW_MAINLINE = 2,
+	TP_LIMITER_WINDOW_RFC2020 = 1,
+	TP_LIMITER_WINDOW_LINUX61 = 2,
 };
 
 /**
  * struct tp_limiter_cfg - rate limiter settings
+ * @sz: sizeof(struct tp_limiter_cfg), for ABI growth (see docs/ABI.md)
  * @variant: &enum tp_limiter_variant
- * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
+ * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX; fixed at
+ *	init (a tune must give the same value)
+ * @cand_batch: windows: pages a per-CPU slot counts before it adds them to
+ *	the shared count, 0..%TP_CAND_BATCH_MAX; 0 and 1 add every request at
+ *	once (exact, one shared atomic per request)
  * @rate: pages per second (the window's limit per window), 0..%TP_RATE_MAX;
  *	0 refuses every request, as the kernel's rate limit of 0 does
- * @burst: bucket capacity in pages, 1..%TP_RATE_MAX; 0 selects @rate (one
- *	second's worth, the window's budget). Ignored by the window variants,
- *	which still refuse a value above %TP_RATE_MAX.
+ * @burst: bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects @rate (one
+ *	second's worth, the window's budget). The bucket must be able to hold
+ *	it: burst / rate at most about 4096 seconds (-ERANGE otherwise).
+ *	Ignored by the window variants, which still refuse a value above
+ *	%TP_RATE_MAX.
  */
 struct tp_limiter_cfg {
-	u32 variant;
-	u32 tps;
-	aligned_u64 rate;
-	aligned_u64 burst;
+	uint32_t sz;
+	uint32_t variant;
+	uint32_t tps;
+	uint32_t cand_batch;
+	uint64_t rate;
+	uint64_t burst;
 };
 
 /**
- * struct tp_limiter - rate limiter state (one per target node)
- * @tat: bucket: theoretical arrival time in units (cmpxchg'd);
- *	window: window start in ticks (cmpxchg'd)
- * @bucket: token bucket parameters
- * @bucket.scale: units per tick (rate / g)
- * @bucket.cost: units per page (tps / g)
- * @bucket.tau: burst * cost, the bucket capacity in units
- * @window: window counter state
- * @window.count: pages counted so far
- * @window.base: @window.count when the current window opened
- * @window.limit: pages per window
+ * struct tp_limiter_set - derived settings, one copy of the latch (private)
+ * @cost: bucket: units per page; 0 refuses every request
+ * @tau: bucket: capacity in units
+ * @n_max: bucket: the largest request it can price
+ * @limit: windows: pages per window
  * @variant: &enum tp_limiter_variant
- * @tps: ticks per second (the window length; the bucket's stale-state
- *	margin is one second)
+ * @batch: windows: per-CPU batch (at least 1)
+ */
+struct tp_limiter_set {
+	uint64_t cost;
+	uint64_t tau;
+	uint64_t n_max;
+	uint64_t limit;
+	uint32_t variant;
+	uint32_t batch;
+};
+
+/**
+ * struct tp_limiter_state - live state of a limiter (private)
+ * @tat: bucket: theoretical arrival time in units (cmpxchg'd)
+ * @fresh: bucket: the time of the latest admission, in ticks
+ * @start: windows: start of the current window, in ticks (cmpxchg'd)
+ * @base: windows: the shared count when the window opened
  *
- * All fields are private. 40 bytes, so a per-node owner can keep its hot
- * counters on the same cache line.
+ * The variants keep apart fields: a change of variant never reinterprets
+ * live state.
+ */
+struct tp_limiter_state {
+	struct tp_atomic64 tat;
+	struct tp_atomic64 fresh;
+	struct tp_atomic64 start;
+	struct tp_atomic64 base;
+};
+
+/**
+ * struct tp_limiter - a promotion rate limiter (one per target node)
+ * @st: live state
+ * @count: windows: pages counted so far (the folded per-CPU counts)
+ * @tps: ticks per second (fixed at init)
+ * @shift: units per tick, as a power of two (fixed at init)
+ * @stale: ticks after which an idle bucket's TAT is stale (fixed at init)
+ * @latch: sequence count of @set
+ * @set: the settings, two copies (see tp_limiter_tune())
+ *
+ * All fields are private.
  */
 struct tp_limiter {
-	aligned_u64 tat;
-	union {
-		struct {
-			aligned_u64 scale;
-			aligned_u64 cost;
-			aligned_u64 tau;
-		} bucket;
-		struct {
-			aligned_u64 count;
-			aligned_u64 base;
-			aligned_u64 limit;
-		} window;
-	};
-	u32 variant;
-	u32 tps;
+	struct tp_limiter_state st;
+	struct tp_atomic64 count;
+	uint32_t tps;
+	uint32_t shift;
+	uint64_t stale;
+	struct tp_latch latch;
+	struct tp_limiter_set set[2];
+};
+
+/**
+ * struct tp_limiter_cpu - one CPU's (or thread's) slot of a limiter
+ * @diff: windows: pages counted here and not yet added to the shared count
+ * @busy: requests refused because the state kept changing under the caller
+ *	(%TP_RETRIES attempts); see tp_limiter_busy()
+ *
+ * Zero-filled memory is a ready slot (alloc_percpu(), calloc()). Each slot
+ * is updated by one CPU (kernel: with preemption disabled) or one thread
+ * (userspace) at a time; interrupts or signal handlers on that CPU or
+ * thread may use it too. Private fields.
+ */
+struct tp_limiter_cpu {
+	struct tp_local64 diff;
+	struct tp_local64 busy;
 };
 
 /**
@@ -111,44 +175,51 @@ struct tp_limiter {
  * @now: the current time in ticks; the bucket starts full, the window opens
  *
  * Context: Any context. Not concurrently with other calls on @l.
- * Return: 0, or -EINVAL (NULL argument, unknown variant, @tps 0 or above
- * %TP_TPS_MAX) or -ERANGE (@rate or @burst above %TP_RATE_MAX); on error
- * @l is left untouched.
+ * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or
+ * above %TP_TPS_MAX, @cand_batch above %TP_CAND_BATCH_MAX) or -ERANGE
+ * (@rate or @burst above %TP_RATE_MAX, a burst the bucket cannot hold); on
+ * error @l is left untouched.
  */
 TP_API int tp_limiter_init(struct tp_limiter *l,
-			   const struct tp_limiter_cfg *cfg, u64 now);
+			   const struct tp_limiter_cfg *cfg, uint64_t now);
 
 /**
- * tp_limiter_tune() - change rate, burst or variant of a running limiter
+ * tp_limiter_tune() - publish new settings of a running limiter
  * @l: an initialised limiter
- * @cfg: new settings, validated as in tp_limiter_init()
- * @now: the current time in ticks
+ * @cfg: new settings, validated as in tp_limiter_init(); @tps must be the
+ *	one given at init
  *
- * A bucket keeps the pages it owes (its debt is converted to the new rate
- * and capped at the new capacity); a window keeps its count. Changing the
- * variant starts afresh as tp_limiter_init() does.
+ * Changes rate, burst, batch or variant. The state is kept: a bucket keeps
+ * the time it needs to refill (the pages it owes scale with the rate), a
+ * window keeps its count and start. Concurrent callers see the old or the
+ * new settings, never a mix; a call that read them before the tune may
+ * admit one request under the old ones.
  *
- * Context: Any context. Callers serialize tunes; a concurrent consume may use
- * a mix of old and new settings once.
- * Return: 0, -EINVAL or -ERANGE as tp_limiter_init(); on error nothing
- * changes.
+ * Context: Any context, wait-free; callers serialize tunes of @l. Safe in
+ * an interrupt or signal handler that interrupted a call on @l.
+ * Return: 0; -EINVAL or -ERANGE as tp_limiter_init(), and -EINVAL for a
+ * different @tps; on error nothing changes.
  */
 TP_API int tp_limiter_tune(struct tp_limiter *l,
-			   const struct tp_limiter_cfg *cfg, u64 now);
+			   const struct tp_limiter_cfg *cfg);
 
 /**
  * tp_limiter_consume() - ask to promote @n pages now
  * @l: the limiter
+ * @cpu: the caller's slot, or NULL (windows: count at once, exactly)
  * @n: pages requested (a THP counts all its pages); 0 is always admitted
  * @now: the current time in ticks
  *
- * A bucket admits all @n pages or none; a request larger than the burst is
- * never admitted. The window variants count @n before deciding.
+ * A bucket admits all @n pages or none. The windows count @n before
+ * deciding.
  *
- * Context: Any context, lock-free, concurrently with itself.
+ * Context: Any context, lock-free with at most %TP_RETRIES attempts: when
+ * the state or the settings keep changing under it, it refuses and counts
+ * the refusal in @cpu's busy counter (fail closed).
  * Return: true if the pages are admitted.
  */
-TP_API bool tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now);
+TP_API bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
+			       uint64_t n, uint64_t now);
 
 /**
  * tp_limiter_available() - pages that would be admitted now
@@ -157,11 +228,23 @@ TP_API bool tp_limiter_consume(struct tp_limiter *l, u64 n, u64 now);
  *
  * For monitoring and tests; uses a division.
  *
- * Context: Any context. The answer may be stale by the time it returns.
- * Return: the bucket's tokens, or the window's remaining budget (the seed
- * variant admits one page more than this while the budget is exactly used).
+ * Context: Any context, lock-free. The answer may be stale by the time it
+ * returns.
+ * Return: the bucket's whole tokens, or the window's remaining budget as
+ * the shared count sees it (the 2020 RFC's window admits one page more
+ * than this while the budget is exactly used); 0 if the settings kept
+ * changing.
  */
-TP_API u64 tp_limiter_available(const struct tp_limiter *l, u64 now);
+TP_API uint64_t tp_limiter_available(const struct tp_limiter *l, uint64_t now);
+
+/**
+ * tp_limiter_busy() - requests a slot refused for contention
+ * @cpu: a slot
+ *
+ * Context: Any context.
+ * Return: the count since the slot was zeroed.
+ */
+TP_API uint64_t tp_limiter_busy(const struct tp_limiter_cpu *cpu);
 
 /**
  * tp_mbps_to_pages() - convert MB/s to pages per second
@@ -175,9 +258,9 @@ TP_API u64 tp_limiter_available(const struct tp_limiter *l, u64 now);
  * Context: Any context.
  * Return: pages per second.
  */
-static inline u64 tp_mbps_to_pages(u64 mbps, u32 page_shift)
+static inline uint64_t tp_mbps_to_pages(uint64_t mbps, uint32_t page_shift)
 {
-	u32 s;
+	uint32_t s;
 
 	if (page_shift >= 20)
 		return page_shift - 20 >= 64 ? 0 : mbps >> (page_shift - 20);
@@ -186,5 +269,9 @@ static inline u64 tp_mbps_to_pages(u64 mbps, u32 page_shift)
 		return ~0ULL;
 	return mbps << s;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_LIMITER_H */

@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The promotion decision pipeline (seed 000 patches 1-8, seed 002, mainline
- * should_numa_migrate_memory() for memory tiering), the watermark and
- * demotion helpers, the scan filter, and seed 001's pseudo-interleaving
- * rules.
+ * The promotion decision pipeline (the 2020 RFC, patches 1/8 to 8/8; Linux
+ * 6.1's should_numa_migrate_memory() for memory tiering; the 2026 bypass
+ * knob), the watermark and demotion helpers, the scan filter, and the
+ * pseudo-interleaving rules of Linux 3.15. docs/SOURCES.md cites them.
  *
- * A &struct tp_policy holds the system-wide settings (the sysctls); a
- * &struct tp_node holds what the kernel keeps per target node in
- * pglist_data: the rate limiter, the threshold controller, the candidate
- * counter and the statistics. tp_decide() is called once per hint fault on
- * a page of a slower tier and returns a verdict with its reason. The order of
- * the checks (docs/decision.md walks it with every formula):
+ * Three objects:
+ *  - &struct tp_policy: the system-wide settings (the sysctls), published
+ *    as one unit by tp_policy_init() and tp_policy_tune() (a latch: two
+ *    copies and a sequence count, so readers never wait and never mix two
+ *    settings);
+ *  - &struct tp_node: one per target (fast) node, the live state the kernel
+ *    keeps in pglist_data: the rate limiter's, the threshold controller's
+ *    and the shared candidate count; no settings;
+ *  - &struct tp_node_cpu: one per CPU (kernel) or thread (userspace) and
+ *    node: the statistics and the candidates not yet added to the node's
+ *    count, as the kernel's per-CPU vmstat counters.
+ *
+ * tp_decide() is called once per hint fault on a page of a slower tier and
+ * returns a verdict. The order of the checks (docs/decision.md walks it):
  *
  *   mode -> top tier -> free-space bypass -> accessed twice ->
  *   adaptive threshold update -> latency vs threshold -> rate limit -> room
@@ -22,7 +30,11 @@
 #include <tierpol/limiter.h>
 #include <tierpol/threshold.h>
 
-/* NUMA balancing modes, OR-able (kernel.numa_balancing, seed 000 1/8). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* NUMA balancing modes, OR-able (kernel.numa_balancing). */
 /** NUMA balancing off */
 #define TP_MODE_DISABLED	0x0U
 /** NUMA_BALANCING_NORMAL: balancing across sockets */
@@ -31,110 +43,141 @@
 #define TP_MODE_TIERING		0x2U
 
 /* Feature switches of &struct tp_policy_cfg, field flags. */
-/** hot-page selection: compare the latency with the threshold (000 6/8) */
+/** hot-page selection: compare the latency with the threshold (RFC 6/8) */
 #define TP_POL_HOTNESS		0x1U
-/** free-space bypass (000 2/8; switchable since seed 002) */
+/** free-space bypass (RFC 2/8; switchable since the 2026 bypass knob) */
 #define TP_POL_FREE_BYPASS	0x2U
-/** promote only pages accessed in the previous scan period too (000 5/8) */
+/** promote only pages accessed in the previous scan period too (RFC 5/8) */
 #define TP_POL_YOUNG		0x4U
-/** double the threshold for write faults (000 7/8) */
+/** double the threshold for write faults (RFC 7/8) */
 #define TP_POL_WRITE_DOUBLE	0x8U
-/** adapt the threshold to the rate limit (000 8/8) */
+/** adapt the threshold to the rate limit (RFC 8/8) */
 #define TP_POL_ADAPTIVE		0x10U
-/** hot means latency < threshold (mainline); else latency <= threshold */
+/** hot means latency < threshold (Linux 6.1); else latency <= threshold */
 #define TP_POL_HOT_STRICT	0x20U
-/** a rate limit of 0 means the target's high watermark per second */
+/** a rate limit of 0 means the target's high watermark per second (RFC) */
 #define TP_POL_RL_WMARK_DEFAULT	0x40U
-/** the bypass resets the adaptive threshold (mainline; needs the two) */
+/** the bypass resets the adaptive threshold (Linux 6.1; needs the two) */
 #define TP_POL_BYPASS_RESET	0x80U
 /** every defined switch */
 #define TP_POL_ALL		0xffU
 
 /**
  * enum tp_wmark_variant - watermark formulas of the bypass and demotion
- * @TP_WMARK_SEED: seed 000 2/8 and 3/8: bypass when free > high + 2 x rate
- *	limit; demotion frees up to high + rate limit
- * @TP_WMARK_MAINLINE: Linux 6.1+: bypass when free > promo + max(1 GiB,
+ * @TP_WMARK_RFC2020: the 2020 RFC, patches 2/8 and 3/8: bypass when free >
+ *	high + 2 x rate limit; demotion frees up to high + rate limit
+ * @TP_WMARK_LINUX61: Linux 6.1: bypass when free > promo + max(1 GiB,
  *	present / 16); demotion frees up to the promo watermark
  */
 enum tp_wmark_variant {
-	TP_WMARK_SEED = 0,
-	TP_WMARK_MAINLINE = 1,
+	TP_WMARK_RFC2020 = 0,
+	TP_WMARK_LINUX61 = 1,
 };
 
 /**
  * enum tp_preset - complete configurations
- * @TP_PRESET_SEED: the RFC v2 series (2020), all eight patches
- * @TP_PRESET_MAINLINE: Linux 6.1 and later, with seed 002's bypass knob on
+ * @TP_PRESET_RFC2020: the 2020 RFC v2 series, all eight patches
+ * @TP_PRESET_LINUX61: Linux 6.1 and later, with the bypass knob on
  */
 enum tp_preset {
-	TP_PRESET_SEED = 0,
-	TP_PRESET_MAINLINE = 1,
+	TP_PRESET_RFC2020 = 0,
+	TP_PRESET_LINUX61 = 1,
 };
 
 /**
  * struct tp_policy_cfg - policy settings (the sysctls)
- * @mode: TP_MODE_* flags, at most 0x3
+ * @sz: sizeof(struct tp_policy_cfg), for ABI growth (see docs/ABI.md);
+ *	tp_policy_preset() fills it
+ * @mode: TP_MODE_* flags, at most 0x3; 0 is off, as the sysctl
  * @flags: TP_POL_* switches
- * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
- * @page_shift: log2 of the base page size, 10..30; 0 selects 12. 16 KiB and
- *	64 KiB pages (14, 16) work like 4 KiB ones.
- * @hot_threshold_ms: hot threshold; 0 selects %TP_DEFAULT_HOT_THRESHOLD_MS
- * @rate_limit_mbps: promotion rate limit in MB/s; 0 means the high
- *	watermark with %TP_POL_RL_WMARK_DEFAULT, else no promotion passes the
- *	limiter (as the kernel's 0)
- * @scan_period_max_ms: the threshold controller's period; 0 selects
- *	%TP_DEFAULT_SCAN_PERIOD_MAX_MS
+ * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX; fixed at
+ *	init
+ * @page_shift: log2 of the base page size, 10..30; 0 selects 12 (4 KiB)
+ * @hot_threshold_ms: hot threshold (numa_balancing_hot_threshold_ms); 0 is
+ *	a threshold of 0, as the sysctl: nothing is hot under
+ *	%TP_POL_HOT_STRICT, only a latency of 0 without it
+ * @rate_limit_mbps: promotion rate limit in MB/s
+ *	(numa_balancing_promote_rate_limit_MBps); 0 refuses every promotion
+ *	that the limiter sees, as the sysctl, or means the target's high
+ *	watermark per second with %TP_POL_RL_WMARK_DEFAULT (window limiters
+ *	only: a per-fault rate would cost the bucket a division per fault)
+ * @scan_period_max_ms: the threshold controller's period
+ *	(numa_balancing_scan_period_max_ms); 0 closes a period at every tick,
+ *	as the sysctl
  * @thresh_variant: &enum tp_thresh_variant
  * @limiter_variant: &enum tp_limiter_variant
  * @wmark_variant: &enum tp_wmark_variant
- * @burst_pages: token bucket capacity; 0 selects one second of the rate
+ * @cand_batch: candidates a &struct tp_node_cpu counts before adding them
+ *	to the node's shared count (the kernel's vmstat threshold),
+ *	0..%TP_CAND_BATCH_MAX; 0 and 1 add each at once. The window limiter
+ *	and the threshold controller read the shared count, which lags the
+ *	true one by at most (cand_batch - 1) pages per slot.
+ * @burst_pages: token bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects
+ *	one second of the rate. A request larger than the burst (a huge page)
+ *	is admitted when the bucket is full.
+ *
+ * Fields that mirror a kernel sysctl take the sysctl's meaning, 0
+ * included; the others (@page_shift) use 0 for the default. The presets
+ * fill every field.
  */
 struct tp_policy_cfg {
-	u32 mode;
-	u32 flags;
-	u32 tps;
-	u32 page_shift;
-	u32 hot_threshold_ms;
-	u32 rate_limit_mbps;
-	u32 scan_period_max_ms;
-	u32 thresh_variant;
-	u32 limiter_variant;
-	u32 wmark_variant;
-	aligned_u64 burst_pages;
+	uint32_t sz;
+	uint32_t mode;
+	uint32_t flags;
+	uint32_t tps;
+	uint32_t page_shift;
+	uint32_t hot_threshold_ms;
+	uint32_t rate_limit_mbps;
+	uint32_t scan_period_max_ms;
+	uint32_t thresh_variant;
+	uint32_t limiter_variant;
+	uint32_t wmark_variant;
+	uint32_t cand_batch;
+	uint64_t burst_pages;
+};
+
+/**
+ * struct tp_policy_set - derived settings, one copy of the latch (private)
+ * @lim: the rate limiter's settings (its limit is the policy's rate)
+ * @th: the threshold controller's settings
+ * @hot_th: the fixed hot threshold in ticks
+ * @bypass_min: Linux 6.1's 1 GiB of free-space margin, in pages
+ * @mode: TP_MODE_* flags
+ * @flags: TP_POL_* switches
+ * @wmark_variant: &enum tp_wmark_variant
+ * @thresh_variant: &enum tp_thresh_variant
+ * @page_shift: log2 of the page size
+ * @burst: the configured burst in pages (0: one second of the rate)
+ */
+struct tp_policy_set {
+	struct tp_limiter_set lim;
+	struct tp_thresh_set th;
+	uint64_t hot_th;
+	uint64_t bypass_min;
+	uint64_t burst;
+	uint32_t mode;
+	uint32_t flags;
+	uint32_t wmark_variant;
+	uint32_t thresh_variant;
+	uint32_t page_shift;
 };
 
 /**
  * struct tp_policy - validated policy settings, shared by all nodes
- * @mode: TP_MODE_* flags
- * @flags: TP_POL_* switches
- * @tps: ticks per second
- * @page_shift: log2 of the page size
- * @thresh_variant: &enum tp_thresh_variant
- * @limiter_variant: &enum tp_limiter_variant
- * @wmark_variant: &enum tp_wmark_variant
- * @hot_th: hot threshold in ticks
- * @rate_pages: rate limit in pages per second (0 with the watermark default
- *	means "resolve per node")
- * @period: threshold controller period in ticks
- * @burst: token bucket capacity in pages (0: one second of rate)
- * @bypass_min: mainline's 1 GiB of free-space margin, in pages
+ * @tps: ticks per second (fixed at init)
+ * @shift: the token bucket's units per tick, log2 (fixed at init)
+ * @stale: ticks after which an idle bucket is full again (fixed at init)
+ * @latch: sequence count of @set
+ * @set: the settings, two copies
  *
- * Read-mostly; private.
+ * Read-mostly; private. See tp_policy_tune().
  */
 struct tp_policy {
-	u32 mode;
-	u32 flags;
-	u32 tps;
-	u32 page_shift;
-	u32 thresh_variant;
-	u32 limiter_variant;
-	u32 wmark_variant;
-	aligned_u64 hot_th;
-	aligned_u64 rate_pages;
-	aligned_u64 period;
-	aligned_u64 burst;
-	aligned_u64 bypass_min;
+	uint32_t tps;
+	uint32_t shift;
+	uint64_t stale;
+	struct tp_latch latch;
+	struct tp_policy_set set[2];
 };
 
 /* Flags of &struct tp_fault. */
@@ -144,8 +187,6 @@ struct tp_policy {
 #define TP_FAULT_YOUNG		0x2U
 /** a write fault */
 #define TP_FAULT_WRITE		0x4U
-/** a shared fault (not used by the tiering decision; seed 001 helpers) */
-#define TP_FAULT_SHARED		0x8U
 
 /** A latency the caller could not determine (empty ring): never hot. */
 #define TP_LATENCY_UNKNOWN	(~0ULL)
@@ -158,9 +199,9 @@ struct tp_policy {
  * @flags: TP_FAULT_* flags
  */
 struct tp_fault {
-	aligned_u64 latency;
-	aligned_u64 nr_pages;
-	u32 flags;
+	uint64_t latency;
+	uint64_t nr_pages;
+	uint32_t flags;
 };
 
 /**
@@ -169,19 +210,20 @@ struct tp_fault {
  * @wmark_min: min watermark
  * @wmark_low: low watermark
  * @wmark_high: high watermark
- * @wmark_promo: promo watermark (mainline WMARK_PROMO); see
- *	tp_wmark_promo()
+ * @wmark_promo: promo watermark (Linux 6.1's WMARK_PROMO). Kernels before
+ *	6.1 have none: pass 0 and the high watermark stands for it, or
+ *	compute the 6.1 value from /proc/zoneinfo with tp_wmark_promo()
  * @present: present pages (node_present_pages)
  *
  * Watermarks must be ordered min <= low <= high <= promo.
  */
 struct tp_node_mem {
-	aligned_u64 free;
-	aligned_u64 wmark_min;
-	aligned_u64 wmark_low;
-	aligned_u64 wmark_high;
-	aligned_u64 wmark_promo;
-	aligned_u64 present;
+	uint64_t free;
+	uint64_t wmark_min;
+	uint64_t wmark_low;
+	uint64_t wmark_high;
+	uint64_t wmark_promo;
+	uint64_t present;
 };
 
 /**
@@ -195,7 +237,11 @@ struct tp_node_mem {
  * @TP_REFUSE_RATELIMIT: refuse: over the promotion rate limit
  * @TP_REFUSE_NOSPACE: refuse: promoting would take the target below its
  *	high watermark; the caller should wake demotion (kswapd) on it
+ * @TP_REFUSE_BUSY: refuse: the settings or the limiter kept changing under
+ *	the call (%TP_RETRIES attempts); fails closed instead of waiting
  * @TP_NR_VERDICTS: number of verdicts
+ *
+ * tp_verdict_name() names them.
  */
 enum tp_verdict {
 	TP_PROMOTE = 0,
@@ -206,7 +252,8 @@ enum tp_verdict {
 	TP_REFUSE_COLD = 5,
 	TP_REFUSE_RATELIMIT = 6,
 	TP_REFUSE_NOSPACE = 7,
-	TP_NR_VERDICTS = 8,
+	TP_REFUSE_BUSY = 8,
+	TP_NR_VERDICTS = 9,
 };
 
 /**
@@ -222,139 +269,156 @@ static inline bool tp_verdict_promotes(int v)
 }
 
 /**
- * struct tp_node - per target node state (the kernel's pglist_data fields)
- * @lim: promotion rate limiter
- * @nr_candidate: pages that passed the hotness check (PGPROMOTE_CANDIDATE)
- *	while the limiter is a token bucket; the window limiters count the
- *	same pages in their own counter, which then serves as this one
- * @nr_promote: pages with verdict %TP_PROMOTE
- * @rate_pages: the rate limit the limiter and controller are set to (bit
- *	63: a reconfiguration is in progress)
- * @th: hot-threshold controller
- * @nr_promote_nrl: pages with verdict %TP_PROMOTE_NRL
- * @nr_mode: pages refused with %TP_REFUSE_MODE
- * @nr_toptier: pages refused with %TP_REFUSE_TOPTIER
- * @nr_not_young: pages refused with %TP_REFUSE_NOT_YOUNG
- * @nr_cold: pages refused with %TP_REFUSE_COLD
- * @nr_nospace: pages refused with %TP_REFUSE_NOSPACE
- * @nr_nospace_nrl: of those, the ones on the free-space bypass path
- * @nr_th_raised: threshold raises
- * @nr_th_lowered: threshold reductions
- * @mode: the mode when the node was last synchronised
+ * tp_verdict_name() - a verdict's name
+ * @v: an &enum tp_verdict
  *
- * Private. Place it on a %TP_CACHELINE_BYTES boundary (the kernel's
- * pglist_data is cache-line aligned; in userspace use aligned_alloc() or an
- * aligned attribute). Then the limiter, the candidate and promotion counters
- * and the rate fill the first cache line, the controller the second, the
- * other verdict counters the third: a promotion or a rate-limited
- * candidate touches the first two, another refusal or a bypass the second
- * and third. Rate-limited pages have no counter: they are the candidates
- * not promoted nor refused for room (see tp_node_stats()).
+ * Context: Any context.
+ * Return: a static string such as "promote" or "refuse-cold";
+ * "(unknown verdict)" for a value that is no verdict.
  */
-struct tp_node {
-	struct tp_limiter lim;
-	aligned_u64 nr_candidate;
-	aligned_u64 nr_promote;
-	aligned_u64 rate_pages;
-	struct tp_thresh th;
-	aligned_u64 nr_promote_nrl;
-	aligned_u64 nr_mode;
-	aligned_u64 nr_toptier;
-	aligned_u64 nr_not_young;
-	aligned_u64 nr_cold;
-	aligned_u64 nr_nospace;
-	aligned_u64 nr_nospace_nrl;
-	aligned_u64 nr_th_raised;
-	aligned_u64 nr_th_lowered;
-	u32 mode;
-};
+TP_API const char *tp_verdict_name(int v);
 
 /**
- * struct tp_node_stats - a snapshot of a node's statistics, in pages
- * @pgpromote_candidate: passed the hotness check (counted before the rate
- *	limit, as the kernel counts them)
- * @pgpromote_candidate_nrl: took the free-space bypass
- * @pgpromote_success: verdicts to promote (the kernel counts migrations
- *	that then succeed)
- * @promote_hot: verdict %TP_PROMOTE
- * @promote_nrl: verdict %TP_PROMOTE_NRL
- * @refused_mode: verdict %TP_REFUSE_MODE
- * @refused_toptier: verdict %TP_REFUSE_TOPTIER
- * @refused_not_young: verdict %TP_REFUSE_NOT_YOUNG
- * @refused_cold: verdict %TP_REFUSE_COLD
- * @refused_ratelimit: verdict %TP_REFUSE_RATELIMIT
- * @refused_nospace: verdict %TP_REFUSE_NOSPACE
- * @decided: sum of all verdict counts (every page of every call once)
+ * struct tp_node - per target node state (the kernel's pglist_data fields)
+ * @lim: the rate limiter's live state
+ * @cand: candidates (PGPROMOTE_CANDIDATE) added by the CPUs' slots: what
+ *	the window limiter and the threshold controller count
+ * @th: the threshold controller's live state
+ * @th_raised: threshold raises
+ * @th_lowered: threshold reductions
+ *
+ * Private. The limiter's state and the candidate count share a cache line,
+ * the controller another: a rate-limited candidate reads both and writes
+ * neither (unless it opens a window or adds its CPU's batch), an admitted
+ * one writes the first. In the kernel, embed it in your per-node structure
+ * (it is cache-line aligned); in userspace allocate it aligned.
+ */
+struct tp_node {
+	struct tp_limiter_state lim;
+	struct tp_atomic64 cand;
+	struct tp_thresh_state th TP_CACHELINE_ALIGNED;
+	struct tp_atomic64 th_raised;
+	struct tp_atomic64 th_lowered;
+} TP_CACHELINE_ALIGNED;
+
+/** The slot counter of refusals for room on the bypass path (private). */
+#define TP_NODE_NOSPACE_NRL	TP_NR_VERDICTS
+/** The slot counter of candidates refused as busy by the limiter (private). */
+#define TP_NODE_BUSY_CAND	(TP_NR_VERDICTS + 1)
+/** Counters per slot (private). */
+#define TP_NODE_NR_COUNTERS	(TP_NR_VERDICTS + 2)
+
+/**
+ * struct tp_node_cpu - one CPU's (or thread's) counters for one node
+ * @cand: candidates counted here and not yet added to &tp_node.cand
+ * @nr: pages per verdict, then the bypass refusals for room and the busy
+ *	candidates (%TP_NODE_NR_COUNTERS in all); every decision adds its
+ *	pages to exactly one of them
+ *
+ * Zero-filled memory is a ready slot (alloc_percpu(), calloc()). Each slot
+ * is written by one CPU (kernel: tp_decide() with preemption disabled, on
+ * this_cpu_ptr()) or one thread (userspace) at a time; an interrupt or a
+ * signal handler on that CPU or thread may decide on it too. Any CPU may
+ * read it (tp_node_stats_add()). Cache-line aligned. Private fields.
+ */
+struct tp_node_cpu {
+	struct tp_local64 cand;
+	struct tp_local64 nr[TP_NODE_NR_COUNTERS];
+} TP_CACHELINE_ALIGNED;
+
+/**
+ * struct tp_node_stats - a node's statistics, in pages
+ * @verdict: pages per &enum tp_verdict, indexable by verdict
+ * @nospace_nrl: of @verdict[%TP_REFUSE_NOSPACE], those on the free-space
+ *	bypass path
+ * @candidate: passed the hotness check (PGPROMOTE_CANDIDATE: promoted,
+ *	rate limited, refused for room or busy after the check)
+ * @candidate_nrl: took the free-space bypass (PGPROMOTE_CANDIDATE_NRL)
+ * @success: verdicts to promote (the kernel counts the migrations that
+ *	then succeed)
+ * @decided: every page of every decision, once
+ * @cand_shared: the node's shared candidate count (what the limiter and
+ *	the controller see; at most the slots' candidates)
  * @th_raised: threshold raises
  * @th_lowered: threshold reductions
  * @threshold: the current hot threshold in ticks
+ *
+ * Every figure is a sum of counters that only grow: a snapshot taken while
+ * decisions run may miss the latest ones, but no figure can be negative and
+ * @decided is the sum of @verdict.
  */
 struct tp_node_stats {
-	aligned_u64 pgpromote_candidate;
-	aligned_u64 pgpromote_candidate_nrl;
-	aligned_u64 pgpromote_success;
-	aligned_u64 promote_hot;
-	aligned_u64 promote_nrl;
-	aligned_u64 refused_mode;
-	aligned_u64 refused_toptier;
-	aligned_u64 refused_not_young;
-	aligned_u64 refused_cold;
-	aligned_u64 refused_ratelimit;
-	aligned_u64 refused_nospace;
-	aligned_u64 decided;
-	aligned_u64 th_raised;
-	aligned_u64 th_lowered;
-	aligned_u64 threshold;
+	uint64_t verdict[TP_NR_VERDICTS];
+	uint64_t nospace_nrl;
+	uint64_t candidate;
+	uint64_t candidate_nrl;
+	uint64_t success;
+	uint64_t decided;
+	uint64_t cand_shared;
+	uint64_t th_raised;
+	uint64_t th_lowered;
+	uint64_t threshold;
 };
 
 /**
  * tp_policy_preset() - fill a configuration with a preset
- * @cfg: the configuration to fill (every field is written)
+ * @cfg: the configuration to fill (every field is written, @sz too)
  * @preset: &enum tp_preset
  * @tps: ticks per second of the caller's clock
  *
- * The seed preset: tiering mode, hotness, bypass, young check, write
- * doubling, adaptive threshold with the seed's bounds, the seed's "latency >
- * threshold is cold" comparison, the per-second window with "> limit", rate
- * limit 0 = high watermark, seed watermark formulas. The mainline preset:
- * tiering mode, hotness, bypass that resets the threshold, adaptive
- * threshold with mainline bounds, "latency >= threshold is cold", the window
- * with ">= limit", 65536 MB/s, promo watermark formulas; no young check, no
- * write doubling. Both: 1000 ms threshold, 60000 ms period, 4 KiB pages.
+ * %TP_PRESET_RFC2020: tiering mode, hotness, bypass, young check, write
+ * doubling, adaptive threshold with the RFC's bounds, "latency > threshold
+ * is cold", the per-second window with "> limit", rate limit 0 = high
+ * watermark, the RFC's watermark formulas. %TP_PRESET_LINUX61: tiering
+ * mode, hotness, bypass that resets the threshold, adaptive threshold with
+ * 6.1's bounds, "latency >= threshold is cold", the window with ">= limit",
+ * 65536 MB/s, promo watermark formulas; no young check, no write doubling.
+ * Both: 1000 ms threshold, 60000 ms period, 4 KiB pages, a candidate batch
+ * of %TP_DEFAULT_CAND_BATCH.
  *
  * Context: Any context.
  * Return: 0, or -EINVAL for a NULL @cfg or an unknown preset (@cfg is then
  * untouched). @tps is checked by tp_policy_init().
  */
-TP_API int tp_policy_preset(struct tp_policy_cfg *cfg, u32 preset, u32 tps);
+TP_API int tp_policy_preset(struct tp_policy_cfg *cfg, uint32_t preset,
+			    uint32_t tps);
 
 /**
  * tp_policy_init() - validate settings into a policy
  * @pol: the policy
  * @cfg: the settings, validated completely before anything is written
  *
- * Context: Any context. Not concurrently with decisions using @pol (use
+ * Context: Any context. Not concurrently with other calls using @pol (use
  * tp_policy_tune() on a live policy).
- * Return: 0; -EINVAL for a NULL argument, a mode above 3, unknown flags or
- * variants, a bad @tps or @page_shift, or switches that need
- * %TP_POL_HOTNESS without it; -ERANGE for a rate limit above %TP_RATE_MAX
- * pages per second or a burst above %TP_RATE_MAX. On error @pol is
- * untouched.
+ * Return: 0; -EINVAL for a NULL argument, a bad @sz, a mode above 3,
+ * unknown flags or variants, a bad @tps, @page_shift or @cand_batch,
+ * switches that need %TP_POL_HOTNESS without it, %TP_POL_BYPASS_RESET
+ * without the bypass and the adaptive threshold, or
+ * %TP_POL_RL_WMARK_DEFAULT with the token bucket; -ERANGE for a rate limit
+ * above %TP_RATE_MAX pages per second, a burst above %TP_RATE_MAX or one
+ * the bucket cannot hold. On error @pol is untouched.
  */
 TP_API int tp_policy_init(struct tp_policy *pol,
 			  const struct tp_policy_cfg *cfg);
 
 /**
- * tp_policy_tune() - change a live policy (a sysctl write)
+ * tp_policy_tune() - publish new settings of a live policy (a sysctl write)
  * @pol: the policy
- * @cfg: the new settings, validated as in tp_policy_init()
+ * @cfg: the new settings, validated as in tp_policy_init(); @tps must be
+ *	the one given at init
  *
- * Then call tp_node_sync() on every node so limiters and controllers take
- * the new settings.
+ * Decisions running concurrently use the old or the new settings, never a
+ * mix; a decision that read them before the tune may still be decided,
+ * counted and rate limited under the old ones (one request per CPU). The
+ * nodes' state is kept and keeps its meaning (see limiter.h and
+ * threshold.h). If the tune switched %TP_MODE_TIERING on, call
+ * tp_node_reset() on every node, as the kernel's sysctl handler calls
+ * reset_memory_tiering().
  *
- * Context: Any context; callers serialize tunes. A decision running
- * concurrently may see a mix of old and new settings once.
- * Return: as tp_policy_init(); on error nothing changes.
+ * Context: Any context, wait-free; callers serialize tunes of @pol. Safe in
+ * an interrupt or signal handler that interrupted a decision.
+ * Return: as tp_policy_init(), and -EINVAL for a different @tps; on error
+ * nothing changes.
  */
 TP_API int tp_policy_tune(struct tp_policy *pol,
 			  const struct tp_policy_cfg *cfg);
@@ -365,71 +429,90 @@ TP_API int tp_policy_tune(struct tp_policy *pol,
  * @pol: the policy
  * @now: the current time in ticks
  *
+ * The bucket starts full, the window and the controller's first period
+ * start at @now.
+ *
  * Context: Any context. Not concurrently with other calls on @node.
  * Return: 0, or -EINVAL for a NULL argument or a @pol that tp_policy_init()
  * did not fill (a zero-filled one, say); on error @node is left untouched.
  */
 TP_API int tp_node_init(struct tp_node *node, const struct tp_policy *pol,
-			u64 now);
+			uint64_t now);
 
 /**
- * tp_node_sync() - apply a tuned policy to a node
+ * tp_node_reset() - restart a node's threshold controller
  * @node: the node
- * @pol: the policy, after tp_policy_tune()
  * @now: the current time in ticks
  *
- * Retunes the limiter and the controller (keeping their state). When the
- * tiering mode was switched on since the last sync, the controller restarts
- * from the reference threshold (the kernel's reset_memory_tiering()).
+ * The kernel's reset_memory_tiering(), for when the tiering mode has just
+ * been switched on: the controller forgets its adjusted threshold and
+ * starts a new period at @now from the current candidate count.
  *
- * Context: Any context; callers serialize syncs of one node.
+ * Context: Any context, wait-free, concurrently with decisions.
  */
-TP_API void tp_node_sync(struct tp_node *node, const struct tp_policy *pol,
-			 u64 now);
+TP_API void tp_node_reset(struct tp_node *node, uint64_t now);
 
 /**
  * tp_decide() - decide whether to promote the page of a hint fault
  * @pol: the policy
  * @node: the target (fast) node's state
+ * @cpu: the calling CPU's (or thread's) slot for @node
  * @f: the fault
  * @mem: the target node's free pages and watermarks
  * @now: the fault time in ticks
  *
- * Every call with valid arguments is counted exactly once in the node's
- * statistics, with @f->nr_pages pages under its verdict.
+ * Every call with valid arguments is counted exactly once, in @cpu, with
+ * @f->nr_pages pages under its verdict. The rate a threshold period is
+ * judged against is the one in force for the fault that closes it.
  *
- * Context: Any context, lock-free, concurrently with itself on any nodes.
+ * Context: Any context that owns @cpu (see &struct tp_node_cpu; in the
+ * kernel, preemption disabled), concurrently with itself on any nodes and
+ * with tp_policy_tune(). Wait-free but for bounded retries: at most
+ * %TP_RETRIES attempts to read the settings and to update the token
+ * bucket, then %TP_REFUSE_BUSY.
  * Return: an &enum tp_verdict, or -EINVAL (NULL argument, @nr_pages 0 or
  * above %TP_RATE_MAX, or watermarks out of order), in which case nothing is
  * counted.
  */
 TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
-		     const struct tp_fault *f, const struct tp_node_mem *mem,
-		     u64 now);
+		     struct tp_node_cpu *cpu, const struct tp_fault *f,
+		     const struct tp_node_mem *mem, uint64_t now);
 
 /**
- * tp_node_stats() - snapshot a node's statistics
+ * tp_node_stats() - start a snapshot of a node's statistics
+ * @pol: the policy
  * @node: the node
- * @stats: where to store the snapshot
- *
- * Each counter is read atomically; the set is not one instant's (counters
- * read later may include decisions the earlier ones missed).
+ * @stats: where to store the snapshot: the node-wide figures, and the
+ *	per-slot figures zeroed; add each slot with tp_node_stats_add()
  *
  * Context: Any context, lock-free.
  */
-TP_API void tp_node_stats(const struct tp_node *node,
+TP_API void tp_node_stats(const struct tp_policy *pol,
+			  const struct tp_node *node,
 			  struct tp_node_stats *stats);
+
+/**
+ * tp_node_stats_add() - fold one slot into a snapshot
+ * @stats: a snapshot started by tp_node_stats()
+ * @cpu: a slot of the node (every CPU's, in the kernel:
+ *	for_each_possible_cpu() with per_cpu_ptr())
+ *
+ * Context: Any context, wait-free, concurrently with decisions on @cpu.
+ */
+TP_API void tp_node_stats_add(struct tp_node_stats *stats,
+			      const struct tp_node_cpu *cpu);
 
 /**
  * tp_free_space_enough() - would the free-space bypass apply?
  * @pol: the policy
  * @mem: the node's memory
  *
- * Seed: free > high + 2 x rate limit pages. Mainline: free > promo +
- * max(1 GiB, present / 16). Strictly greater, as zone_watermark_ok().
+ * The 2020 RFC: free > high + 2 x rate limit pages. Linux 6.1: free > promo
+ * + max(1 GiB, present / 16). Strictly greater, as zone_watermark_ok().
  *
- * Context: Any context.
- * Return: true if the node has room enough to skip the hotness checks.
+ * Context: Any context, lock-free.
+ * Return: true if the node has room enough to skip the hotness checks
+ * (false if the settings kept changing).
  */
 TP_API bool tp_free_space_enough(const struct tp_policy *pol,
 				 const struct tp_node_mem *mem);
@@ -444,65 +527,68 @@ TP_API bool tp_free_space_enough(const struct tp_policy *pol,
  * Context: Any context.
  * Return: true if the node stays above its high watermark.
  */
-TP_API bool tp_promote_room(const struct tp_node_mem *mem, u64 nr);
+TP_API bool tp_promote_room(const struct tp_node_mem *mem, uint64_t nr);
 
 /**
  * tp_demotion_target() - free pages demotion should reach on a fast node
  * @pol: the policy
  * @mem: the node's memory
  *
- * kswapd demotes until free pages exceed this: seed (000 3/8) high + rate
- * limit pages, mainline the promo watermark, when the tiering mode is on;
- * otherwise the high watermark.
+ * kswapd demotes until free pages exceed this: the 2020 RFC (patch 3/8)
+ * high + rate limit pages, Linux 6.1 the promo watermark (the high one
+ * when @mem has none), when the tiering mode is on; otherwise the high
+ * watermark.
  *
- * Context: Any context.
+ * Context: Any context, lock-free.
  * Return: the target in pages.
  */
-TP_API u64 tp_demotion_target(const struct tp_policy *pol,
-			      const struct tp_node_mem *mem);
+TP_API uint64_t tp_demotion_target(const struct tp_policy *pol,
+				   const struct tp_node_mem *mem);
 
 /**
- * tp_wmark_promo() - mainline's promo watermark of a zone
+ * tp_wmark_promo() - Linux 6.1's promo watermark of a zone
  * @wmark_min: min watermark
  * @wmark_high: high watermark
  * @managed: managed pages
  * @scale_factor: vm.watermark_scale_factor (default 10, units of 0.01 %)
  *
  * high + max(min / 4, managed * scale_factor / 10000), as
- * __setup_per_zone_wmarks() computes it.
+ * __setup_per_zone_wmarks() computes it. With /proc/zoneinfo of a kernel
+ * before 6.1 this gives what 6.1 would use.
  *
  * Context: Any context.
  * Return: the promo watermark in pages.
  */
-TP_API u64 tp_wmark_promo(u64 wmark_min, u64 wmark_high, u64 managed,
-			  u32 scale_factor);
+TP_API uint64_t tp_wmark_promo(uint64_t wmark_min, uint64_t wmark_high,
+			       uint64_t managed, uint32_t scale_factor);
 
 /**
  * tp_scan_wanted() - should the scanner mark a page for hint faults?
  * @pol: the policy
  * @toptier: the page is on a top-tier node
  *
- * Seed 000 4/8: with the normal-balancing bit off, top-tier pages have
- * nowhere to be promoted, so they are not scanned. Mode 0 scans nothing.
+ * The 2020 RFC, patch 4/8: with the normal-balancing bit off, top-tier pages
+ * have nowhere to be promoted, so they are not scanned. Mode 0 scans
+ * nothing.
  *
- * Context: Any context.
+ * Context: Any context, lock-free.
  * Return: true if the page should get a hint-fault PTE.
  */
 TP_API bool tp_scan_wanted(const struct tp_policy *pol, bool toptier);
 
 /*
- * Pseudo-interleaving rules (seed 001) for NUMA groups. Node masks are
+ * Pseudo-interleaving rules (Linux 3.15) for NUMA groups. Node masks are
  * arrays of unsigned long bits, as the kernel's nodemask_t, of any size.
  */
 
 /**
  * enum tp_group_variant - pseudo-interleaving rule set
- * @TP_GROUP_SEED: seed 001 (Linux 3.15)
- * @TP_GROUP_MAINLINE: Linux 6.1+
+ * @TP_GROUP_LINUX315: as merged in Linux 3.15 (Rik van Riel, 2014)
+ * @TP_GROUP_LINUX61: Linux 6.1
  */
 enum tp_group_variant {
-	TP_GROUP_SEED = 0,
-	TP_GROUP_MAINLINE = 1,
+	TP_GROUP_LINUX315 = 0,
+	TP_GROUP_LINUX61 = 1,
 };
 
 /**
@@ -514,8 +600,8 @@ enum tp_group_variant {
  * @in_group: the task belongs to a NUMA group
  */
 struct tp_group_fault {
-	u32 cpu_node;
-	u32 mem_node;
+	uint32_t cpu_node;
+	uint32_t mem_node;
 	bool local;
 	bool priv;
 	bool in_group;
@@ -523,52 +609,59 @@ struct tp_group_fault {
 
 /**
  * tp_group_fault_local() - does a fault count as local?
- * @variant: &enum tp_group_variant; an unknown value acts as %TP_GROUP_SEED
+ * @variant: &enum tp_group_variant; an unknown value acts as
+ *	%TP_GROUP_LINUX315
  * @f: the fault
  * @active: the group's active nodes, at least @nbits bits; NULL is empty
  * @nbits: bits in @active
  *
- * Seed 001 1/3: a shared fault wholly within the group's active nodes counts
- * as local. Mainline also requires more than one active node.
+ * Linux 3.15: a shared fault wholly within the group's active nodes counts
+ * as local. Linux 6.1 also requires more than one active node.
  *
  * Context: Any context.
- * Return: true if the fault counts as local; -EINVAL is not possible, bad
- * node numbers are simply not in the mask.
+ * Return: true if the fault counts as local; bad node numbers are simply
+ * not in the mask.
  */
-TP_API bool tp_group_fault_local(u32 variant, const struct tp_group_fault *f,
-				 const unsigned long *active, u32 nbits);
+TP_API bool tp_group_fault_local(uint32_t variant,
+				 const struct tp_group_fault *f,
+				 const unsigned long *active, uint32_t nbits);
 
 /**
  * tp_migrate_retry_interval() - when to retry moving a task to its node
  * @scan_period: the task's scan period in ticks
  * @tps: ticks per second
  *
- * Seed 001 2/3: min(1 s, scan_period / 16). Never 0: the seed gives 0 for a
- * scan period under 16 jiffies, i.e. a retry on every tick.
+ * Linux 3.15: min(1 s, scan_period / 16). Never 0: the original gives 0 for
+ * a scan period under 16 jiffies, i.e. a retry on every tick.
  *
  * Context: Any context.
  * Return: the interval in ticks, at least 1.
  */
-TP_API u64 tp_migrate_retry_interval(u64 scan_period, u32 tps);
+TP_API uint64_t tp_migrate_retry_interval(uint64_t scan_period, uint32_t tps);
 
 /**
  * tp_preferred_node() - the preferred node to set after a task migration
- * @variant: &enum tp_group_variant; an unknown value acts as %TP_GROUP_SEED
+ * @variant: &enum tp_group_variant; an unknown value acts as
+ *	%TP_GROUP_LINUX315
  * @in_group: the task belongs to a NUMA group
  * @dst_node: the node the task moved to (-1 if no CPU was found)
  * @src_node: the node the task came from
  * @active: the group's active nodes, at least @nbits bits; NULL is empty
  * @nbits: bits in @active
  *
- * Seed 001 3/3: set it to @dst_node only for a task in a group moving to one
- * of the group's active nodes. Mainline: for a task in a group, the node of
- * the best CPU, or @src_node when none was found.
+ * Linux 3.15: set it to @dst_node only for a task in a group moving to one
+ * of the group's active nodes. Linux 6.1: for a task in a group, the node
+ * of the best CPU, or @src_node when none was found.
  *
  * Context: Any context.
  * Return: the node to record as preferred, or -1 to leave it unchanged.
  */
-TP_API int tp_preferred_node(u32 variant, bool in_group, int dst_node,
+TP_API int tp_preferred_node(uint32_t variant, bool in_group, int dst_node,
 			     int src_node, const unsigned long *active,
-			     u32 nbits);
+			     uint32_t nbits);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_POLICY_H */

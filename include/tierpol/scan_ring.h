@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Scan-history ring and hint-fault latency lookup (seed 000, patch 6/8).
+ * Scan-history ring and hint-fault latency lookup (the 2020 RFC, patch 6/8).
  *
  * The NUMA-balancing scanner walks an address space in passes; each pass
  * begins at the end of the previous one and marks PTEs for hint faults. The
@@ -14,6 +14,10 @@
 #define _TIERPOL_SCAN_RING_H
 
 #include <tierpol/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** The largest accepted ring depth (a power of two). */
 #define TP_RING_DEPTH_MAX	1024U
@@ -29,20 +33,22 @@
  * tp_scan_ring_init(); depth * 16 bytes.
  */
 struct tp_scan_pass {
-	aligned_u64 start;
-	aligned_u64 time;
+	uint64_t start;
+	uint64_t time;
 };
 
 /**
  * struct tp_scan_ring_cfg - scan-history ring configuration
+ * @sz: sizeof(struct tp_scan_ring_cfg), for ABI growth (see docs/ABI.md)
  * @depth: number of passes remembered; a power of two in
  *	[1, %TP_RING_DEPTH_MAX]; 0 selects %TP_DEFAULT_RING_DEPTH (16).
  * @limit: end of the address space (TASK_SIZE): a pass that wrapped covers
  *	up to here. 0 selects the whole u64 space (2^64 - 1).
  */
 struct tp_scan_ring_cfg {
-	u32 depth;
-	aligned_u64 limit;
+	uint32_t sz;
+	uint32_t depth;
+	uint64_t limit;
 };
 
 /**
@@ -68,13 +74,13 @@ struct tp_scan_ring_cfg {
  * with the writer and with each other.
  */
 struct tp_scan_ring {
-	u32 seq;
-	u32 mask;
-	aligned_u64 nr;
-	aligned_u64 offset;
-	aligned_u64 run;
-	aligned_u64 prev_run;
-	aligned_u64 limit;
+	struct tp_seqcount seq;
+	uint32_t mask;
+	uint64_t nr;
+	uint64_t offset;
+	uint64_t run;
+	uint64_t prev_run;
+	uint64_t limit;
 	struct tp_scan_pass *pass;
 };
 
@@ -95,15 +101,18 @@ enum tp_lat_result {
  * tp_scan_ring_init() - initialise an empty scan-history ring
  * @ring: the ring
  * @cfg: configuration, validated completely before anything is written
- * @pass: caller-owned array of @cfg->depth passes (or 16 if depth is 0)
+ * @pass: caller-owned array of passes
+ * @nr_pass: its length: at least the depth (16 when @cfg->depth is 0); the
+ *	ring uses the first depth entries
  *
  * Context: Any context. Not concurrently with other calls on @ring.
- * Return: 0, or -EINVAL (NULL argument, depth not a power of two or above
- * %TP_RING_DEPTH_MAX); on error @ring is left untouched.
+ * Return: 0, or -EINVAL (NULL argument, bad @sz, depth not a power of two
+ * or above %TP_RING_DEPTH_MAX, an array shorter than the depth); on error
+ * @ring is left untouched.
  */
 TP_API int tp_scan_ring_init(struct tp_scan_ring *ring,
 			     const struct tp_scan_ring_cfg *cfg,
-			     struct tp_scan_pass *pass);
+			     struct tp_scan_pass *pass, uint32_t nr_pass);
 
 /**
  * tp_scan_ring_record() - record the beginning of a scan pass
@@ -115,9 +124,12 @@ TP_API int tp_scan_ring_init(struct tp_scan_ring *ring,
  * tp_scan_ring_advance() moves the scan offset. The oldest pass is
  * forgotten when the ring is full.
  *
- * Context: The single writer (see &struct tp_scan_ring). Lock-free.
+ * Context: The single writer (see &struct tp_scan_ring). Wait-free. In the
+ * kernel it runs with preemption disabled while it writes, so readers on
+ * other CPUs retry at most briefly.
  */
-TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now);
+TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, uint64_t start,
+				 uint64_t now);
 
 /**
  * tp_scan_ring_advance() - move the scan offset of the newest pass
@@ -133,15 +145,15 @@ TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, u64 start, u64 now);
  * Call it before the PTEs of the range are marked, as the seed does, so a
  * fault on a freshly marked page always finds its pass.
  *
- * Context: The single writer. Lock-free.
+ * Context: The single writer. Wait-free.
  */
-TP_API void tp_scan_ring_advance(struct tp_scan_ring *ring, u64 offset);
+TP_API void tp_scan_ring_advance(struct tp_scan_ring *ring, uint64_t offset);
 
 /**
  * tp_scan_ring_reset() - forget all recorded passes
  * @ring: the ring
  *
- * Context: The single writer. Lock-free.
+ * Context: The single writer. Wait-free.
  */
 TP_API void tp_scan_ring_reset(struct tp_scan_ring *ring);
 
@@ -169,8 +181,8 @@ TP_API void tp_scan_ring_reset(struct tp_scan_ring *ring);
  * nothing is recorded; -EBUSY if the writer kept the ring busy for every
  * retry. *@latency is only written on success.
  */
-TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr,
-				u64 now, u64 *latency);
+TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring,
+				uint64_t addr, uint64_t now, uint64_t *latency);
 
 /**
  * tp_scan_ring_depth() - the configured depth
@@ -179,9 +191,13 @@ TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring, u64 addr,
  * Context: Any context.
  * Return: the number of passes the ring remembers.
  */
-static inline u32 tp_scan_ring_depth(const struct tp_scan_ring *ring)
+static inline uint32_t tp_scan_ring_depth(const struct tp_scan_ring *ring)
 {
 	return ring->mask + 1;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_SCAN_RING_H */

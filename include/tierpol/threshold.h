@@ -1,36 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Hot-threshold controller (seed 000, patch 8/8; mainline
- * numa_promotion_adjust_threshold()).
+ * Hot-threshold controller: the 2020 RFC's automatic threshold adjustment
+ * (patch 8/8) and Linux 6.1's numa_promotion_adjust_threshold().
  *
  * Once per period (default scan_period_max, 60 s) the controller compares
  * the promotion candidates counted in that period with the reference
- * rate_limit * period: more than 110 % lowers the hot threshold one step,
+ * rate_limit x period: more than 110 % lowers the hot threshold one step,
  * fewer than 90 % raises it one step. So the threshold settles where the
  * candidates match the promotion budget.
  *
- *  - seed variant:     step = ref_th / steps,     bounds [step, ref_th]
- *  - mainline variant: step = 2 * ref_th / steps, bounds [step, 2 * ref_th]
+ *  - %TP_THRESH_RFC2020: step = ref_th / steps,     bounds [step, ref_th]
+ *  - %TP_THRESH_LINUX61: step = 2 * ref_th / steps, bounds [step, 2 * ref_th]
  *
- * Fixed faults of both (see docs/algorithms.md): the step is never 0, so the
- * threshold never reaches 0; lowering cannot underflow when ref_th was raised
- * at runtime above the current threshold (mainline's max(th - unit, unit));
- * the threshold is kept inside the current bounds after ref_th changes;
- * 2 * ref_th and rate_limit * period are computed in 64 bits, saturating.
+ * Fixed faults of both (docs/algorithms.md): the step of a non-zero
+ * reference is never 0, so the threshold never falls to 0; lowering cannot
+ * underflow when the reference was raised at runtime above the current
+ * threshold; the threshold is kept inside the current bounds after the
+ * reference changes; 2 * ref_th and rate_limit * period are computed in 64
+ * bits, exactly or saturating. A reference of 0 keeps the kernel's meaning:
+ * the threshold is 0.
+ *
+ * Settings and state are apart: a tune publishes new settings as one unit
+ * (a latch), and the state (period start, threshold, candidate baseline)
+ * keeps its meaning under any settings; the threshold is clamped into the
+ * bounds in force when it is read.
  */
 #ifndef _TIERPOL_THRESHOLD_H
 #define _TIERPOL_THRESHOLD_H
 
 #include <tierpol/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * enum tp_thresh_variant - step and bounds of the controller
- * @TP_THRESH_SEED: seed 000 patch 8/8: step ref/steps, bounds [step, ref]
- * @TP_THRESH_MAINLINE: Linux 6.1+: step 2*ref/steps, bounds [step, 2*ref]
+ * @TP_THRESH_RFC2020: the 2020 RFC, patch 8/8: step ref/steps, bounds
+ *	[step, ref]
+ * @TP_THRESH_LINUX61: Linux 6.1: step 2*ref/steps, bounds [step, 2*ref]
  */
 enum tp_thresh_variant {
-	TP_THRESH_SEED = 0,
-	TP_THRESH_MAINLINE = 1,
+	TP_THRESH_RFC2020 = 0,
+	TP_THRESH_LINUX61 = 1,
 };
 
 /** The largest accepted number of steps. */
@@ -38,50 +50,73 @@ enum tp_thresh_variant {
 
 /**
  * struct tp_thresh_cfg - controller settings
+ * @sz: sizeof(struct tp_thresh_cfg), for ABI growth (see docs/ABI.md)
  * @variant: &enum tp_thresh_variant
- * @steps: adjustment steps; 0 selects %TP_DEFAULT_THRESH_STEPS (16);
- *	at most %TP_THRESH_STEPS_MAX
- * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
- * @ref_th: reference hot threshold in ticks (the sysctl); 0 selects
- *	%TP_DEFAULT_HOT_THRESHOLD_MS; at most %TP_TIME_MAX
- * @period: adjustment period in ticks; 0 selects
- *	%TP_DEFAULT_SCAN_PERIOD_MAX_MS; at most %TP_TIME_MAX
+ * @steps: adjustment steps, 0..%TP_THRESH_STEPS_MAX; 0 selects
+ *	%TP_DEFAULT_THRESH_STEPS (16)
+ * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX; fixed at
+ *	init
+ * @ref_th: reference hot threshold in ticks (the sysctl), at most
+ *	%TP_TIME_MAX; 0 keeps the threshold at 0, as the kernel's sysctl
+ * @period: adjustment period in ticks, at most %TP_TIME_MAX; 0 closes a
+ *	period at every tick, as the kernel's scan_period_max of 0
  * @rate_limit: promotion budget in pages per second, at most %TP_RATE_MAX
- *	(0 means every candidate is over budget)
+ *	(0: every candidate is over budget)
  */
 struct tp_thresh_cfg {
-	u32 variant;
-	u32 steps;
-	u32 tps;
-	aligned_u64 ref_th;
-	aligned_u64 period;
-	aligned_u64 rate_limit;
+	uint32_t sz;
+	uint32_t variant;
+	uint32_t steps;
+	uint32_t tps;
+	uint64_t ref_th;
+	uint64_t period;
+	uint64_t rate_limit;
 };
 
 /**
- * struct tp_thresh - controller state (one per target node)
- * @start: start of the current period (cmpxchg'd: one adjuster per period)
- * @th: current threshold in ticks; 0 means "at the reference", so an
- *	unadjusted node follows changes of @ref_th as the kernel's does
- * @period: adjustment period in ticks
+ * struct tp_thresh_set - derived settings, one copy of the latch (private)
  * @ref_th: reference threshold in ticks
- * @unit: one step in ticks (never 0)
+ * @period: adjustment period in ticks
+ * @unit: one step in ticks (at least 1 unless @max is 0)
  * @max: upper bound in ticks
+ * @rate: promotion budget in pages per second
+ */
+struct tp_thresh_set {
+	uint64_t ref_th;
+	uint64_t period;
+	uint64_t unit;
+	uint64_t max;
+	uint64_t rate;
+};
+
+/**
+ * struct tp_thresh_state - live state of a controller (private)
+ * @start: start of the current period (cmpxchg'd: one closer per period)
+ * @th: current threshold in ticks; 0 means "at the reference", so an
+ *	unadjusted controller follows changes of the reference as the
+ *	kernel's does
  * @base: candidate count at the start of the period
- * @ref_cand: reference candidates per period (rate_limit * period)
+ */
+struct tp_thresh_state {
+	struct tp_atomic64 start;
+	struct tp_atomic64 th;
+	struct tp_atomic64 base;
+};
+
+/**
+ * struct tp_thresh - a hot-threshold controller (one per target node)
+ * @st: live state
+ * @tps: ticks per second (fixed at init)
+ * @latch: sequence count of @set
+ * @set: the settings, two copies (see tp_thresh_tune())
  *
- * All fields are private. 64 bytes: the fields read on every call come
- * first and the whole state is one cache line.
+ * All fields are private.
  */
 struct tp_thresh {
-	aligned_u64 start;
-	aligned_u64 th;
-	aligned_u64 period;
-	aligned_u64 ref_th;
-	aligned_u64 unit;
-	aligned_u64 max;
-	aligned_u64 base;
-	aligned_u64 ref_cand;
+	struct tp_thresh_state st;
+	uint32_t tps;
+	struct tp_latch latch;
+	struct tp_thresh_set set[2];
 };
 
 /**
@@ -107,46 +142,48 @@ enum tp_thresh_event {
  * @now: the current time in ticks; the first period starts here
  *
  * Context: Any context. Not concurrently with other calls on @t.
- * Return: 0, or -EINVAL (NULL argument, unknown variant, @tps 0 or above
- * %TP_TPS_MAX, too many steps) or -ERANGE (@ref_th or @period above
+ * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or
+ * above %TP_TPS_MAX, too many steps) or -ERANGE (@ref_th or @period above
  * %TP_TIME_MAX, @rate_limit above %TP_RATE_MAX); on error @t is untouched.
  */
 TP_API int tp_thresh_init(struct tp_thresh *t, const struct tp_thresh_cfg *cfg,
-			  u64 nr_cand, u64 now);
+			  uint64_t nr_cand, uint64_t now);
 
 /**
- * tp_thresh_tune() - change the settings of a running controller
+ * tp_thresh_tune() - publish new settings of a running controller
  * @t: an initialised controller
- * @cfg: new settings, validated as in tp_thresh_init()
+ * @cfg: new settings, validated as in tp_thresh_init(); @tps must be the
+ *	one given at init
  *
  * The period, threshold and baseline are kept (a sysctl write in the
- * kernel). A threshold outside the new bounds is clamped into them.
+ * kernel); a threshold outside the new bounds reads as clamped into them.
+ * Concurrent calls see the old or the new settings, never a mix.
  *
- * Context: Any context, concurrently with tp_thresh_update() and
- * tp_thresh_get(); callers serialize tunes. A concurrent update may use a
- * mix of old and new settings once.
- * Return: 0, -EINVAL or -ERANGE as tp_thresh_init(); on error nothing
- * changes.
+ * Context: Any context, wait-free; callers serialize tunes of @t.
+ * Return: 0, -EINVAL or -ERANGE as tp_thresh_init(), and -EINVAL for a
+ * different @tps; on error nothing changes.
  */
 TP_API int tp_thresh_tune(struct tp_thresh *t, const struct tp_thresh_cfg *cfg);
 
 /**
  * tp_thresh_update() - close the period if it is over, and adjust
  * @t: the controller
- * @nr_cand: the candidate counter (pages that passed the hotness check; it
- *	only grows), read atomically and only by the caller that closes the
- *	period, as the kernel reads node_page_state() after its cmpxchg
+ * @nr_cand: the candidate counter's value (pages that passed the hotness
+ *	check; it only grows); a value below the baseline counts as no
+ *	candidates
  * @now: the current time in ticks
  *
  * A period is over when more than @period ticks passed since it started
  * (wraparound-safe). Exactly one concurrent caller closes it (cmpxchg on the
- * start). A counter below the baseline counts as no candidates.
+ * start) and judges the candidates against the settings it read.
  *
- * Context: Any context, lock-free, concurrently with itself.
+ * Context: Any context, lock-free: at most %TP_RETRIES attempts to read the
+ * settings, then it returns %TP_TH_IDLE and leaves the period to a later
+ * call.
  * Return: an &enum tp_thresh_event.
  */
-TP_API int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand,
-			    u64 now);
+TP_API int tp_thresh_update(struct tp_thresh *t, uint64_t nr_cand,
+			    uint64_t now);
 
 /**
  * tp_thresh_reset() - return to the reference threshold
@@ -158,19 +195,24 @@ TP_API int tp_thresh_update(struct tp_thresh *t, const u64 *nr_cand,
  * @nr_cand: the current value of the candidate counter
  * @now: the current time in ticks
  *
- * Context: Any context, concurrently with tp_thresh_update().
+ * Context: Any context, wait-free, concurrently with tp_thresh_update().
  */
-TP_API void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand,
-			    u64 now);
+TP_API void tp_thresh_reset(struct tp_thresh *t, bool rearm, uint64_t nr_cand,
+			    uint64_t now);
 
 /**
  * tp_thresh_get() - the current hot threshold
  * @t: the controller
  *
- * Context: Any context, lock-free.
+ * Context: Any context, lock-free (at most %TP_RETRIES attempts to read the
+ * settings; then the reference of the copy last read).
  * Return: the threshold in ticks, inside [step, bound] of the current
- * settings.
+ * settings (0 when the reference is 0).
  */
-TP_API u64 tp_thresh_get(const struct tp_thresh *t);
+TP_API uint64_t tp_thresh_get(const struct tp_thresh *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_THRESHOLD_H */

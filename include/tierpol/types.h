@@ -2,59 +2,133 @@
 /*
  * tierpol - page-placement algorithms for tiered memory
  *
- * Common types, the export macro and the defaults shared by every component.
+ * Common types, limits and defaults shared by every component.
+ *
  * This is the only public header that knows whether it is built for the
- * Linux kernel or for userspace: in the kernel it includes <linux/types.h>,
- * in userspace only the compiler's freestanding headers.
+ * Linux kernel or for userspace. It defines nothing outside the tp_/TP_
+ * namespace: the API uses <stdint.h>'s fixed-width types, which the kernel
+ * defines too (uint64_t is the kernel's u64), and the few types that differ
+ * between the two worlds are tierpol's own (struct tp_atomic64 and friends,
+ * whose fields are private).
+ *
+ * Language: the headers are C99, C11 and C++ (C++11 and later) clean; they
+ * use the GNU __attribute__ syntax (gcc, clang) for alignment.
+ *
+ * Time: every function that takes a time takes it as @now, a count of ticks
+ * of the caller's clock in a uint64_t. The clock must be monotonic and 64
+ * bits wide: tierpol compares times wraparound-safely ((int64_t)(a - b)),
+ * which is exact while the times compared lie less than 2^63 ticks apart. A
+ * 32-bit counter zero-extended to 64 bits (a 32-bit jiffies, say) jumps back
+ * by 2^32 at its wrap: windows and periods then stall until the clock has
+ * caught up again (49.7 days for a millisecond counter), so widen it first
+ * (the kernel's get_jiffies_64(), or ktime_get_ns()). The number of ticks
+ * per second (tps, 1 to %TP_TPS_MAX) is given once per object, in its
+ * configuration; objects that work together (a policy and its nodes) share
+ * the policy's clock.
  */
 #ifndef _TIERPOL_TYPES_H
 #define _TIERPOL_TYPES_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
-/** Marks the exported API: empty in the kernel (glue uses EXPORT_SYMBOL). */
-#define TP_API
+#include <linux/atomic.h>
+#include <linux/cache.h>
+#include <linux/seqlock.h>
+#include <asm/local64.h>
 #else
-#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
-/*
- * Userspace gets the kernel's fixed-width names so that one header serves
- * both worlds; they are the same types as <stdint.h>'s uint8_t and so on.
- * A program that already defines them (with the same types) may define
- * TP_HAVE_KERNEL_INT_TYPES before including tierpol.
- */
-#ifndef TP_HAVE_KERNEL_INT_TYPES
-/** Set once u8..s64 are defined; define it first to bring your own. */
-#define TP_HAVE_KERNEL_INT_TYPES
-/** 8-bit unsigned, as uint8_t */
-typedef __UINT8_TYPE__ u8;
-/** 16-bit unsigned, as uint16_t */
-typedef __UINT16_TYPE__ u16;
-/** 32-bit unsigned, as uint32_t */
-typedef __UINT32_TYPE__ u32;
-/** 64-bit unsigned, as uint64_t */
-typedef __UINT64_TYPE__ u64;
-/** 32-bit signed, as int32_t */
-typedef __INT32_TYPE__ s32;
-/** 64-bit signed, as int64_t */
-typedef __INT64_TYPE__ s64;
-#endif
-/*
- * A u64 aligned to 8 bytes on every ABI (i386 aligns u64 to 4), as the
- * kernel's aligned_u64: the library updates such fields atomically, and the
- * structures keep one layout on 32-bit and 64-bit targets.
- */
-#ifndef aligned_u64
-/** u64 with 8-byte alignment on every ABI */
-#define aligned_u64 alignas(8) u64
-#endif
-/** Marks the exported API: default visibility in a -fvisibility=hidden build */
-#define TP_API __attribute__((__visibility__("default")))
+#include <stdint.h>
 #endif
 
-/** Cache line size assumed by the layout of the per-node state */
+#ifdef __KERNEL__
+/** Marks the exported API: empty in the kernel (kernel/ exports it). */
+#define TP_API
+/** The cache line size that the per-CPU and per-node layouts assume. */
+#define TP_CACHELINE_BYTES	L1_CACHE_BYTES
+/** Aligns a structure to a cache line. */
+#define TP_CACHELINE_ALIGNED	____cacheline_aligned
+#else
+/** Marks the exported API: default visibility in a -fvisibility=hidden build */
+#define TP_API __attribute__((__visibility__("default")))
+/** The cache line size that the per-CPU and per-node layouts assume. */
 #define TP_CACHELINE_BYTES	64
+/** Aligns a structure to a cache line. */
+#define TP_CACHELINE_ALIGNED	__attribute__((__aligned__(TP_CACHELINE_BYTES)))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __KERNEL__
+/**
+ * struct tp_atomic64 - a 64-bit word shared between CPUs (private)
+ * @v: the kernel's atomic64_t
+ */
+struct tp_atomic64 {
+	atomic64_t v;
+};
+
+/**
+ * struct tp_local64 - a 64-bit counter of one CPU (private)
+ * @v: the kernel's local64_t: updated by its own CPU only, read by any
+ */
+struct tp_local64 {
+	local64_t v;
+};
+
+/**
+ * struct tp_latch - sequence count of a settings latch (private)
+ * @seq: the kernel's seqcount_latch_t
+ */
+struct tp_latch {
+	seqcount_latch_t seq;
+};
+
+/**
+ * struct tp_seqcount - sequence count of a single-writer object (private)
+ * @seq: the kernel's seqcount_t
+ */
+struct tp_seqcount {
+	seqcount_t seq;
+};
+#else
+/**
+ * struct tp_atomic64 - a 64-bit word shared between threads (private)
+ * @v: accessed with __atomic builtins only; 8-byte aligned on every ABI
+ *	(i386 aligns a plain uint64_t to 4), so it is a real 8-byte atomic
+ */
+struct tp_atomic64 {
+	uint64_t v __attribute__((__aligned__(8)));
+};
+
+/**
+ * struct tp_local64 - a 64-bit counter of one thread (private)
+ * @v: updated by its own thread only (a single instruction on x86-64, an
+ *	atomic elsewhere, so a signal handler on the thread may update it
+ *	too), read by any thread
+ */
+struct tp_local64 {
+	uint64_t v __attribute__((__aligned__(8)));
+};
+
+/**
+ * struct tp_latch - sequence count of a settings latch (private)
+ * @seq: odd while the first copy is rewritten, even while the second is
+ */
+struct tp_latch {
+	unsigned int seq;
+};
+
+/**
+ * struct tp_seqcount - sequence count of a single-writer object (private)
+ * @seq: odd while the writer updates the object
+ */
+struct tp_seqcount {
+	unsigned int seq;
+};
+#endif
 
 /*
  * Defaults, named as the kernel's sysctls (kernel/sched/fair.c). Times are
@@ -72,12 +146,17 @@ typedef __INT64_TYPE__ s64;
 #define TP_DEFAULT_HOT_THRESHOLD_MS	1000U
 /** numa_balancing_promote_rate_limit_MBps */
 #define TP_DEFAULT_PROMOTE_RATE_LIMIT_MBPS	65536U
-/** NUMA_SCAN_NR_HIST of seed 000 patch 6/8 */
+/** NUMA_SCAN_NR_HIST of the 2020 RFC, patch 6/8: passes remembered */
 #define TP_DEFAULT_RING_DEPTH		16U
-/** NUMA_MIGRATION_ADJUST_STEPS */
+/** NUMA_MIGRATION_ADJUST_STEPS: steps of the threshold controller */
 #define TP_DEFAULT_THRESH_STEPS		16U
 /** 4 KiB base pages */
 #define TP_DEFAULT_PAGE_SHIFT		12U
+/**
+ * Candidates a CPU counts before it adds them to its node's shared count;
+ * the kernel's vmstat threshold for a small machine (2 CPUs, 8 GiB).
+ */
+#define TP_DEFAULT_CAND_BATCH		32U
 
 /** the largest accepted ticks-per-second value (2^30, > 1e9 ns) */
 #define TP_TPS_MAX			0x40000000U
@@ -85,5 +164,16 @@ typedef __INT64_TYPE__ s64;
 #define TP_TIME_MAX			0x4000000000000000ULL
 /** the largest accepted rate in pages per second (2^32: 16 TiB/s of 4 KiB) */
 #define TP_RATE_MAX			0x100000000ULL
+/** the largest accepted candidate batch */
+#define TP_CAND_BATCH_MAX		65536U
+/**
+ * How many times a reader retries when settings or state change under it;
+ * then it fails closed (a refusal, counted) rather than wait.
+ */
+#define TP_RETRIES			8U
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_TYPES_H */

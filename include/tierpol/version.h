@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * tierpol version. The major number is the shared library's soname version
- * and changes when the ABI does.
+ * tierpol version, and the names of its errors.
+ *
+ * The major number is the shared library's soname version and changes when
+ * the ABI does; docs/ABI.md states what may change within a major version.
  */
 #ifndef _TIERPOL_VERSION_H
 #define _TIERPOL_VERSION_H
 
 #include <tierpol/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Major version: incompatible ABI changes. */
-#define TP_VERSION_MAJOR	0
+#define TP_VERSION_MAJOR	1
 /** Minor version: compatible additions. */
-#define TP_VERSION_MINOR	1
+#define TP_VERSION_MINOR	0
 /** Patch version: fixes. */
 #define TP_VERSION_PATCH	0
 
@@ -20,7 +26,7 @@
 				 TP_VERSION_MINOR * 100 + TP_VERSION_PATCH)
 
 /** The version as a string literal, "MAJOR.MINOR.PATCH". */
-#define TP_VERSION_STRING	"0.1.0"
+#define TP_VERSION_STRING	"1.0.0"
 
 /**
  * tp_version() - the version of the library actually linked
@@ -28,7 +34,7 @@
  * Return: %TP_VERSION_NUMBER of the library binary, which may differ from
  * the header a program was compiled with.
  */
-TP_API u32 tp_version(void);
+TP_API uint32_t tp_version(void);
 
 /**
  * tp_version_string() - the version string of the library actually linked
@@ -36,5 +42,24 @@ TP_API u32 tp_version(void);
  * Return: "MAJOR.MINOR.PATCH", a static string.
  */
 TP_API const char *tp_version_string(void);
+
+/**
+ * tp_strerror() - what an error returned by tierpol means
+ * @err: a return value of a tierpol function: 0, or a negative errno
+ *	(-EINVAL, -ERANGE, -ENOENT, -EBUSY); a positive errno is taken as its
+ *	negative
+ *
+ * Freestanding: no libc, no locale; the kernel and userspace get the same
+ * text.
+ *
+ * Context: Any context.
+ * Return: a static string, e.g. "invalid argument" for -EINVAL; "unknown
+ * error" for a value tierpol never returns.
+ */
+TP_API const char *tp_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_VERSION_H */

@@ -2,27 +2,27 @@
 /*
  * VMA scan rate limiter: which VMAs a NUMA-balancing scan pass visits.
  *
- * Three filters, chosen by the profile:
+ * Four filters, chosen by the profile:
  *
  * %TP_VMA_FILTER_NONE - every VMA is scanned (Linux 6.1 .. 6.3).
  *
- * %TP_VMA_FILTER_PID - Linux 6.4 .. 6.6, the base seed 004 applies to: a VMA
- * is scanned in the mm's first two scan sequences or when the scanning
- * task's PID hash is in the VMA's two-window access bitmap.
+ * %TP_VMA_FILTER_PID - Linux 6.4 .. 6.6, the base the 2023 disjoint-VMA RFC
+ * applies to: a VMA is scanned in the mm's first two scan sequences or when
+ * the scanning task's PID hash is in the VMA's two-window access bitmap.
  *
- * %TP_VMA_FILTER_SEED - seed 004 on top of Linux 6.5: a VMA is scanned in
- * the mm's first two scan sequences, when the scanning task's PID hash is in
- * the VMA's two-window access bitmap, or, failing both, by a size-based
- * countdown that forces a scan of VMAs the task never accessed:
- * ratelimit = 1 + ((4 MiB / size) >> 7), i.e. 1 for VMAs above 32 KiB up to
- * 9 for 4 KiB. The countdown starts at 0 (the first unaccessed check scans),
- * then skips ratelimit checks: a VMA is force-scanned once every
- * ratelimit + 1 checks, 1 in 2 for large VMAs and 1 in 10 for 4 KiB ones. The
- * seed's comment says "1 in 9" for 4 KiB; its code does 1 in 10 and this
- * follows the code (see docs/algorithms.md). Sizes are u64: the seed's
- * "unsigned int vma_size" truncates VMAs of 4 GiB and more.
+ * %TP_VMA_FILTER_DISJOINT - the 2023 disjoint-VMA RFC on top of Linux 6.5: a
+ * VMA is scanned in the mm's first two scan sequences, when the scanning
+ * task's PID hash is in the VMA's two-window access bitmap, or, failing
+ * both, by a size-based countdown that forces a scan of VMAs the task never
+ * accessed: ratelimit = 1 + ((4 MiB / size) >> 7), i.e. 1 for VMAs above
+ * 32 KiB up to 9 for 4 KiB. The countdown starts at 0 (the first unaccessed
+ * check scans), then skips ratelimit checks: a VMA is force-scanned once
+ * every ratelimit + 1 checks, 1 in 2 for large VMAs and 1 in 10 for 4 KiB
+ * ones. The RFC's comment says "1 in 9" for 4 KiB; its code does 1 in 10
+ * and this follows the code (see docs/algorithms.md). Sizes are 64-bit:
+ * the RFC's "unsigned int vma_size" truncates VMAs of 4 GiB and more.
  *
- * %TP_VMA_FILTER_MAINLINE - Linux 6.7+ vma_is_accessed(): scanned during the
+ * %TP_VMA_FILTER_LINUX67 - Linux 6.7+ vma_is_accessed(): scanned during the
  * VMA's own first two scan sequences, when the PID hash is in the bitmap,
  * when completing a VMA whose scan already started (mm scan offset beyond
  * the VMA start), when not scanned for more sequences than the process has
@@ -38,18 +38,23 @@
 
 #include <tierpol/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * enum tp_vma_filter - VMA scan filter
  * @TP_VMA_FILTER_NONE: scan every VMA (Linux 6.1 to 6.3)
- * @TP_VMA_FILTER_SEED: seed 004: 6.5's PID filter plus the size countdown
- * @TP_VMA_FILTER_MAINLINE: Linux 6.7+ vma_is_accessed()
- * @TP_VMA_FILTER_PID: Linux 6.4 to 6.6: the PID filter alone (seed 004's
+ * @TP_VMA_FILTER_DISJOINT: the 2023 disjoint-VMA RFC: 6.5's PID filter plus
+ *	the size countdown
+ * @TP_VMA_FILTER_LINUX67: Linux 6.7+ vma_is_accessed()
+ * @TP_VMA_FILTER_PID: Linux 6.4 to 6.6: the PID filter alone (the RFC's
  *	base, without its countdown)
  */
 enum tp_vma_filter {
 	TP_VMA_FILTER_NONE = 0,
-	TP_VMA_FILTER_SEED = 1,
-	TP_VMA_FILTER_MAINLINE = 2,
+	TP_VMA_FILTER_DISJOINT = 1,
+	TP_VMA_FILTER_LINUX67 = 2,
 	TP_VMA_FILTER_PID = 3,
 };
 
@@ -61,7 +66,7 @@ enum tp_vma_filter {
  * @TP_VMA_SCAN_PARTIAL: scan: completing a VMA whose scan already started
  * @TP_VMA_SCAN_STARVED: scan: skipped for more sequences than threads
  * @TP_VMA_SCAN_FORCED: scan: the scanner's forced retry pass
- * @TP_VMA_SCAN_DISJOINT: scan: seed 004's size-based countdown fired
+ * @TP_VMA_SCAN_DISJOINT: scan: the disjoint-VMA RFC's countdown fired
  * @TP_VMA_SKIP_DELAY: skip: a new VMA within its scan delay
  * @TP_VMA_SKIP_DONE: skip: already scanned in this sequence
  * @TP_VMA_SKIP_INACTIVE: skip: not accessed by the task
@@ -93,15 +98,17 @@ static inline bool tp_vma_verdict_scans(int v)
 
 /**
  * struct tp_vma_profile_cfg - VMA scan filter settings
+ * @sz: sizeof(struct tp_vma_profile_cfg), for ABI growth (see docs/ABI.md)
  * @filter: &enum tp_vma_filter
  * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
  * @scan_delay: numa_balancing_scan_delay in ticks; 0 selects
  *	%TP_DEFAULT_SCAN_DELAY_MS; at most %TP_TIME_MAX / 4
  */
 struct tp_vma_profile_cfg {
-	u32 filter;
-	u32 tps;
-	aligned_u64 scan_delay;
+	uint32_t sz;
+	uint32_t filter;
+	uint32_t tps;
+	uint64_t scan_delay;
 };
 
 /**
@@ -111,9 +118,9 @@ struct tp_vma_profile_cfg {
  * @reset_period: access bitmap window length (4 x scan delay), ticks
  */
 struct tp_vma_profile {
-	u32 filter;
-	aligned_u64 scan_delay;
-	aligned_u64 reset_period;
+	uint32_t filter;
+	uint64_t scan_delay;
+	uint64_t reset_period;
 };
 
 /**
@@ -123,15 +130,15 @@ struct tp_vma_profile {
  * @pids_reset: next window rotation, ticks
  * @start_seq: mm scan sequence when the state was initialised
  * @prev_seq: sequence of the last completed scan of this VMA
- * @countdown: seed 004's checks left before a forced scan
+ * @countdown: the disjoint-VMA RFC's checks left before a forced scan
  */
 struct tp_vma_scan {
-	aligned_u64 pids[2];
-	aligned_u64 next_scan;
-	aligned_u64 pids_reset;
-	u32 start_seq;
-	u32 prev_seq;
-	u32 countdown;
+	uint64_t pids[2];
+	uint64_t next_scan;
+	uint64_t pids_reset;
+	uint32_t start_seq;
+	uint32_t prev_seq;
+	uint32_t countdown;
 };
 
 /**
@@ -143,15 +150,15 @@ struct tp_vma_scan {
  * @nr_threads: threads of the scanning process
  * @pid: the scanning task's PID
  * @forced: the scanner's second pass after a pass that scanned nothing
- *	because of the PID filter (mainline's vma_pids_forced)
+ *	because of the PID filter (Linux 6.7's vma_pids_forced)
  */
 struct tp_vma_facts {
-	aligned_u64 vma_start;
-	aligned_u64 vma_end;
-	aligned_u64 scan_offset;
-	u32 scan_seq;
-	u32 nr_threads;
-	u32 pid;
+	uint64_t vma_start;
+	uint64_t vma_end;
+	uint64_t scan_offset;
+	uint32_t scan_seq;
+	uint32_t nr_threads;
+	uint32_t pid;
 	bool forced;
 };
 
@@ -161,8 +168,9 @@ struct tp_vma_facts {
  * @cfg: the settings, validated completely before anything is written
  *
  * Context: Any context.
- * Return: 0, or -EINVAL (NULL argument, unknown filter, bad @tps) or -ERANGE
- * (@scan_delay above %TP_TIME_MAX / 4); on error @p is left untouched.
+ * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown filter, bad @tps)
+ * or -ERANGE (@scan_delay above %TP_TIME_MAX / 4); on error @p is left
+ * untouched.
  */
 TP_API int tp_vma_profile_init(struct tp_vma_profile *p,
 			       const struct tp_vma_profile_cfg *cfg);
@@ -174,14 +182,14 @@ TP_API int tp_vma_profile_init(struct tp_vma_profile *p,
  * @scan_seq: the mm's current scan sequence
  * @now: the current time in ticks
  *
- * The kernel does this when it first meets the VMA (and it is where seed 004
+ * The kernel does this when it first meets the VMA (and it is where the disjoint-VMA RFC
  * resets its countdown).
  *
  * Context: Any context. Not concurrently with other calls on @v.
  */
 TP_API void tp_vma_scan_init(struct tp_vma_scan *v,
-			     const struct tp_vma_profile *p, u32 scan_seq,
-			     u64 now);
+			     const struct tp_vma_profile *p, uint32_t scan_seq,
+			     uint64_t now);
 
 /**
  * tp_vma_scan_note() - record that a task accessed the VMA
@@ -193,7 +201,7 @@ TP_API void tp_vma_scan_init(struct tp_vma_scan *v,
  * Context: Any context, concurrently with itself and the scanner; like the
  * kernel's __set_bit() a racing rotation may drop the bit.
  */
-TP_API void tp_vma_scan_note(struct tp_vma_scan *v, u32 pid);
+TP_API void tp_vma_scan_note(struct tp_vma_scan *v, uint32_t pid);
 
 /**
  * tp_vma_scan_check() - should the scanner scan this VMA now?
@@ -202,7 +210,7 @@ TP_API void tp_vma_scan_note(struct tp_vma_scan *v, u32 pid);
  * @f: the scanner's facts
  * @now: the current time in ticks
  *
- * May rotate the access windows and move seed 004's countdown.
+ * May rotate the access windows and move the disjoint-VMA RFC's countdown.
  *
  * Context: The scanner of the VMA's mm (one at a time).
  * Return: an &enum tp_vma_verdict; tp_vma_verdict_scans() tells scan from
@@ -210,7 +218,7 @@ TP_API void tp_vma_scan_note(struct tp_vma_scan *v, u32 pid);
  */
 TP_API int tp_vma_scan_check(struct tp_vma_scan *v,
 			     const struct tp_vma_profile *p,
-			     const struct tp_vma_facts *f, u64 now);
+			     const struct tp_vma_facts *f, uint64_t now);
 
 /**
  * tp_vma_scan_done() - the scanner finished scanning the VMA
@@ -219,16 +227,16 @@ TP_API int tp_vma_scan_check(struct tp_vma_scan *v,
  *
  * Context: The scanner of the VMA's mm.
  */
-TP_API void tp_vma_scan_done(struct tp_vma_scan *v, u32 scan_seq);
+TP_API void tp_vma_scan_done(struct tp_vma_scan *v, uint32_t scan_seq);
 
 /**
- * tp_vma_scan_ratelimit() - seed 004's forced-scan rate limit of a VMA
- * @size: VMA size in bytes (u64: no truncation at 4 GiB)
+ * tp_vma_scan_ratelimit() - the disjoint-VMA RFC's forced-scan rate of a VMA
+ * @size: VMA size in bytes (uint64_t: no truncation at 4 GiB)
  *
  * Context: Any context.
- * Return: 1 + ((4 MiB / @size) >> 7); 1 for @size 0 (the seed's guard).
+ * Return: 1 + ((4 MiB / @size) >> 7); 1 for @size 0 (the RFC's guard).
  */
-TP_API u32 tp_vma_scan_ratelimit(u64 size);
+TP_API uint32_t tp_vma_scan_ratelimit(uint64_t size);
 
 /**
  * tp_vma_pid_bit() - the access-bitmap bit of a PID
@@ -239,9 +247,13 @@ TP_API u32 tp_vma_scan_ratelimit(u64 size);
  * Context: Any context.
  * Return: a bit number in [0, 63].
  */
-static inline u32 tp_vma_pid_bit(u32 pid)
+static inline uint32_t tp_vma_pid_bit(uint32_t pid)
 {
 	return (pid * 0x61C88647U) >> (32 - 6);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _TIERPOL_VMA_SCAN_H */

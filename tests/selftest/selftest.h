@@ -14,6 +14,19 @@
 
 #include <tierpol/tierpol.h>
 
+#ifndef __KERNEL__
+/*
+ * The kernel's fixed-width names, for the tests only: the public headers
+ * use <stdint.h>'s and define none of these.
+ */
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+#endif
+
 /**
  * struct tp_st - a self-test run
  * @run: cases run so far

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The promotion decision and the node's statistics. docs/decision.md walks
+ * the pipeline in order; docs/concurrency.md gives the protocol.
+ *
+ * A decision reads the settings it needs from one copy of the policy's
+ * latch and decides everything that needs no live state; the latch is then
+ * validated, and only then does the decision touch live state (the
+ * threshold controller, the candidate count, the limiter, the counters).
+ * So a tune never makes a decision mix two settings, and a retry (the
+ * settings changed while they were read) has nothing to undo.
+ */
+#include "tp_inline.h"
+
+/* The period is over: close it (one closer), judging @rate. Cold path. */
+static __attribute__((__noinline__, __cold__)) void
+decide_close(const struct tp_policy *pol, struct tp_node *node,
+			 u64 period, u64 ref_th, u64 unit, u64 max, u64 rate,
+			 u64 now)
+{
+	struct tp_thresh_set set = {
+		.ref_th = ref_th, .period = period, .unit = unit, .max = max,
+		.rate = rate,
+	};
+	int ev = __tp_thresh_close(&node->th, &set, pol->tps, rate,
+				   tp_atomic64_read(&node->cand), now);
+
+	if (ev == TP_TH_RAISED)
+		tp_atomic64_add(&node->th_raised, 1);
+	else if (ev == TP_TH_LOWERED)
+		tp_atomic64_add(&node->th_lowered, 1);
+}
+
+/* decide_copy()'s answer when the settings changed under it. */
+#define DECIDE_RETRY	(-1)
+
+/*
+ * The decision, from the copy @c of the settings that @seq names, whose
+ * flags and variants the caller read already. It reads the other settings
+ * it needs into locals and validates the latch before its first write to
+ * live state; DECIDE_RETRY (the settings changed) has nothing to undo.
+ *
+ * Always inlined: tp_decide() instantiates it with the presets' flags and
+ * variants as constants, so their paths test no switch at run time.
+ */
+static __attribute__((__always_inline__)) inline int
+decide_copy(const struct tp_policy *pol, struct tp_node *node,
+	    struct tp_node_cpu *cpu, const struct tp_fault *f,
+	    const struct tp_node_mem *mem, u64 now,
+	    const struct tp_policy_set *c, unsigned int seq, u32 flags,
+	    u32 wmark_variant, u32 lim_variant, u32 *counter)
+{
+	u64 nr = f->nr_pages, rate, th, cost, tau, n_max;
+	u64 period, ref_th, unit, max;
+	u32 batch;
+	int v, r;
+
+	if (!(tp_read_once(c->mode) & TP_MODE_TIERING)) {
+		v = TP_REFUSE_MODE;
+		goto plain;
+	}
+	if (f->flags & TP_FAULT_TOPTIER) {
+		v = TP_REFUSE_TOPTIER;
+		goto plain;
+	}
+	rate = __tp_policy_rate(tp_read_once(c->lim.limit), flags, mem);
+	if ((flags & TP_POL_FREE_BYPASS) &&
+	    __tp_free_space_enough(wmark_variant, tp_read_once(c->bypass_min),
+				   rate, mem)) {
+		if (tp_unlikely(tp_latch_retry(&pol->latch, seq)))
+			return DECIDE_RETRY;
+		/* The workload changed: forget the adapted threshold. */
+		if (flags & TP_POL_BYPASS_RESET)
+			__tp_thresh_forget(&node->th);
+		if (__tp_promote_room(mem, nr)) {
+			*counter = TP_PROMOTE_NRL;
+			return TP_PROMOTE_NRL;
+		}
+		*counter = TP_NODE_NOSPACE_NRL;
+		return TP_REFUSE_NOSPACE;
+	}
+	if ((flags & TP_POL_YOUNG) && !(f->flags & TP_FAULT_YOUNG)) {
+		v = TP_REFUSE_NOT_YOUNG;
+		goto plain;
+	}
+
+	/* A candidate if hot: copy out what the rest of the path needs. */
+	batch = tp_read_once(c->lim.batch);
+	cost = 0;
+	tau = 0;
+	n_max = 0;
+	if (lim_variant == TP_LIMITER_BUCKET) {
+		cost = tp_read_once(c->lim.cost);
+		tau = tp_read_once(c->lim.tau);
+		n_max = tp_read_once(c->lim.n_max);
+	}
+	th = 0;
+	period = 0;
+	ref_th = 0;
+	unit = 0;
+	max = 0;
+	if (flags & TP_POL_ADAPTIVE) {
+		period = tp_read_once(c->th.period);
+		ref_th = tp_read_once(c->th.ref_th);
+		unit = tp_read_once(c->th.unit);
+		max = tp_read_once(c->th.max);
+	} else {
+		th = tp_read_once(c->hot_th);
+	}
+	if (tp_unlikely(tp_latch_retry(&pol->latch, seq)))
+		return DECIDE_RETRY;
+
+	if (flags & TP_POL_HOTNESS) {
+		if (flags & TP_POL_ADAPTIVE) {
+			if (tp_unlikely(__tp_thresh_due(&node->th, period,
+							 now)))
+				decide_close(pol, node, period, ref_th, unit,
+					     max, rate, now);
+			th = __tp_thresh_effective(
+				tp_atomic64_read(&node->th.th), ref_th, unit,
+				max);
+		}
+		if ((flags & TP_POL_WRITE_DOUBLE) &&
+		    (f->flags & TP_FAULT_WRITE))
+			th = tp_mul_sat(th, 2);
+		if (f->latency == TP_LATENCY_UNKNOWN ||
+		    ((flags & TP_POL_HOT_STRICT) ? f->latency >= th :
+						   f->latency > th)) {
+			*counter = TP_REFUSE_COLD;
+			return TP_REFUSE_COLD;
+		}
+	}
+
+	/* A candidate: counted before the rate limit, as the kernel does. */
+	__tp_count(&node->cand, &cpu->cand, nr, batch);
+	if (lim_variant == TP_LIMITER_BUCKET)
+		r = __tp_bucket_take(&node->lim, cost, tau, n_max, pol->shift,
+				     pol->stale, nr, now);
+	else
+		r = __tp_window_take(&node->lim, tp_atomic64_read(&node->cand),
+				     rate, lim_variant, pol->tps, now);
+	if (tp_unlikely(r < 0)) {
+		*counter = TP_NODE_BUSY_CAND;
+		return TP_REFUSE_BUSY;
+	}
+	if (!r)
+		v = TP_REFUSE_RATELIMIT;
+	else
+		v = __tp_promote_room(mem, nr) ? TP_PROMOTE : TP_REFUSE_NOSPACE;
+	*counter = v;
+	return v;
+
+plain:
+	/* Decided from the settings alone: they must have been one copy. */
+	if (tp_unlikely(tp_latch_retry(&pol->latch, seq)))
+		return DECIDE_RETRY;
+	*counter = v;
+	return v;
+}
+
+int tp_decide(const struct tp_policy *pol, struct tp_node *node,
+	      struct tp_node_cpu *cpu, const struct tp_fault *f,
+	      const struct tp_node_mem *mem, u64 now)
+{
+	const struct tp_policy_set *c;
+	u32 tries, flags, wv, lv, counter = TP_REFUSE_BUSY;
+	unsigned int seq;
+	int v = TP_REFUSE_BUSY;
+
+	TP_ASSERT(pol && pol->tps && node && cpu && f && mem);
+	/* No folio has more than 2^32 pages; larger counts would wrap. */
+	if (tp_unlikely(f->nr_pages - 1 >= TP_RATE_MAX ||
+			!__tp_mem_valid(mem)))
+		return -EINVAL;
+
+	for (tries = 0; tries < TP_RETRIES; tries++) {
+		seq = tp_latch_begin(&pol->latch);
+		c = &pol->set[seq & 1];
+		flags = tp_read_once(c->flags);
+		wv = tp_read_once(c->wmark_variant);
+		lv = tp_read_once(c->lim.variant);
+		if (flags == TP_FLAGS_LINUX61 && wv == TP_WMARK_LINUX61 &&
+		    lv == TP_LIMITER_WINDOW_LINUX61)
+			v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+					TP_FLAGS_LINUX61, TP_WMARK_LINUX61,
+					TP_LIMITER_WINDOW_LINUX61, &counter);
+		else if (flags == TP_FLAGS_RFC2020 && wv == TP_WMARK_RFC2020 &&
+			 lv == TP_LIMITER_WINDOW_RFC2020)
+			v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+					TP_FLAGS_RFC2020, TP_WMARK_RFC2020,
+					TP_LIMITER_WINDOW_RFC2020, &counter);
+		else
+			v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+					flags, wv, lv, &counter);
+		if (tp_likely(v != DECIDE_RETRY))
+			break;
+		v = TP_REFUSE_BUSY;
+		counter = TP_REFUSE_BUSY;
+	}
+	tp_local64_add(&cpu->nr[counter], f->nr_pages);
+	return v;
+}
+
+void tp_node_stats(const struct tp_policy *pol, const struct tp_node *node,
+		   struct tp_node_stats *s)
+{
+	struct tp_policy_set set;
+	u32 i;
+
+	TP_ASSERT(pol && node && s);
+	for (i = 0; i < TP_NR_VERDICTS; i++)
+		s->verdict[i] = 0;
+	s->nospace_nrl = 0;
+	s->candidate = 0;
+	s->candidate_nrl = 0;
+	s->success = 0;
+	s->decided = 0;
+	s->cand_shared = tp_atomic64_read(&node->cand);
+	s->th_raised = tp_atomic64_read(&node->th_raised);
+	s->th_lowered = tp_atomic64_read(&node->th_lowered);
+	/* Settings that keep changing: the last copy read, clamped anyway. */
+	(void)__tp_policy_read(pol, &set);
+	if (set.flags & TP_POL_ADAPTIVE)
+		s->threshold = __tp_thresh_effective(
+			tp_atomic64_read(&node->th.th), set.th.ref_th,
+			set.th.unit, set.th.max);
+	else
+		s->threshold = set.hot_th;
+}
+
+void tp_node_stats_add(struct tp_node_stats *s, const struct tp_node_cpu *cpu)
+{
+	u64 n[TP_NODE_NR_COUNTERS];
+	u32 i;
+
+	TP_ASSERT(s && cpu);
+	for (i = 0; i < TP_NODE_NR_COUNTERS; i++) {
+		n[i] = tp_local64_read(&cpu->nr[i]);
+		s->decided += n[i];
+	}
+	for (i = 0; i < TP_NR_VERDICTS; i++)
+		s->verdict[i] += n[i];
+	s->verdict[TP_REFUSE_NOSPACE] += n[TP_NODE_NOSPACE_NRL];
+	s->verdict[TP_REFUSE_BUSY] += n[TP_NODE_BUSY_CAND];
+	s->nospace_nrl += n[TP_NODE_NOSPACE_NRL];
+	s->candidate += n[TP_PROMOTE] + n[TP_REFUSE_RATELIMIT] +
+			n[TP_REFUSE_NOSPACE] + n[TP_NODE_BUSY_CAND];
+	s->candidate_nrl += n[TP_PROMOTE_NRL] + n[TP_NODE_NOSPACE_NRL];
+	s->success += n[TP_PROMOTE] + n[TP_PROMOTE_NRL];
+}
+
+static const char *const verdict_names[TP_NR_VERDICTS] = {
+	[TP_PROMOTE] = "promote",
+	[TP_PROMOTE_NRL] = "promote-nrl",
+	[TP_REFUSE_MODE] = "refuse-mode",
+	[TP_REFUSE_TOPTIER] = "refuse-toptier",
+	[TP_REFUSE_NOT_YOUNG] = "refuse-not-young",
+	[TP_REFUSE_COLD] = "refuse-cold",
+	[TP_REFUSE_RATELIMIT] = "refuse-ratelimit",
+	[TP_REFUSE_NOSPACE] = "refuse-nospace",
+	[TP_REFUSE_BUSY] = "refuse-busy",
+};
+
+const char *tp_verdict_name(int v)
+{
+	if (v < 0 || v >= TP_NR_VERDICTS)
+		return "(unknown verdict)";
+	return verdict_names[v];
+}
