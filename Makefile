@@ -133,6 +133,83 @@ check: $(TEST_BINS)
 	if [ $$fail = 0 ]; then echo "ALL TESTS PASSED"; \
 	else echo "SOME TESTS FAILED"; exit 1; fi
 
+# ---- header hygiene and C++ (issue 13) -----------------------------------
+#
+#   make check-headers  every public header on its own and included twice,
+#                       as C99, C11, C++11 and C++17 with gcc, clang, g++ and
+#                       clang++ (-Wall -Wextra -pedantic -Werror and more);
+#                       no macro or name outside tp_/TP_, none changed;
+#                       extern "C" on every function (tests/headers/check.sh),
+#                       and the check's self-test on headers that break each
+#                       rule (tests/headers/bad/)
+#   make check-cxx      tests/cxx/api.cc, a C++ program calling the whole
+#                       API: C++11 and C++17, g++ and clang++, linked with
+#                       the static and with the shared library, and run
+#
+# Both run in "make check". HDR_CCS, HDR_CXXS and CXX_CHECKS choose the
+# compilers; the names check needs clang and perl (JSON::PP).
+
+HDR_CCS		?= gcc clang
+HDR_CXXS	?= g++ clang++
+CXX_CHECKS	?= g++:c++11 g++:c++17 clang++:c++11 clang++:c++17
+CXXFLAGS	?= -O2 -g
+CXX_WARN	:= -Wall -Wextra -pedantic -Werror
+PUB_HDRS	:= $(wildcard include/tierpol/*.h)
+HDR_CHECK	:= tests/headers/check.sh tests/headers/names.pl
+HDR_STAMPS	:= $(patsubst include/tierpol/%.h,$(O)/headers/%.ok,$(PUB_HDRS))
+HDR_BAD		:= $(wildcard tests/headers/bad/tierpol/*.h)
+
+# A header's check includes the headers it includes: depend on all of them.
+$(O)/headers/%.ok: include/tierpol/%.h $(PUB_HDRS) $(HDR_CHECK)
+	@mkdir -p $(dir $@)
+	$(call msg,HEADER,tierpol/$*.h)
+	$(Q)HDR_CCS="$(HDR_CCS)" HDR_CXXS="$(HDR_CXXS)" \
+		sh tests/headers/check.sh tierpol/$*.h && touch $@
+
+$(O)/headers/selftest.ok: tests/headers/selftest.sh $(HDR_CHECK) $(HDR_BAD)
+	@mkdir -p $(dir $@)
+	$(call msg,HEADER,self-test: $(words $(HDR_BAD)) headers)
+	$(Q)HDR_CCS=gcc HDR_CXXS=g++ sh tests/headers/selftest.sh && touch $@
+
+check-headers: $(HDR_STAMPS) $(O)/headers/selftest.ok
+	@echo "HEADERS PASSED: $(words $(HDR_STAMPS)) public headers"
+
+# $(call CXX_API,compiler,std): the C++ program, static and shared.
+define CXX_API
+$(O)/cxx/api-$(1)-$(2)-static: tests/cxx/api.cc $(PUB_HDRS) $(STATIC_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CXX,$$@)
+	$$(Q)$(1) -std=$(2) $$(CXX_WARN) -Iinclude $$(CPPFLAGS) $$(CXXFLAGS) \
+		$$(LDFLAGS) $$< $(STATIC_LIB) -pthread -o $$@
+
+$(O)/cxx/api-$(1)-$(2)-shared: tests/cxx/api.cc $(PUB_HDRS) $(SHARED_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CXX,$$@)
+	$$(Q)$(1) -std=$(2) $$(CXX_WARN) -Iinclude $$(CPPFLAGS) $$(CXXFLAGS) \
+		$$(LDFLAGS) $$< -L$(O) -ltierpol -Wl,-rpath,$(abspath $(O)) \
+		-pthread -o $$@
+endef
+
+$(foreach p,$(CXX_CHECKS),$(eval $(call CXX_API,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
+CXX_BINS	:= $(foreach p,$(subst :,-,$(CXX_CHECKS)),\
+		   $(O)/cxx/api-$(p)-static $(O)/cxx/api-$(p)-shared)
+
+# The shared builds must load build/libtierpol.so.1, the static ones none.
+check-cxx: $(CXX_BINS)
+	@fail=0; for t in $(CXX_BINS); do \
+		printf '== %s: ' $$t; $$t || fail=1; \
+		case $$t in \
+		*-shared) ldd $$t | grep -q 'libtierpol\.so\.$(VERSION_MAJOR) => $(abspath $(O))/' || \
+			{ echo "FAILED: $$t does not load $(O)/$(SONAME)"; fail=1; } ;; \
+		*) ! ldd $$t | grep -q libtierpol || \
+			{ echo "FAILED: $$t loads libtierpol"; fail=1; } ;; \
+		esac; \
+	done; [ $$fail = 0 ] && echo "C++ PASSED: $(words $(CXX_BINS)) builds"
+
+check: check-headers check-cxx
+
+.PHONY: check-headers check-cxx
+
 # ---- examples and the main program --------------------------------------
 
 $(O)/examples/%: examples/%.c $(STATIC_LIB)
