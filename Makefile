@@ -251,6 +251,98 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/tierpol
 
+# ---- ABI check against the committed baseline (issue 13) ----------------
+#
+#   make abi-check     build the shared library the way the baseline was
+#                      built, dump its ABI (abidw) and compare it with
+#                      abi/$(SONAME).abi (abidiff, unreachable types too,
+#                      so enums count): fails on any change docs/ABI.md does
+#                      not allow (a removed or changed function, a changed
+#                      layout of any public struct, a changed enumerator);
+#                      appended config fields (abi/suppressions.abignore),
+#                      new enumerators and new functions in a new version
+#                      node of lib/libtierpol.map pass. Also compares the
+#                      public macros with abi/$(SONAME).macros: a changed
+#                      or removed TP_ constant fails.
+#   make abi-baseline  rewrite abi/ from this tree (at a release only; see
+#                      docs/ABI.md)
+#
+# Needs abidw and abidiff (Debian: abigail-tools). The ABI build uses fixed
+# flags (ABI_CC, ABI_CFLAGS), not CC and CFLAGS, so that the baseline is
+# reproducible: "make abi-baseline" twice gives the same files.
+
+ABI_CC		:= gcc
+ABI_CFLAGS	:= -O2 -g -fno-eliminate-unused-debug-types
+ABI_DIR		:= $(O)/abi
+ABI_LIB		:= $(ABI_DIR)/$(SONAME)
+ABI_BASE	:= abi/$(SONAME).abi
+ABI_BASE_MACROS	:= abi/$(SONAME).macros
+ABI_SUPPR	:= abi/suppressions.abignore
+ABIDW_FLAGS	:= --headers-dir include/tierpol --drop-private-types \
+		   --load-all-types --no-corpus-path --no-comp-dir-path \
+		   --no-show-locs --type-id-style hash
+# No --headers-dir here: abidw already dropped the types that are not in
+# the public headers, and the dumps carry no locations to tell them apart.
+ABIDIFF_FLAGS	:= --non-reachable-types --suppressions $(ABI_SUPPR)
+# Macros that change within a major version by design: the version, and
+# TP_POL_ALL, which grows with every new switch.
+ABI_MACRO_SKIP	:= TP_VERSION_(MINOR|PATCH|NUMBER|STRING)|TP_POL_ALL
+
+$(ABI_DIR)/lib/%.o: lib/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(ABI_CC) $(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin \
+		-fvisibility=hidden -fPIC -fno-semantic-interposition \
+		$(ABI_CFLAGS) -c $< -o $@
+
+$(ABI_LIB): $(patsubst lib/%.c,$(ABI_DIR)/lib/%.o,$(LIB_SRCS)) lib/libtierpol.map
+	$(call msg,LD,$@)
+	$(Q)$(ABI_CC) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=lib/libtierpol.map -o $@ \
+		$(filter %.o,$^)
+
+$(ABI_DIR)/$(SONAME).abi: $(ABI_LIB)
+	@command -v abidw >/dev/null || { \
+		echo "abidw is missing. Run: sudo apt-get install abigail-tools" >&2; \
+		exit 1; }
+	$(call msg,ABIDW,$@)
+	$(Q)abidw $(ABIDW_FLAGS) --out-file $@ $<
+
+$(ABI_DIR)/$(SONAME).macros: $(PUB_HDRS) Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,GEN,$@)
+	$(Q)printf '#include <tierpol/tierpol.h>\n' | \
+		$(ABI_CC) -x c -std=c11 -Iinclude -dM -E - | \
+		grep -E '^#define TP_' | grep -vE '^#define ($(ABI_MACRO_SKIP)) ' | \
+		LC_ALL=C sort >$@
+
+abi-check: $(ABI_DIR)/$(SONAME).abi $(ABI_DIR)/$(SONAME).macros
+	@fail=0; \
+	echo "abidiff $(ABI_BASE) $(ABI_DIR)/$(SONAME).abi"; \
+	abidiff $(ABIDIFF_FLAGS) --no-added-syms $(ABI_BASE) \
+		$(ABI_DIR)/$(SONAME).abi || { rc=$$?; \
+		echo "FAILED: abidiff exit status $$rc: an ABI change docs/ABI.md does not allow"; \
+		fail=1; }; \
+	new=$$(abidiff $(ABIDIFF_FLAGS) --added-fns $(ABI_BASE) \
+		$(ABI_DIR)/$(SONAME).abi | grep -E '^ *\[A\]' || true); \
+	if [ -n "$$new" ]; then echo "new functions:"; echo "$$new"; fi; \
+	if echo "$$new" | grep -q "@@$$(sed -n 's/^\(TIERPOL_[0-9.]*\) {.*/\1/p' \
+			lib/libtierpol.map | head -1)}"; then \
+		echo "FAILED: a new function in the released version node:" \
+			"give it a new node in lib/libtierpol.map"; fail=1; fi; \
+	gone=$$(LC_ALL=C comm -23 $(ABI_BASE_MACROS) $(ABI_DIR)/$(SONAME).macros); \
+	if [ -n "$$gone" ]; then echo "FAILED: public macros changed or removed:"; \
+		echo "$$gone"; fail=1; fi; \
+	[ $$fail = 0 ] && echo "ABI CHECK PASSED: compatible with $(ABI_BASE)"
+
+abi-baseline: $(ABI_DIR)/$(SONAME).abi $(ABI_DIR)/$(SONAME).macros
+	$(Q)mkdir -p abi
+	$(Q)cp $(ABI_DIR)/$(SONAME).abi $(ABI_BASE)
+	$(Q)cp $(ABI_DIR)/$(SONAME).macros $(ABI_BASE_MACROS)
+	@echo "$(ABI_BASE) and $(ABI_BASE_MACROS) rewritten: commit them with the release"
+
+.PHONY: abi-check abi-baseline
+
 # ---- freestanding proof --------------------------------------------------
 
 freestanding:
