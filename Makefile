@@ -6,8 +6,12 @@
 #   make check           build and run the CMocka tests
 #   make run             the main program: tiersim's default suite
 #   make docs            Doxygen HTML from the kernel-doc comments (-Werror)
-#   make install         PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, DESTDIR
+#   make install         the library, headers, tierpol.pc, tiersim and its
+#                        man page: PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR,
+#                        BINDIR, MANDIR, DESTDIR (see the install section)
 #   make uninstall
+#   make check-headers, check-cxx, check-man (part of make check),
+#   make abi-check       header hygiene, C++, man page, ABI (issue 13)
 #   make freestanding    prove lib/ needs no libc, no FPU, no libgcc division
 #   make sanitize, tsan, valgrind, check-debug, stress, fuzz, coverage
 #                        reliability checks (see their section below)
@@ -232,24 +236,71 @@ docs:
 	$(Q)doxygen docs/Doxyfile
 
 # ---- install -------------------------------------------------------------
+#
+#   make install     headers, libtierpol.a, libtierpol.so.1, tierpol.pc,
+#                    tiersim and its man page, under PREFIX (/usr/local);
+#                    LIBDIR, INCLUDEDIR, PKGCONFIGDIR, BINDIR, MANDIR and
+#                    DESTDIR (staging) are honoured. As root with no
+#                    DESTDIR it runs ldconfig and says if LIBDIR is not on
+#                    the loader's path; otherwise it says what to do.
+#   make uninstall   removes the same files (and refreshes the cache)
+#   make check-man   tiersim's man page lists every option, policy and
+#                    workload of "tiersim --help" and no other option
+#                    (tests/man/check.sh); part of "make check"
 
-install: all
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+LDCONFIG	?= ldconfig
+MAN_PAGE	:= docs/tiersim.1
+
+# $(call LOADER_CACHE,install|uninstall): after the shared library came or
+# went, refresh the loader's cache when this is the system and we are root,
+# or say what to do.
+define LOADER_CACHE
+	@if [ -n "$(DESTDIR)" ]; then \
+		[ $(1) = uninstall ] || echo "Staged under DESTDIR=$(DESTDIR): run ldconfig on the target system once the files are in place (a package does it in its postinst)."; \
+	elif [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
+		echo "$(LDCONFIG)"; $(LDCONFIG) || exit 1; \
+		if [ $(1) = install ] && ! $(LDCONFIG) -p | \
+			grep -q "=> $(LIBDIR)/$(SONAME)$$"; then \
+			echo "note: $(LIBDIR) is not on the loader's path: add it (echo $(LIBDIR) > /etc/ld.so.conf.d/tierpol.conf && ldconfig), or link programs with -Wl,-rpath,$(LIBDIR), or run them with LD_LIBRARY_PATH=$(LIBDIR)."; \
+		fi; \
+	elif [ $(1) = install ]; then \
+		echo "note: not root, so the loader's cache is not refreshed. If $(LIBDIR) is a system directory (/usr/local/lib, /usr/lib), run: sudo ldconfig. Otherwise link programs with -Wl,-rpath,$(LIBDIR) or run them with LD_LIBRARY_PATH=$(LIBDIR)."; \
+	fi
+endef
+
+install: all $(O)/examples/tiersim
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/tierpol \
-		$(DESTDIR)$(PKGCONFIGDIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 include/tierpol/*.h $(DESTDIR)$(INCLUDEDIR)/tierpol/
 	$(INSTALL) -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(SHARED_REAL) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHARED_REAL)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtierpol.so
 	$(PC_SED) tierpol.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc
+	$(INSTALL) -m 755 $(TIERSIM) $(DESTDIR)$(BINDIR)/tiersim
+	$(INSTALL) -m 644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/tiersim.1
+	$(call LOADER_CACHE,install)
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libtierpol.a \
 		$(DESTDIR)$(LIBDIR)/libtierpol.so \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_REAL)) \
-		$(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc
+		$(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc \
+		$(DESTDIR)$(BINDIR)/tiersim \
+		$(DESTDIR)$(MANDIR)/man1/tiersim.1
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/tierpol
+	$(call LOADER_CACHE,uninstall)
+
+check-man: $(O)/examples/tiersim $(MAN_PAGE) tests/man/check.sh
+	$(Q)sh tests/man/check.sh $(TIERSIM) $(MAN_PAGE)
+
+check: check-man
+
+.PHONY: check-man
 
 # ---- ABI check against the committed baseline (issue 13) ----------------
 #
