@@ -226,14 +226,36 @@ examples: $(EXAMPLE_BINS)
 # "make run" (tiersim's default suite) is in the tiersim section below.
 
 # ---- docs ----------------------------------------------------------------
+#
+#   make docs                the API reference: Doxygen HTML in
+#                            $(O)/docs/html, warnings are errors; the
+#                            images the pages show are copied next to them
+#                            and every local link and anchor is checked
+#                            (docs/check-links.pl)
+#   make check-doc-examples  the example programs of README.md and
+#                            docs/mainpage.md compile as C99 and C11, run,
+#                            and print what the pages say
+#                            (tests/docs/examples.sh); part of make check
+
+DOC_EXAMPLES	:= README.md docs/mainpage.md
+
+check-doc-examples: $(STATIC_LIB) tests/docs/examples.sh
+	$(Q)CC="$(CC)" sh tests/docs/examples.sh $(STATIC_LIB) $(DOC_EXAMPLES)
+
+check: check-doc-examples
+
+.PHONY: check-doc-examples
+
 
 docs:
 	@command -v doxygen >/dev/null || { \
 		echo "doxygen is missing. Run: sudo apt-get install doxygen" >&2; \
 		exit 1; }
 	$(call msg,DOXYGEN,$(O)/docs/html)
+	$(Q)rm -rf $(O)/docs/html
 	$(Q)mkdir -p $(O)/docs
 	$(Q)doxygen docs/Doxyfile
+	$(Q)perl docs/check-links.pl $(O)/docs/html
 
 # ---- install -------------------------------------------------------------
 #
