@@ -236,15 +236,23 @@ examples: $(EXAMPLE_BINS)
 #                            docs/mainpage.md compile as C99 and C11, run,
 #                            and print what the pages say
 #                            (tests/docs/examples.sh); part of make check
+#   make check-bad-input-doc every test case docs/BAD_INPUT.md names exists
+#                            in tests/test_bad_input.c
+#                            (tests/docs/bad-input-rows.sh); part of make
+#                            check
 
 DOC_EXAMPLES	:= README.md docs/mainpage.md
 
 check-doc-examples: $(STATIC_LIB) tests/docs/examples.sh
 	$(Q)CC="$(CC)" sh tests/docs/examples.sh $(STATIC_LIB) $(DOC_EXAMPLES)
 
-check: check-doc-examples
+check-bad-input-doc:
+	$(Q)sh tests/docs/bad-input-rows.sh docs/BAD_INPUT.md \
+		tests/test_bad_input.c
 
-.PHONY: check-doc-examples
+check: check-doc-examples check-bad-input-doc
+
+.PHONY: check-doc-examples check-bad-input-doc
 
 
 docs:
