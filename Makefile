@@ -3,15 +3,17 @@
 # tierpol - page-placement algorithms for tiered memory
 #
 #   make                 libtierpol.a, libtierpol.so, tierpol.pc (in build/)
-#   make check           build and run the CMocka tests
+#   make check           build and run the CMocka tests, and the checks below
 #   make run             the main program: tiersim's default suite
 #   make docs            Doxygen HTML from the kernel-doc comments (-Werror)
 #   make install         the library, headers, tierpol.pc, tiersim and its
 #                        man page: PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR,
 #                        BINDIR, MANDIR, DESTDIR (see the install section)
 #   make uninstall
-#   make check-headers, check-cxx, check-man (part of make check),
-#   make abi-check       header hygiene, C++, man page, ABI (issue 13)
+#   make check-headers, check-cxx, check-man, check-doc-examples,
+#   check-bad-input-doc  header hygiene, C++, the man page, the docs'
+#                        example programs and test names: part of make check
+#   make abi-check       the shared library's ABI against abi/ (issue 13)
 #   make freestanding    prove lib/ needs no libc, no FPU, no libgcc division
 #   make sanitize, tsan, valgrind, check-debug, stress, fuzz, coverage
 #                        reliability checks (see their section below)
