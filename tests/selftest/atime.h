@@ -133,7 +133,7 @@ static int tp_st_atime_init_table(struct tp_st *st)
 	return st->failed - failed;
 }
 
-/* ---- the size field (libbpf style) ---------------------------------------- */
+/* ---- the size field (libbpf style) --------------------------------------- */
 
 /*
  * A configuration from a newer header: the known fields, then bytes this
