@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * CMocka tests: scan-history ring and hint-fault latency lookup (the 2020
- * RFC, patch 6/8). The table-driven vectors shared with the kernel self-test are
- * in selftest/ring.h; this file adds the userspace-only checks (byte
+ * RFC, patch 6/8). The table-driven vectors shared with the kernel self-test
+ * are in selftest/ring.h; this file adds the userspace-only checks (byte
  * patterns with memcmp, a reference model under random operations, and the
  * one-writer / three-reader torn-read test).
  */
