@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka tests of the promotion decision pipeline (lib/policy.c): the shared
- * self-test vectors, then scenario tests per seed claim, sweeps, randomized
- * statistics checks and a concurrent run.
+ * CMocka tests of the promotion decision pipeline (lib/policy.c,
+ * lib/decide.c, lib/wmark.c): the shared self-test vectors, then scenario
+ * tests per claim of the sources (docs/SOURCES.md), sweeps, randomized
+ * statistics checks, and tunes of a live policy. The concurrent tests are
+ * in test_policy_mt.c.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,29 +87,67 @@ static u64 muldiv(u64 a, u64 b, u64 c, bool *fits)
 	return q;
 }
 
-/* A policy and one node, set up from a preset at 1000 ticks/s. */
+/*
+ * A policy, one node and the slot of the one thread deciding, set up from a
+ * preset at 1000 ticks/s. The candidate batch is 1, so that the window
+ * limiters and the threshold controller see every candidate at once and
+ * the scenarios below have exact answers; the batch's lag has its own
+ * tests (selftest/policy.h, test_policy_mt.c).
+ */
 struct env {
 	struct tp_policy_cfg cfg;
 	struct tp_policy pol;
-	struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
+	struct tp_node node;
+	struct tp_node_cpu cpu;
 };
 
 static void env_preset(struct env *e, u32 preset)
 {
 	assert_int_equal(tp_policy_preset(&e->cfg, preset, 1000), 0);
+	e->cfg.cand_batch = 1;
 }
 
 static void env_init(struct env *e, u64 now)
 {
 	assert_int_equal(tp_policy_init(&e->pol, &e->cfg), 0);
 	assert_int_equal(tp_node_init(&e->node, &e->pol, now), 0);
+	memset(&e->cpu, 0, sizeof(e->cpu));
 }
 
+/* Publish e->cfg on the live policy. */
+static void env_tune(struct env *e)
+{
+	assert_int_equal(tp_policy_tune(&e->pol, &e->cfg), 0);
+}
+
+/*
+ * A snapshot of the node and its slot; every snapshot is checked for what
+ * holds of any: decided is the sum of the verdicts, the candidates are the
+ * hot promotions, rate-limit refusals, refusals for room off the bypass
+ * and (at most) the busy refusals, nothing is negative.
+ */
 static struct tp_node_stats stats(const struct env *e)
 {
 	struct tp_node_stats s;
+	u64 sum = 0, hot;
+	int v;
 
-	tp_node_stats(&e->node, &s);
+	memset(&s, 0xa5, sizeof(s));
+	tp_node_stats(&e->pol, &e->node, &s);
+	tp_node_stats_add(&s, &e->cpu);
+	for (v = 0; v < TP_NR_VERDICTS; v++)
+		sum += s.verdict[v];
+	assert_true(s.decided == sum);
+	assert_true(s.nospace_nrl <= s.verdict[TP_REFUSE_NOSPACE]);
+	hot = s.verdict[TP_PROMOTE] + s.verdict[TP_REFUSE_RATELIMIT] +
+	      s.verdict[TP_REFUSE_NOSPACE] - s.nospace_nrl;
+	assert_true(s.candidate >= hot);
+	assert_true(s.candidate - hot <= s.verdict[TP_REFUSE_BUSY]);
+	assert_true(s.candidate_nrl ==
+		    s.verdict[TP_PROMOTE_NRL] + s.nospace_nrl);
+	assert_true(s.success ==
+		    s.verdict[TP_PROMOTE] + s.verdict[TP_PROMOTE_NRL]);
+	assert_true(s.cand_shared <= s.candidate);
 	return s;
 }
 
@@ -118,12 +157,12 @@ static int decide(struct env *e, u64 latency, u64 nr, u32 flags,
 	struct tp_fault f = { .latency = latency, .nr_pages = nr,
 			      .flags = flags };
 
-	return tp_decide(&e->pol, &e->node, &f, mem, now);
+	return tp_decide(&e->pol, &e->node, &e->cpu, &f, mem, now);
 }
 
 /*
  * Room for a page (free > high + 1), and no free-space bypass for either
- * preset at any rate of 1 MB/s or more (seed mark: high + 2 x 256 pages).
+ * preset at any rate of 1 MB/s or more (RFC mark: high + 2 x 256 pages).
  */
 static const struct tp_node_mem mem_busy = {
 	.free = 10400, .wmark_min = 2500, .wmark_low = 5000,
@@ -145,7 +184,7 @@ static void test_preset_contents(void **state)
 
 	(void)state;
 	memset(&c, 0xab, sizeof(c));
-	assert_int_equal(tp_policy_preset(&c, TP_PRESET_SEED, 1000), 0);
+	assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000), 0);
 	assert_int_equal(c.mode, TP_MODE_TIERING);
 	assert_int_equal(c.flags, TP_POL_HOTNESS | TP_POL_FREE_BYPASS |
 			 TP_POL_YOUNG | TP_POL_WRITE_DOUBLE | TP_POL_ADAPTIVE |
@@ -155,14 +194,16 @@ static void test_preset_contents(void **state)
 	assert_int_equal(c.hot_threshold_ms, TP_DEFAULT_HOT_THRESHOLD_MS);
 	assert_int_equal(c.rate_limit_mbps, 0);
 	assert_int_equal(c.scan_period_max_ms, TP_DEFAULT_SCAN_PERIOD_MAX_MS);
-	assert_int_equal(c.thresh_variant, TP_THRESH_SEED);
-	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_SEED);
-	assert_int_equal(c.wmark_variant, TP_WMARK_SEED);
+	assert_int_equal(c.thresh_variant, TP_THRESH_RFC2020);
+	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_RFC2020);
+	assert_int_equal(c.wmark_variant, TP_WMARK_RFC2020);
 	assert_int_equal(c.burst_pages, 0);
+	assert_int_equal(c.sz, sizeof(c));
+	assert_int_equal(c.cand_batch, TP_DEFAULT_CAND_BATCH);
 	assert_int_equal(tp_policy_init(&p, &c), 0);
 
 	memset(&c, 0xab, sizeof(c));
-	assert_int_equal(tp_policy_preset(&c, TP_PRESET_MAINLINE, 250), 0);
+	assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 250), 0);
 	assert_int_equal(c.mode, TP_MODE_TIERING);
 	assert_int_equal(c.flags, TP_POL_HOTNESS | TP_POL_FREE_BYPASS |
 			 TP_POL_ADAPTIVE | TP_POL_HOT_STRICT |
@@ -174,10 +215,12 @@ static void test_preset_contents(void **state)
 	assert_int_equal(c.hot_threshold_ms, 1000);
 	assert_int_equal(c.rate_limit_mbps, 65536);
 	assert_int_equal(c.scan_period_max_ms, 60000);
-	assert_int_equal(c.thresh_variant, TP_THRESH_MAINLINE);
-	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_MAINLINE);
-	assert_int_equal(c.wmark_variant, TP_WMARK_MAINLINE);
+	assert_int_equal(c.thresh_variant, TP_THRESH_LINUX61);
+	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_LINUX61);
+	assert_int_equal(c.wmark_variant, TP_WMARK_LINUX61);
 	assert_int_equal(c.burst_pages, 0);
+	assert_int_equal(c.sz, sizeof(c));
+	assert_int_equal(c.cand_batch, TP_DEFAULT_CAND_BATCH);
 	assert_int_equal(tp_policy_init(&p, &c), 0);
 }
 
@@ -190,7 +233,8 @@ static void test_init_validation(void **state)
 	(void)state;
 	/* every undefined flag bit */
 	for (bit = 8; bit < 32; bit++) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_SEED, 1000), 0);
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000),
+				 0);
 		c.flags |= 1U << bit;
 		memset(&p, 0x5c, sizeof(p));
 		memcpy(&copy, &p, sizeof(p));
@@ -199,7 +243,8 @@ static void test_init_validation(void **state)
 	}
 	/* every mode above 3 */
 	for (bit = 4; bit < 64; bit++) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_SEED, 1000), 0);
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000),
+				 0);
 		c.mode = bit;
 		assert_int_equal(tp_policy_init(&p, &c), -EINVAL);
 		assert_memory_equal(&p, &copy, sizeof(p));
@@ -210,7 +255,7 @@ static void test_init_validation(void **state)
 	 * lib/policy.c accepts 10..30.)
 	 */
 	for (shift = 1; shift < 64; shift++) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_MAINLINE, 1000),
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 1000),
 				 0);
 		c.page_shift = shift;
 		c.rate_limit_mbps = 1;
@@ -224,7 +269,7 @@ static void test_init_validation(void **state)
 	}
 	/* the rate limit at the TP_RATE_MAX boundary for 4/16/64 KiB */
 	for (shift = 12; shift <= 16; shift += 2) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_MAINLINE, 1000),
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 1000),
 				 0);
 		c.page_shift = shift;
 		/* pages = MB/s << (20 - shift) <= 2^32 */
@@ -244,7 +289,7 @@ static void test_init_validation(void **state)
 	assert_memory_equal(&p, &copy, sizeof(p));
 }
 
-/* ---- the free-space bypass (seed 002) ------------------------------------ */
+/* ---- the free-space bypass (2020 RFC 2/8, the 2026 knob) ----------------- */
 
 static void test_bypass_on_promotes_cold(void **state)
 {
@@ -264,10 +309,10 @@ static void test_bypass_on_promotes_cold(void **state)
 						k),
 					 TP_PROMOTE_NRL);
 		s = stats(&e);
-		assert_int_equal(s.promote_nrl, 512000);
-		assert_int_equal(s.pgpromote_candidate_nrl, 512000);
-		assert_int_equal(s.pgpromote_candidate, 0);
-		assert_int_equal(s.pgpromote_success, 512000);
+		assert_int_equal(s.verdict[TP_PROMOTE_NRL], 512000);
+		assert_int_equal(s.candidate_nrl, 512000);
+		assert_int_equal(s.candidate, 0);
+		assert_int_equal(s.success, 512000);
 		assert_int_equal(s.decided, 512000);
 		/* the bypass is not rate limited and feeds no controller */
 		assert_int_equal(s.th_lowered + s.th_raised, 0);
@@ -297,10 +342,10 @@ static void test_bypass_off_goes_through_checks(void **state)
 				       2) == TP_PROMOTE;
 		s = stats(&e);
 		assert_int_equal(prom, preset ? 255 : 256);
-		assert_int_equal(s.pgpromote_candidate, 1000);
-		assert_int_equal(s.pgpromote_candidate_nrl, 0);
-		assert_int_equal(s.refused_ratelimit, 1000 - prom);
-		assert_int_equal(s.refused_cold, 1);
+		assert_int_equal(s.candidate, 1000);
+		assert_int_equal(s.candidate_nrl, 0);
+		assert_int_equal(s.verdict[TP_REFUSE_RATELIMIT], 1000 - prom);
+		assert_int_equal(s.verdict[TP_REFUSE_COLD], 1);
 		assert_int_equal(s.decided, 1001);
 	}
 }
@@ -312,7 +357,7 @@ static void test_bypass_reset_keeps_period(void **state)
 	int k;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.rate_limit_mbps = 1;		/* 25 per 100 ms */
 	e.cfg.scan_period_max_ms = 100;
 	env_init(&e, 0);
@@ -336,7 +381,7 @@ static void test_bypass_reset_keeps_period(void **state)
 
 /* ---- hotness sweeps ------------------------------------------------------ */
 
-/* One decision on a fresh node; seed: hot if <= th, mainline: < th. */
+/* One decision on a fresh node; the RFC: hot if <= th, 6.1: < th. */
 static void hotness_case(u32 preset, bool wd, bool wr, u64 lat)
 {
 	struct env e;
@@ -420,7 +465,7 @@ static void test_burst_cut_per_window(void **state)
 
 	(void)state;
 	for (limv = 0; limv <= 2; limv++) {
-		env_preset(&e, TP_PRESET_MAINLINE);
+		env_preset(&e, TP_PRESET_LINUX61);
 		e.cfg.rate_limit_mbps = 1;	/* 256 pages/s */
 		e.cfg.limiter_variant = limv;
 		env_init(&e, 0);
@@ -440,12 +485,13 @@ static void test_burst_cut_per_window(void **state)
 				assert_in_range(prom, 256, 257);
 			else if (!w)	/* the window opened at init */
 				assert_int_equal(prom, limv == 1 ? 256 : 255);
-			else		/* opener + limit (seed) or - 1 */
+			else		/* opener + limit (RFC) or - 1 */
 				assert_int_equal(prom, limv == 1 ? 257 : 256);
 		}
 		s = stats(&e);
-		assert_int_equal(s.pgpromote_candidate, cand);
-		assert_int_equal(s.promote_hot + s.refused_ratelimit, cand);
+		assert_int_equal(s.candidate, cand);
+		assert_int_equal(s.verdict[TP_PROMOTE] +
+				 s.verdict[TP_REFUSE_RATELIMIT], cand);
 	}
 }
 
@@ -498,8 +544,8 @@ static void adaptive_run(u32 preset, u64 lo, u64 hi)
 static void test_adaptive_falls_and_rises(void **state)
 {
 	(void)state;
-	adaptive_run(TP_PRESET_SEED, 62, 1000);
-	adaptive_run(TP_PRESET_MAINLINE, 125, 2000);
+	adaptive_run(TP_PRESET_RFC2020, 62, 1000);
+	adaptive_run(TP_PRESET_LINUX61, 125, 2000);
 }
 
 static void test_adaptive_off_fixed_threshold(void **state)
@@ -508,7 +554,7 @@ static void test_adaptive_off_fixed_threshold(void **state)
 	int p, k;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.flags &= ~(TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET);
 	e.cfg.rate_limit_mbps = 1;
 	e.cfg.scan_period_max_ms = 1000;
@@ -537,7 +583,7 @@ static void test_mode_never_promotes(void **state)
 
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		env_preset(&e, i ? TP_PRESET_MAINLINE : TP_PRESET_SEED);
+		env_preset(&e, i ? TP_PRESET_LINUX61 : TP_PRESET_RFC2020);
 		e.cfg.mode = modes[i];
 		env_init(&e, 0);
 		n = 0;
@@ -550,10 +596,10 @@ static void test_mode_never_promotes(void **state)
 			n += nr;
 		}
 		s = stats(&e);
-		assert_int_equal(s.refused_mode, n);
+		assert_int_equal(s.verdict[TP_REFUSE_MODE], n);
 		assert_int_equal(s.decided, n);
-		assert_int_equal(s.pgpromote_candidate, 0);
-		assert_int_equal(s.pgpromote_candidate_nrl, 0);
+		assert_int_equal(s.candidate, 0);
+		assert_int_equal(s.candidate_nrl, 0);
 	}
 }
 
@@ -573,7 +619,7 @@ static void test_toptier_refused(void **state)
 						TP_FAULT_YOUNG | TP_FAULT_WRITE,
 						k & 1 ? &mem_idle : &mem_busy,
 						k), TP_REFUSE_TOPTIER);
-		assert_int_equal(stats(&e).refused_toptier, 100);
+		assert_int_equal(stats(&e).verdict[TP_REFUSE_TOPTIER], 100);
 	}
 }
 
@@ -590,7 +636,7 @@ static void test_nospace_strict(void **state)
 	for (i = 0; i < 3; i++) {
 		for (free = m.wmark_high - 3; free <= m.wmark_high + nrs[i] + 3;
 		     free++) {
-			env_preset(&e, TP_PRESET_MAINLINE);
+			env_preset(&e, TP_PRESET_LINUX61);
 			env_init(&e, 0);
 			m.free = free;
 			v = decide(&e, 0, nrs[i], 0, &m, 1);
@@ -610,8 +656,8 @@ static void test_nospace_on_bypass_path(void **state)
 	struct tp_node_mem m = mem_busy;
 
 	(void)state;
-	/* seed, 1 MB/s: bypass above high + 512; a 1024-page folio */
-	env_preset(&e, TP_PRESET_SEED);
+	/* the RFC, 1 MB/s: bypass above high + 512; a 1024-page folio */
+	env_preset(&e, TP_PRESET_RFC2020);
 	e.cfg.rate_limit_mbps = 1;
 	env_init(&e, 0);
 	m.free = m.wmark_high + 513;
@@ -621,13 +667,13 @@ static void test_nospace_on_bypass_path(void **state)
 	assert_int_equal(decide(&e, TP_LATENCY_UNKNOWN, 512, 0, &m, 1),
 			 TP_PROMOTE_NRL);
 	s = stats(&e);
-	assert_int_equal(s.refused_nospace, 1024);
-	assert_int_equal(s.pgpromote_candidate_nrl, 1024 + 512);
-	assert_int_equal(s.promote_nrl, 512);
-	assert_int_equal(s.pgpromote_candidate, 0);
+	assert_int_equal(s.verdict[TP_REFUSE_NOSPACE], 1024);
+	assert_int_equal(s.candidate_nrl, 1024 + 512);
+	assert_int_equal(s.verdict[TP_PROMOTE_NRL], 512);
+	assert_int_equal(s.candidate, 0);
 }
 
-/* ---- seed 2/8: rate limit 0 is the high watermark ------------------------ */
+/* ---- 2020 RFC 2/8: rate limit 0 is the high watermark -------------------- */
 
 static void test_rl_wmark_default_retunes(void **state)
 {
@@ -636,7 +682,7 @@ static void test_rl_wmark_default_retunes(void **state)
 	int k, prom;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
+	env_preset(&e, TP_PRESET_RFC2020);
 	env_init(&e, 0);
 	/* high 300: 300 pages per window; no bypass below 3 x high */
 	m.wmark_min = 50;
@@ -675,7 +721,7 @@ static void test_presets_differ(void **state)
 		u64 latency;
 		u32 flags;
 		u64 free;
-		int seed, mainline;
+		int rfc, linux61;
 	} rows[] = {
 		{ "hot young read", 500, TP_FAULT_YOUNG, 20000,
 		  TP_PROMOTE, TP_PROMOTE },
@@ -708,10 +754,10 @@ static void test_presets_differ(void **state)
 			env_init(&e, 0);
 			assert_int_equal(decide(&e, rows[i].latency, 1,
 						rows[i].flags, &m, 1),
-					 preset ? rows[i].mainline :
-						  rows[i].seed);
+					 preset ? rows[i].linux61 :
+						  rows[i].rfc);
 		}
-		differ += rows[i].seed != rows[i].mainline;
+		differ += rows[i].rfc != rows[i].linux61;
 	}
 	assert_int_equal(differ, 4);
 
@@ -743,7 +789,7 @@ static void test_bypass_formula_boundaries(void **state)
 	(void)state;
 	for (k = 0; k < 3000; k++) {
 		i = k % 3;
-		env_preset(&e, k & 1 ? TP_PRESET_MAINLINE : TP_PRESET_SEED);
+		env_preset(&e, k & 1 ? TP_PRESET_LINUX61 : TP_PRESET_RFC2020);
 		e.cfg.page_shift = shifts[i];
 		e.cfg.rate_limit_mbps = (u32)rnd_range(0, 1 << 20);
 		env_init(&e, 0);
@@ -785,10 +831,10 @@ static void test_demotion_target(void **state)
 				e.cfg.mode = mode;
 				e.cfg.rate_limit_mbps = rate;
 				env_init(&e, 0);
-				/* seed: high + rate limit (0: high) pages */
+				/* the RFC: high + rate limit (0: high) */
 				if (!(mode & TP_MODE_TIERING))
 					want = m.wmark_high;
-				else if (preset == TP_PRESET_MAINLINE)
+				else if (preset == TP_PRESET_LINUX61)
 					want = m.wmark_promo;
 				else if (rate)
 					want = m.wmark_high + ((u64)rate << 8);
@@ -833,7 +879,7 @@ static void test_scan_wanted(void **state)
 
 	(void)state;
 	for (mode = 0; mode < 4; mode++) {
-		env_preset(&e, TP_PRESET_SEED);
+		env_preset(&e, TP_PRESET_RFC2020);
 		e.cfg.mode = mode;
 		env_init(&e, 0);
 		assert_int_equal(tp_scan_wanted(&e.pol, false), mode != 0);
@@ -868,6 +914,10 @@ static void test_stats_add_up_random(void **state)
 		e.cfg.mode = (u32)rnd_range(0, 9) ? TP_MODE_TIERING :
 						     TP_MODE_NORMAL;
 		e.cfg.limiter_variant = (u32)rnd_range(0, 2);
+		/* the bucket takes no per-fault rate: an error otherwise */
+		if (e.cfg.limiter_variant == TP_LIMITER_BUCKET)
+			e.cfg.flags &= ~TP_POL_RL_WMARK_DEFAULT;
+		e.cfg.cand_batch = (u32)rnd_range(0, 40);
 		if (run & 2)
 			e.cfg.flags &= ~(TP_POL_FREE_BYPASS |
 					 TP_POL_BYPASS_RESET);
@@ -905,11 +955,17 @@ static void test_stats_add_up_random(void **state)
 		s = stats(&e);
 		assert_int_equal(s.decided, decided);
 		for (v = 0; v < TP_NR_VERDICTS; v++)
-			assert_int_equal(tp_st_pol_vcount(&s, v), tally[v]);
-		assert_int_equal(s.pgpromote_candidate, cand);
-		assert_int_equal(s.pgpromote_candidate_nrl, nrl);
-		assert_int_equal(s.pgpromote_success,
+			assert_int_equal(s.verdict[v], tally[v]);
+		assert_int_equal(s.candidate, cand);
+		assert_int_equal(s.candidate_nrl, nrl);
+		assert_int_equal(s.nospace_nrl, nrl - tally[TP_PROMOTE_NRL]);
+		assert_int_equal(s.success,
 				 tally[TP_PROMOTE] + tally[TP_PROMOTE_NRL]);
+		assert_int_equal(tally[TP_REFUSE_BUSY], 0);
+		/* one slot: the shared count lags by less than a batch */
+		assert_true(s.cand_shared <= cand);
+		assert_true(cand - s.cand_shared <
+			    (e.cfg.cand_batch ? e.cfg.cand_batch : 1));
 	}
 }
 
@@ -917,24 +973,22 @@ static void test_einval_counted_nowhere(void **state)
 {
 	struct env e;
 	struct tp_node before;
+	struct tp_node_cpu cpu_before;
 	struct tp_node_mem m;
-	struct tp_fault f = { .latency = 0, .nr_pages = 1,
-			      .flags = TP_FAULT_YOUNG };
 	int i;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
+	env_preset(&e, TP_PRESET_RFC2020);
 	env_init(&e, 0);
 	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &mem_busy, 1),
 			 TP_PROMOTE);
 	memcpy(&before, &e.node, sizeof(before));
-	assert_int_equal(tp_decide(NULL, &e.node, &f, &mem_busy, 2), -EINVAL);
-	assert_int_equal(tp_decide(&e.pol, NULL, &f, &mem_busy, 2), -EINVAL);
-	assert_int_equal(tp_decide(&e.pol, &e.node, NULL, &mem_busy, 2),
-			 -EINVAL);
-	assert_int_equal(tp_decide(&e.pol, &e.node, &f, NULL, 2), -EINVAL);
+	memcpy(&cpu_before, &e.cpu, sizeof(cpu_before));
+	/* NULL pointers are a contract violation: test_bad_input.c */
 	assert_int_equal(decide(&e, 0, 0, TP_FAULT_YOUNG, &mem_busy, 2),
 			 -EINVAL);
+	assert_int_equal(decide(&e, 0, TP_RATE_MAX + 1, TP_FAULT_YOUNG,
+				&mem_busy, 2), -EINVAL);
 	for (i = 0; i < 3; i++) {
 		m = mem_busy;
 		if (i == 0)
@@ -950,127 +1004,167 @@ static void test_einval_counted_nowhere(void **state)
 				 -EINVAL);
 	}
 	assert_memory_equal(&before, &e.node, sizeof(before));
+	assert_memory_equal(&cpu_before, &e.cpu, sizeof(cpu_before));
 	assert_int_equal(stats(&e).decided, 1);
+	/* no promo watermark: the high one stands for it, not an error */
+	m = mem_busy;
+	m.wmark_promo = 0;
+	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 2), TP_PROMOTE);
+	assert_int_equal(stats(&e).decided, 2);
 }
 
-/* ---- tune and sync ------------------------------------------------------- */
+/* ---- tunes of a live policy ---------------------------------------------- */
 
-static void test_sync_rate_change(void **state)
+/*
+ * A tune publishes at once (there is no per-node sync any more) and keeps
+ * the bucket's time to refill: drained at 256 pages/s (1 s of debt), then
+ * retuned to 512 pages/s, the bucket still owes 1 s: nothing at once, 256
+ * pages 500 ms later (at the new rate, not 128), and 256 more 500 ms after.
+ */
+static void test_tune_rate_keeps_time_to_refill(void **state)
 {
 	struct env e;
 	int k, prom;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.rate_limit_mbps = 1;		/* 256/s, burst 256 */
 	e.cfg.limiter_variant = TP_LIMITER_BUCKET;
 	env_init(&e, 0);
 	for (k = 0, prom = 0; k < 1000; k++)
 		prom += decide(&e, 0, 1, 0, &mem_busy, 10) == TP_PROMOTE;
 	assert_int_equal(prom, 256);
-	/* 2 MB/s: not in effect until the node is synchronised */
 	e.cfg.rate_limit_mbps = 2;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
+	env_tune(&e);
 	assert_int_equal(decide(&e, 0, 1, 0, &mem_busy, 10),
 			 TP_REFUSE_RATELIMIT);
-	tp_node_sync(&e.node, &e.pol, 10);
-	/* the 256-page debt is kept; the capacity is now 512 */
-	for (k = 0, prom = 0; k < 1000; k++)
-		prom += decide(&e, 0, 1, 0, &mem_busy, 10) == TP_PROMOTE;
-	assert_int_equal(prom, 256);
-	/* and it refills at 512/s */
 	for (k = 0, prom = 0; k < 1000; k++)
 		prom += decide(&e, 0, 1, 0, &mem_busy, 510) == TP_PROMOTE;
 	assert_int_equal(prom, 256);
+	for (k = 0, prom = 0; k < 1000; k++)
+		prom += decide(&e, 0, 1, 0, &mem_busy, 1010) == TP_PROMOTE;
+	assert_int_equal(prom, 256);
+	/* back to 256/s: half a second refills 128 */
+	e.cfg.rate_limit_mbps = 1;
+	env_tune(&e);
+	for (k = 0, prom = 0; k < 1000; k++)
+		prom += decide(&e, 0, 1, 0, &mem_busy, 1510) == TP_PROMOTE;
+	assert_int_equal(prom, 128);
+	assert_int_equal(stats(&e).verdict[TP_PROMOTE], 256 * 3 + 128);
 }
 
 /*
- * Changing the limiter variant keeps the candidate count (a window limiter's
- * own count serves as the candidate counter; a new variant restarts the
- * limiter) and rebases the threshold controller on the counter it now reads,
- * so no period sees a jump of candidates.
+ * Changing the limiter variant keeps the candidate count and the threshold
+ * controller's period: each 1000 ms period brings 250 candidates at
+ * 1 MB/s (within 90..110 % of 256), whatever the variant deciding them, so
+ * no period sees a jump and the threshold never moves.
  */
-static void test_sync_limiter_variant_keeps_candidates(void **state)
+static void test_tune_variant_keeps_candidates(void **state)
 {
 	static const u32 variants[] = {
-		TP_LIMITER_WINDOW_MAINLINE, TP_LIMITER_BUCKET,
-		TP_LIMITER_WINDOW_SEED, TP_LIMITER_WINDOW_MAINLINE,
-		TP_LIMITER_BUCKET,
+		TP_LIMITER_WINDOW_LINUX61, TP_LIMITER_BUCKET,
+		TP_LIMITER_WINDOW_RFC2020, TP_LIMITER_WINDOW_LINUX61,
+		TP_LIMITER_BUCKET, TP_LIMITER_WINDOW_RFC2020,
 	};
 	struct tp_node_stats st;
 	struct env e;
-	u64 cand = 0, pages = 0, now = 10;
+	u64 cand = 0, now;
 	unsigned int i;
 	int k, v;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.rate_limit_mbps = 1;		/* 256 pages/s */
+	e.cfg.scan_period_max_ms = 1000;
 	e.cfg.limiter_variant = variants[0];
 	env_init(&e, 0);
 	for (i = 0; i < TP_ST_ARRAY_SIZE(variants); i++) {
+		now = 1 + 1001 * (u64)i;
 		if (i) {
 			e.cfg.limiter_variant = variants[i];
-			assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-			tp_node_sync(&e.node, &e.pol, now);
-			st = stats(&e);
-			assert_true(st.pgpromote_candidate == cand);
-			assert_true(st.decided == pages);
-			/* The baseline follows the counter: no jump. */
-			assert_true(e.node.th.base ==
-				    (variants[i] == TP_LIMITER_BUCKET ?
-				     e.node.nr_candidate :
-				     e.node.lim.window.count));
+			env_tune(&e);
 		}
-		for (k = 0; k < 300; k++) {
-			v = decide(&e, 0, 1 + (k & 1), 0, &mem_busy, now);
+		for (k = 0; k < 250; k++) {
+			v = decide(&e, 0, 1, 0, &mem_busy, now + (u64)k);
 			assert_true(v == TP_PROMOTE ||
 				    v == TP_REFUSE_RATELIMIT);
-			cand += 1 + (k & 1);
-			pages += 1 + (k & 1);
+			cand++;
 		}
 		st = stats(&e);
-		assert_true(st.pgpromote_candidate == cand);
-		assert_true(st.promote_hot + st.refused_ratelimit == cand);
-		assert_true(st.decided == pages);
-		assert_true(st.refused_ratelimit > 0);
-		now += 5000;
+		assert_true(st.candidate == cand && st.cand_shared == cand);
+		assert_true(st.verdict[TP_PROMOTE] +
+			    st.verdict[TP_REFUSE_RATELIMIT] == cand);
+		assert_true(st.decided == cand);
+		assert_int_equal(st.th_lowered, 0);
+		assert_int_equal(st.th_raised, 0);
+		assert_int_equal(st.threshold, 1000);
 	}
+	/*
+	 * The last period closes (kept: its 250 candidates), then one
+	 * without candidates raises the threshold: the count moved on.
+	 */
+	now = 1 + 1001 * 6 + 2002;
+	assert_int_equal(decide(&e, 5000, 1, 0, &mem_busy, now),
+			 TP_REFUSE_COLD);
+	assert_int_equal(stats(&e).th_raised, 0);
+	assert_int_equal(decide(&e, 5000, 1, 0, &mem_busy, now + 1001),
+			 TP_REFUSE_COLD);
+	assert_int_equal(stats(&e).th_raised, 1);
 }
 
-/* A sync keeps the rate the watermark default resolved to. */
-static void test_sync_keeps_wmark_rate(void **state)
+/*
+ * An unrelated sysctl write (the hot threshold) keeps the bucket drained;
+ * the watermark default of the rate limit is refused with the bucket,
+ * by init and by tune, and such a tune changes nothing.
+ */
+static void test_tune_keeps_bucket(void **state)
 {
 	struct env e;
-	struct tp_node_mem m = mem_busy;
+	struct tp_policy copy;
 	int k, prom;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
+	env_preset(&e, TP_PRESET_LINUX61);
+	e.cfg.rate_limit_mbps = 1;
 	e.cfg.limiter_variant = TP_LIMITER_BUCKET;
 	env_init(&e, 0);
-	m.wmark_min = 50;
-	m.wmark_low = 100;
-	m.wmark_high = 300;
-	m.wmark_promo = 300;
-	m.free = 800;
 	for (k = 0, prom = 0; k < 400; k++)
-		prom += decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 1) == TP_PROMOTE;
-	assert_int_equal(prom, 300);
-	/* an unrelated sysctl write: the drained bucket stays drained */
+		prom += decide(&e, 0, 1, 0, &mem_busy, 1) == TP_PROMOTE;
+	assert_int_equal(prom, 256);
 	e.cfg.hot_threshold_ms = 900;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 1);
-	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 1),
+	env_tune(&e);
+	assert_int_equal(decide(&e, 0, 1, 0, &mem_busy, 1),
 			 TP_REFUSE_RATELIMIT);
 	assert_int_equal(stats(&e).threshold, 900);
-	/* and refills at 300/s */
+	/* and refills at 256/s */
 	for (k = 0, prom = 0; k < 400; k++)
-		prom += decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 501) == TP_PROMOTE;
-	assert_int_equal(prom, 150);
+		prom += decide(&e, 0, 1, 0, &mem_busy, 501) == TP_PROMOTE;
+	assert_int_equal(prom, 128);
+
+	memcpy(&copy, &e.pol, sizeof(copy));
+	e.cfg.flags |= TP_POL_RL_WMARK_DEFAULT;
+	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), -EINVAL);
+	assert_memory_equal(&copy, &e.pol, sizeof(copy));
+	assert_int_equal(tp_policy_init(&e.pol, &e.cfg), -EINVAL);
+	assert_memory_equal(&copy, &e.pol, sizeof(copy));
+	e.cfg.rate_limit_mbps = 0;
+	assert_int_equal(tp_policy_init(&e.pol, &e.cfg), -EINVAL);
+	/* the RFC preset with the bucket: the same */
+	env_preset(&e, TP_PRESET_RFC2020);
+	e.cfg.limiter_variant = TP_LIMITER_BUCKET;
+	assert_int_equal(tp_policy_init(&e.pol, &e.cfg), -EINVAL);
+	assert_memory_equal(&copy, &e.pol, sizeof(copy));
+	/* a tune with another clock */
+	env_preset(&e, TP_PRESET_LINUX61);
+	e.cfg.tps = 1001;
+	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), -EINVAL);
+	assert_memory_equal(&copy, &e.pol, sizeof(copy));
 }
 
-/* burst_pages sizes the token bucket; 0 is one second of the rate. */
+/*
+ * burst_pages sizes the token bucket; 0 is one second of the rate. A THP
+ * larger than the burst is admitted when the bucket is full, and owed.
+ */
 static void test_policy_burst_pages(void **state)
 {
 	static const u64 bursts[] = { 0, 1, 100, 511, 512, 5000 };
@@ -1078,33 +1172,47 @@ static void test_policy_burst_pages(void **state)
 	struct env e;
 	size_t i;
 	int k, prom;
+	u64 burst;
 
 	(void)state;
-	m.free = 20000;		/* room for a THP, no mainline bypass */
+	m.free = 20000;		/* room for a THP, no 6.1 bypass */
 	for (i = 0; i < sizeof(bursts) / sizeof(bursts[0]); i++) {
-		env_preset(&e, TP_PRESET_MAINLINE);
+		env_preset(&e, TP_PRESET_LINUX61);
 		e.cfg.rate_limit_mbps = 1;	/* 256 pages/s */
 		e.cfg.limiter_variant = TP_LIMITER_BUCKET;
 		e.cfg.burst_pages = bursts[i];
 		env_init(&e, 0);
+		burst = bursts[i] ? bursts[i] : 256;
 		for (k = 0, prom = 0; k < 6000; k++)
 			prom += decide(&e, 0, 1, 0, &mem_busy, 7) == TP_PROMOTE;
-		assert_int_equal(prom, bursts[i] ? bursts[i] : 256);
-		/* a THP fits only a burst of 512 or more, however idle */
+		assert_int_equal(prom, burst);
+		/* idle, so full: a THP is admitted whatever the burst */
 		assert_int_equal(decide(&e, 0, 512, 0, &m, 1000000),
-				 bursts[i] >= 512 ? TP_PROMOTE :
-						    TP_REFUSE_RATELIMIT);
+				 TP_PROMOTE);
+		/* a page more fits only a burst above 512 */
+		assert_int_equal(decide(&e, 0, 1, 0, &m, 1000000),
+				 burst > 512 ? TP_PROMOTE :
+					       TP_REFUSE_RATELIMIT);
+		/* 1 s later 256 pages came back: a second THP fits 768 */
+		assert_int_equal(decide(&e, 0, 512, 0, &m, 1001000),
+				 burst >= 768 + (burst > 512) ? TP_PROMOTE :
+				 TP_REFUSE_RATELIMIT);
 	}
 }
 
-static void test_sync_tiering_on_resets(void **state)
+/*
+ * tp_node_reset() after a tune that switched tiering on, as the kernel's
+ * sysctl handler calls reset_memory_tiering(): the adjusted threshold is
+ * forgotten and the period restarts at the reset.
+ */
+static void test_reset_after_tiering_on(void **state)
 {
 	struct env e;
 	struct tp_node_stats s;
 	int k;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.rate_limit_mbps = 1;
 	e.cfg.scan_period_max_ms = 100;
 	env_init(&e, 0);
@@ -1115,42 +1223,59 @@ static void test_sync_tiering_on_resets(void **state)
 
 	/* a tune that keeps tiering on keeps the adjusted threshold */
 	e.cfg.hot_threshold_ms = 2000;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 150);
+	env_tune(&e);
 	assert_int_equal(stats(&e).threshold, 875);
 
-	/* tiering off, then on again at 1000: reset and rearm */
+	/* tiering off: decisions refused, the threshold kept */
 	e.cfg.mode = TP_MODE_NORMAL;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 500);
+	env_tune(&e);
 	assert_int_equal(decide(&e, 0, 1, 0, &mem_busy, 600), TP_REFUSE_MODE);
 	assert_int_equal(stats(&e).threshold, 875);
+	/* on again at 1000, and reset: the reference, a period from 1000 */
 	e.cfg.mode = TP_MODE_TIERING;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 1000);
+	env_tune(&e);
+	assert_int_equal(stats(&e).threshold, 875);
+	tp_node_reset(&e.node, 1000);
 	s = stats(&e);
 	assert_int_equal(s.threshold, 2000);
-	/* the new period runs from 1000: nothing closes before 1101 */
+	/* nothing closes before 1101, and only the new candidates count */
 	for (k = 0; k < 100; k++)
 		decide(&e, 0, 1, 0, &mem_busy, 1100);
 	assert_int_equal(stats(&e).th_lowered, s.th_lowered);
 	decide(&e, 0, 1, 0, &mem_busy, 1101);
 	assert_int_equal(stats(&e).th_lowered, s.th_lowered + 1);
 	assert_int_equal(stats(&e).threshold, 1750);
+
+	/*
+	 * Without the reset the period that started at 101 closes at the
+	 * first decision after tiering comes back, judging the candidates of
+	 * the whole gap against one period's budget.
+	 */
+	env_init(&e, 0);
+	for (k = 0; k < 100; k++)
+		decide(&e, 0, 1, 0, &mem_busy, 5);
+	decide(&e, 0, 1, 0, &mem_busy, 101);
+	decide(&e, 0, 1, 0, &mem_busy, 150);
+	e.cfg.mode = TP_MODE_NORMAL;
+	env_tune(&e);
+	e.cfg.mode = TP_MODE_TIERING;
+	env_tune(&e);
+	decide(&e, 0, 1, 0, &mem_busy, 1000);
+	s = stats(&e);
+	assert_int_equal(s.th_raised, 1);	/* 2 candidates since 101 */
 }
 
-static void test_sync_follows_hot_threshold(void **state)
+static void test_tune_follows_hot_threshold(void **state)
 {
 	struct env e;
 	u32 ms;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
+	env_preset(&e, TP_PRESET_RFC2020);
 	env_init(&e, 0);
-	for (ms = 1; ms < 100000; ms = ms * 7 + 3) {
+	for (ms = 0; ms < 100000; ms = ms * 7 + 3) {
 		e.cfg.hot_threshold_ms = ms;
-		assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-		tp_node_sync(&e.node, &e.pol, 0);
+		env_tune(&e);
 		assert_int_equal(stats(&e).threshold, ms);
 		assert_int_equal(decide(&e, ms, 1, TP_FAULT_YOUNG, &mem_busy,
 					0), TP_PROMOTE);
@@ -1159,7 +1284,7 @@ static void test_sync_follows_hot_threshold(void **state)
 	}
 }
 
-/* ---- pseudo-interleaving (seed 001) -------------------------------------- */
+/* ---- pseudo-interleaving (Linux 3.15) ------------------------------------ */
 
 #define NODES	1024
 #define BPL	(8 * sizeof(unsigned long))
@@ -1204,7 +1329,7 @@ static void test_group_fault_local_random(void **state)
 		for (v = 0; v <= 1; v++) {
 			want = f.local ||
 			       (!f.priv && f.in_group &&
-				(v == TP_GROUP_SEED || active > 1) &&
+				(v == TP_GROUP_LINUX315 || active > 1) &&
 				f.cpu_node < nbits && set[f.cpu_node] &&
 				f.mem_node < nbits && set[f.mem_node]);
 			assert_int_equal(tp_group_fault_local(v, &f, mask,
@@ -1220,7 +1345,7 @@ static void test_retry_interval(void **state)
 	int k;
 
 	(void)state;
-	/* seed 001: min(HZ, scan_period / 16), never 0 */
+	/* Linux 3.15: min(HZ, scan_period / 16), never 0 */
 	assert_int_equal(tp_migrate_retry_interval(10, 1000), 1);
 	assert_int_equal(tp_migrate_retry_interval(1000, 1000), 62);
 	assert_int_equal(tp_migrate_retry_interval(60000, 1000), 1000);
@@ -1244,79 +1369,22 @@ static void test_preferred_node(void **state)
 	mask[1 / BPL] |= 1UL << (1 % BPL);
 	mask[150 / BPL] |= 1UL << (150 % BPL);
 	for (dst = -1; dst < 256; dst++) {
-		/* seed: only into an active node of the group */
-		assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, dst, 9,
-						   mask, 256),
+		/* 3.15: only into an active node of the group */
+		assert_int_equal(tp_preferred_node(TP_GROUP_LINUX315, true,
+						   dst, 9, mask, 256),
 				 dst == 1 || dst == 150 ? dst : -1);
-		assert_int_equal(tp_preferred_node(TP_GROUP_SEED, false, dst,
-						   9, mask, 256), -1);
-		/* mainline: the best CPU's node, else the source */
-		assert_int_equal(tp_preferred_node(TP_GROUP_MAINLINE, true,
+		assert_int_equal(tp_preferred_node(TP_GROUP_LINUX315, false,
+						   dst, 9, mask, 256), -1);
+		/* 6.1: the best CPU's node, else the source */
+		assert_int_equal(tp_preferred_node(TP_GROUP_LINUX61, true,
 						   dst, 9, mask, 256),
 				 dst >= 0 ? dst : 9);
-		assert_int_equal(tp_preferred_node(TP_GROUP_MAINLINE, false,
+		assert_int_equal(tp_preferred_node(TP_GROUP_LINUX61, false,
 						   dst, 9, mask, 256), -1);
 	}
 	/* node 150 is outside a 100-bit mask */
-	assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, 150, 9, mask,
-					   100), -1);
-}
-
-/* ---- concurrency --------------------------------------------------------- */
-
-#define CONC_THREADS	4
-#define CONC_CALLS	50000
-
-static struct env conc_env;
-static u64 conc_tally[CONC_THREADS][TP_NR_VERDICTS];
-
-static void *conc_worker(void *arg)
-{
-	int id = (int)(intptr_t)arg;
-	u64 x = 0x9e3779b97f4a7c15ULL * (id + 1), nr, now = 0;
-	int k, v;
-
-	for (k = 0; k < CONC_CALLS; k++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		nr = x & 0x100 ? 1 : 512;
-		now += x % 3;
-		v = decide(&conc_env, (x >> 8) % 1500, nr, (x >> 20) & 0x7,
-			   x & 0x200 ? &mem_busy : &mem_idle, now);
-		if (v >= 0 && v < TP_NR_VERDICTS)
-			conc_tally[id][v] += nr;
-	}
-	return NULL;
-}
-
-static void test_concurrent_decide_stats(void **state)
-{
-	pthread_t th[CONC_THREADS];
-	struct tp_node_stats s;
-	u64 sum[TP_NR_VERDICTS] = { 0 }, tot = 0;
-	int i, v;
-
-	(void)state;
-	env_preset(&conc_env, TP_PRESET_MAINLINE);
-	conc_env.cfg.rate_limit_mbps = 10;
-	conc_env.cfg.scan_period_max_ms = 50;
-	env_init(&conc_env, 0);
-	for (i = 0; i < CONC_THREADS; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, conc_worker,
-						(void *)(intptr_t)i), 0);
-	for (i = 0; i < CONC_THREADS; i++) {
-		pthread_join(th[i], NULL);
-		for (v = 0; v < TP_NR_VERDICTS; v++) {
-			sum[v] += conc_tally[i][v];
-			tot += conc_tally[i][v];
-		}
-	}
-	tp_node_stats(&conc_env.node, &s);
-	assert_int_equal(s.decided, tot);
-	for (v = 0; v < TP_NR_VERDICTS; v++)
-		assert_int_equal(tp_st_pol_vcount(&s, v), sum[v]);
-	assert_in_range(s.threshold, 125, 2000);
+	assert_int_equal(tp_preferred_node(TP_GROUP_LINUX315, true, 150, 9,
+					   mask, 100), -1);
 }
 
 int main(void)
@@ -1345,16 +1413,15 @@ int main(void)
 		cmocka_unit_test(test_scan_wanted),
 		cmocka_unit_test(test_stats_add_up_random),
 		cmocka_unit_test(test_einval_counted_nowhere),
-		cmocka_unit_test(test_sync_rate_change),
-		cmocka_unit_test(test_sync_limiter_variant_keeps_candidates),
-		cmocka_unit_test(test_sync_keeps_wmark_rate),
+		cmocka_unit_test(test_tune_rate_keeps_time_to_refill),
+		cmocka_unit_test(test_tune_variant_keeps_candidates),
+		cmocka_unit_test(test_tune_keeps_bucket),
 		cmocka_unit_test(test_policy_burst_pages),
-		cmocka_unit_test(test_sync_tiering_on_resets),
-		cmocka_unit_test(test_sync_follows_hot_threshold),
+		cmocka_unit_test(test_reset_after_tiering_on),
+		cmocka_unit_test(test_tune_follows_hot_threshold),
 		cmocka_unit_test(test_group_fault_local_random),
 		cmocka_unit_test(test_retry_interval),
 		cmocka_unit_test(test_preferred_node),
-		cmocka_unit_test(test_concurrent_decide_stats),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
