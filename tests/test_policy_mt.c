@@ -498,9 +498,15 @@ static void test_tuner_keeps_counts_and_bound(void **state)
  * every other candidate folds the slot into the shared count, so the
  * handler often lands between the loop's read of its slot and its update.
  */
-#define SIG_MIN_SIGNALS		20000UL
+/*
+ * 20000 signals (1 to 3 s natively, where the race of issue 12 showed 8 to
+ * 21 times), or 10 s: valgrind and qemu deliver signals far less often,
+ * and then at least 200 must have come.
+ */
+#define SIG_WANT_SIGNALS	20000UL
+#define SIG_MIN_SIGNALS		200UL
 #define SIG_MIN_CALLS		300000ULL
-#define SIG_MAX_S		60
+#define SIG_MAX_S		10
 
 static struct tp_policy_cfg sig_cfg[3];
 static struct tp_node_cpu sig_cpu;
@@ -575,7 +581,7 @@ static void test_signal_tunes_and_decides(void **state)
 	t0 = now_ns();
 	while (calls < SIG_MIN_CALLS ||
 	       __atomic_load_n(&sig_count, __ATOMIC_RELAXED) <
-	       SIG_MIN_SIGNALS) {
+	       SIG_WANT_SIGNALS) {
 		if (now_ns() - t0 > SIG_MAX_S * 1000000000ULL)
 			break;
 		/* the clock moves every 64 decisions, as the handler's */
@@ -602,7 +608,8 @@ static void test_signal_tunes_and_decides(void **state)
 	}
 	sig_on = 0;
 	assert_int_equal(setitimer(ITIMER_REAL, &off, NULL), 0);
-	signal(SIGALRM, SIG_DFL);
+	/* a signal still pending (valgrind delivers late) is dropped */
+	signal(SIGALRM, SIG_IGN);
 
 	print_message("%llu decisions, %lu signals (tune + decide in the handler); the shared count ran ahead %lu times, went back %lu times\n",
 		      (unsigned long long)calls, sig_count, ahead, back);
