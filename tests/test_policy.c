@@ -971,50 +971,6 @@ static void test_stats_add_up_random(void **state)
 	}
 }
 
-static void test_einval_counted_nowhere(void **state)
-{
-	struct env e;
-	struct tp_node before;
-	struct tp_node_cpu cpu_before;
-	struct tp_node_mem m;
-	int i;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_RFC2020);
-	env_init(&e, 0);
-	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &mem_busy, 1),
-			 TP_PROMOTE);
-	memcpy(&before, &e.node, sizeof(before));
-	memcpy(&cpu_before, &e.cpu, sizeof(cpu_before));
-	/* NULL pointers are a contract violation: test_bad_input.c */
-	assert_int_equal(decide(&e, 0, 0, TP_FAULT_YOUNG, &mem_busy, 2),
-			 -EINVAL);
-	assert_int_equal(decide(&e, 0, TP_RATE_MAX + 1, TP_FAULT_YOUNG,
-				&mem_busy, 2), -EINVAL);
-	for (i = 0; i < 3; i++) {
-		m = mem_busy;
-		if (i == 0)
-			m.wmark_min = m.wmark_low + 1;
-		else if (i == 1)
-			m.wmark_low = m.wmark_high + 1;
-		else
-			m.wmark_high = m.wmark_promo + 1;
-		assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 2),
-				 -EINVAL);
-		/* a top-tier page too: validation comes first */
-		assert_int_equal(decide(&e, 0, 1, TP_FAULT_TOPTIER, &m, 2),
-				 -EINVAL);
-	}
-	assert_memory_equal(&before, &e.node, sizeof(before));
-	assert_memory_equal(&cpu_before, &e.cpu, sizeof(cpu_before));
-	assert_int_equal(stats(&e).decided, 1);
-	/* no promo watermark: the high one stands for it, not an error */
-	m = mem_busy;
-	m.wmark_promo = 0;
-	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 2), TP_PROMOTE);
-	assert_int_equal(stats(&e).decided, 2);
-}
-
 /* ---- tunes of a live policy ---------------------------------------------- */
 
 /*
@@ -1413,7 +1369,6 @@ int main(void)
 		cmocka_unit_test(test_wmark_promo),
 		cmocka_unit_test(test_scan_wanted),
 		cmocka_unit_test(test_stats_add_up_random),
-		cmocka_unit_test(test_einval_counted_nowhere),
 		cmocka_unit_test(test_tune_rate_keeps_time_to_refill),
 		cmocka_unit_test(test_tune_variant_keeps_candidates),
 		cmocka_unit_test(test_tune_keeps_bucket),

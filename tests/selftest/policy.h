@@ -1341,21 +1341,22 @@ static bool tp_st_pol_streq(const char *a, const char *b)
 	return *a == *b;
 }
 
-static const char *const tp_st_pol_vnames[TP_NR_VERDICTS] = {
-	[TP_PROMOTE] = "promote",
-	[TP_PROMOTE_NRL] = "promote-nrl",
-	[TP_REFUSE_MODE] = "refuse-mode",
-	[TP_REFUSE_TOPTIER] = "refuse-toptier",
-	[TP_REFUSE_NOT_YOUNG] = "refuse-not-young",
-	[TP_REFUSE_COLD] = "refuse-cold",
-	[TP_REFUSE_RATELIMIT] = "refuse-ratelimit",
-	[TP_REFUSE_NOSPACE] = "refuse-nospace",
-	[TP_REFUSE_BUSY] = "refuse-busy",
-};
-
+/* A value and its documented name: verdicts, then errors. */
 struct tp_st_pol_err {
 	int err;
 	const char *text;
+};
+
+static const struct tp_st_pol_err tp_st_pol_vnames[] = {
+	{ TP_PROMOTE, "promote" },
+	{ TP_PROMOTE_NRL, "promote-nrl" },
+	{ TP_REFUSE_MODE, "refuse-mode" },
+	{ TP_REFUSE_TOPTIER, "refuse-toptier" },
+	{ TP_REFUSE_NOT_YOUNG, "refuse-not-young" },
+	{ TP_REFUSE_COLD, "refuse-cold" },
+	{ TP_REFUSE_RATELIMIT, "refuse-ratelimit" },
+	{ TP_REFUSE_NOSPACE, "refuse-nospace" },
+	{ TP_REFUSE_BUSY, "refuse-busy" },
 };
 
 static const struct tp_st_pol_err tp_st_pol_errs[] = {
@@ -1386,12 +1387,17 @@ static void tp_st_pol_check_names(struct tp_st *st)
 	unsigned int i, j;
 	bool ok = true;
 
-	for (i = 0; i < TP_NR_VERDICTS; i++) {
-		ok = ok && tp_st_pol_streq(tp_verdict_name((int)i),
-					   tp_st_pol_vnames[i]);
+	/* every verdict has its row, and its own name */
+	ok = TP_ST_ARRAY_SIZE(tp_st_pol_vnames) == TP_NR_VERDICTS;
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_pol_vnames); i++) {
+		ok = ok && tp_st_pol_streq(
+			tp_verdict_name(tp_st_pol_vnames[i].err),
+			tp_st_pol_vnames[i].text);
 		for (j = 0; j < i; j++)
-			ok = ok && !tp_st_pol_streq(tp_verdict_name((int)i),
-						    tp_verdict_name((int)j));
+			ok = ok && tp_st_pol_vnames[i].err !=
+				   tp_st_pol_vnames[j].err &&
+			     !tp_st_pol_streq(tp_verdict_name((int)i),
+					      tp_verdict_name((int)j));
 	}
 	TP_ST_CHECK(st, ok, "tp_verdict_name(): every verdict, distinct");
 	ok = true;
