@@ -23,7 +23,8 @@ static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
 	(void)st;
 	if (!ok)
-		print_error("selftest/policy.h:%d: FAILED: %s\n", line, name);
+		print_error("selftest/{policy,decide,wmark}.h:%d: FAILED: %s\n",
+			    line, name);
 }
 
 static void test_selftest_vectors(void **state)
