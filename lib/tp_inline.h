@@ -21,30 +21,31 @@
 /*
  * Count @n pages in a CPU's @diff and move the pending pages to @shared once
  * @batch of them are pending (the kernel's mod_node_page_state()). With a
- * batch of 1, they go to @shared at once. An interrupt or a
- * signal handler on the same CPU may run this on the same slot between any
- * two steps: each step is atomic on the slot, and shared + diff stays exact.
+ * batch of 1, they go to @shared at once. An interrupt or a signal handler
+ * on the same CPU may run this on the same slot between any two steps:
+ * each step is atomic on the slot, shared + diff stays exact, and @shared
+ * never holds more than the pages counted.
  */
 static inline void __tp_count(struct tp_atomic64 *shared,
 			      struct tp_local64 *diff, u64 n, u32 batch)
 {
-	u64 d;
+	bool fold;
 
 	if (batch <= 1) {
 		tp_atomic64_add(shared, n);
 		return;
 	}
 	/*
-	 * Read before the add, not after it: no store-to-load stall. An
-	 * interrupt between the two makes @d too small, so a fold may wait
-	 * for the next call; what is folded is subtracted, so nothing is lost.
+	 * Read before the add, not after it: no store-to-load stall. The
+	 * value read only decides whether to fold, and may be stale by then
+	 * (an interrupt counted or folded the slot in between): what is
+	 * folded is what the slot holds when it is taken, in one exchange,
+	 * so no page is lost and none moves twice.
 	 */
-	d = tp_local64_read(diff) + n;
+	fold = tp_local64_read(diff) + n >= batch;
 	tp_local64_add(diff, n);
-	if (tp_unlikely(d >= batch)) {
-		tp_local64_sub(diff, d);
-		tp_atomic64_add(shared, d);
-	}
+	if (tp_unlikely(fold))
+		tp_atomic64_add(shared, tp_local64_xchg(diff, 0));
 }
 
 /* ---- rate limiter ---------------------------------------------------------- */
