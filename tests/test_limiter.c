@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * CMocka tests of the promotion rate limiter (lib/limiter.c): the shared
- * self-test vectors, then long simulated runs, randomized bound checks and
- * concurrent consumers for the token bucket and both window variants.
+ * self-test vectors, then long simulated runs, randomized bound checks,
+ * tunes, and the regressions of issue 12 that one thread can show (calls
+ * that read the settings before a tune, simulated by running them on the
+ * settings copies saved before it). The threaded tests are in
+ * test_limiter_mt.c.
+ *
+ * The bucket's pricing, as lib/limiter.c documents it: a second holds
+ * U = tps << (48 - ilog2(tps)) units (2^48 <= U < 2^49), a page costs
+ * ceil(U / rate) units, the capacity burst x cost must be at most 2^61
+ * units, and a full bucket admits up to n_max = 2^61 / cost pages.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +24,7 @@
 
 #include <tierpol/tierpol.h>
 #include "selftest/limiter.h"
+#include "tp_test_util.h"
 
 static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
@@ -32,76 +40,79 @@ static void test_selftest_vectors(void **state)
 	(void)state;
 	assert_int_equal(tp_st_limiter(&st), 0);
 	assert_int_equal(st.failed, 0);
-	assert_true(st.run >= 80);
+	assert_true(st.run >= 140);
 }
 
 static struct tp_limiter_cfg mkcfg(u32 variant, u32 tps, u64 rate, u64 burst)
 {
 	struct tp_limiter_cfg c = {
-		.variant = variant, .tps = tps, .rate = rate, .burst = burst,
+		.sz = sizeof(c), .variant = variant, .tps = tps, .rate = rate,
+		.burst = burst,
 	};
 	return c;
 }
 
-/* xorshift64*: reproducible, independent of libc's random() */
-static u64 rng_state = 88172645463325252ULL;
+/* ---- the documented pricing ---------------------------------------------- */
 
-static u64 rnd(void)
+#define UNITS_MAX	(1ULL << 61)
+
+/* Units of a tick, log2: 2^48 <= tps << shift < 2^49. */
+static u32 tick_shift(u32 tps)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
+	return 48 - (63 - __builtin_clzll(tps));
 }
 
-static u64 rnd_range(u64 lo, u64 hi)	/* inclusive */
+static u64 units_per_s(u32 tps)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return (u64)tps << tick_shift(tps);
+}
+
+/* Ticks until @units have passed, rounded up. */
+static u64 ticks_for(u32 tps, u64 units)
+{
+	u32 s = tick_shift(tps);
+
+	return (units >> s) + !!(units & ((1ULL << s) - 1));
+}
+
+/* A burst the bucket can hold at @rate (at most 4000 s of it). */
+static u64 rnd_burst(u64 rate)
+{
+	return rnd_range(0, 4000 * rate < (1 << 20) ? 4000 * rate : 1 << 20);
+}
+
+static u64 page_cost(u32 tps, u64 rate)
+{
+	u64 u = units_per_s(tps);
+
+	return u / rate + !!(u % rate);
+}
+
+/* Does the rate divide the units of a second (no rounding at all)? */
+static bool exact_rate(u32 tps, u64 rate)
+{
+	return !(units_per_s(tps) % rate);
 }
 
 /*
- * floor(a * b / c), and whether it fits 64 bits: a 128-bit schoolbook
- * product and binary long division. A reference independent of the
- * library's arithmetic that also builds for i386 (no __int128).
+ * Pages refilled over @ticks, @got, against floor(rate x ticks / tps): never
+ * more; exactly as many when the rate divides the units of a second; else
+ * short by at most 2^-16 of it (2^-24 up to 2^24 pages a second) and a page.
  */
-static u64 muldiv(u64 a, u64 b, u64 c, bool *fits)
+static void assert_refill(u64 got, u32 tps, u64 rate, u64 ticks)
 {
-	u64 hi = 0, lo = 0, q = 0, r = 0, n;
-	bool top;
-	int i;
+	u64 want = muldiv_fit(rate, ticks, tps);
 
-	for (i = 63; i >= 0; i--) {
-		hi = hi << 1 | lo >> 63;
-		lo <<= 1;
-		if (b >> i & 1) {
-			n = lo + a;
-			hi += n < lo;
-			lo = n;
-		}
-	}
-	*fits = true;
-	for (i = 127; i >= 0; i--) {
-		top = r >> 63;
-		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
-		if (top || r >= c) {
-			r -= c;
-			if (i >= 64)
-				*fits = false;
-			else
-				q |= 1ULL << i;
-		}
-	}
-	return q;
-}
-
-/* floor(rate * ticks / tps) */
-static u64 refill(u64 rate, u64 ticks, u32 tps)
-{
-	bool fits;
-	u64 r = muldiv(rate, ticks, tps, &fits);
-
-	assert_true(fits);
-	return r;
+	if (got > want)
+		fail_msg("%llu pages in %llu ticks: above %llu (rate %llu, tps %u)",
+			 (unsigned long long)got, (unsigned long long)ticks,
+			 (unsigned long long)want, (unsigned long long)rate,
+			 tps);
+	if (exact_rate(tps, rate))
+		assert_int_equal(got, want);
+	else
+		assert_true(got + (want >> (rate <= (1ULL << 24) ? 24 : 16)) +
+			    2 > want);
 }
 
 /* ---- configuration ------------------------------------------------------- */
@@ -112,37 +123,131 @@ static void test_init_rejects_untouched(void **state)
 		struct tp_limiter_cfg c;
 		int ret;
 	} rows[] = {
-		{ { .variant = 3, .tps = 1000 }, -EINVAL },
-		{ { .variant = 0, .tps = 0 }, -EINVAL },
-		{ { .variant = 2, .tps = TP_TPS_MAX + 1 }, -EINVAL },
-		{ { .tps = 1000, .rate = TP_RATE_MAX + 1 }, -ERANGE },
-		{ { .tps = 1000, .burst = TP_RATE_MAX + 1 }, -ERANGE },
-		{ { .variant = 1, .tps = 1000, .rate = ~0ULL }, -ERANGE },
+		{ { .sz = 0, .tps = 1000, .rate = 1 }, -EINVAL },
+		{ { .sz = 31, .tps = 1000, .rate = 1 }, -EINVAL },
+		{ { .sz = 4097, .tps = 1000, .rate = 1 }, -EINVAL },
+		{ { .sz = 32, .variant = 3, .tps = 1000 }, -EINVAL },
+		{ { .sz = 32, .variant = 0, .tps = 0 }, -EINVAL },
+		{ { .sz = 32, .variant = 2, .tps = TP_TPS_MAX + 1 }, -EINVAL },
+		{ { .sz = 32, .variant = 1, .tps = 1000,
+		    .cand_batch = TP_CAND_BATCH_MAX + 1 }, -EINVAL },
+		{ { .sz = 32, .tps = 1000, .rate = TP_RATE_MAX + 1 }, -ERANGE },
+		{ { .sz = 32, .tps = 1000, .burst = TP_RATE_MAX + 1 }, -ERANGE },
+		{ { .sz = 32, .variant = 1, .tps = 1000, .rate = ~0ULL },
+		  -ERANGE },
+		{ { .sz = 32, .tps = 1000, .rate = 1, .burst = 4195 },
+		  -ERANGE },
+		/* valid, but a tune cannot change the clock */
+		{ { .sz = 32, .tps = 1001, .rate = 100 }, 0 },
+		{ { .sz = 32, .tps = TP_TPS_MAX, .rate = 10 }, 0 },
 	};
 	struct tp_limiter_cfg good = mkcfg(0, 1000, 100, 0);
 	struct tp_limiter l, copy;
 	size_t i;
 
 	(void)state;
+	assert_int_equal(sizeof(struct tp_limiter_cfg), 32);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		memset(&l, 0xc3, sizeof(l));
 		memcpy(&copy, &l, sizeof(l));
 		assert_int_equal(tp_limiter_init(&l, &rows[i].c, 0),
 				 rows[i].ret);
-		assert_memory_equal(&l, &copy, sizeof(l));
+		if (rows[i].ret)
+			assert_memory_equal(&l, &copy, sizeof(l));
 		assert_int_equal(tp_limiter_init(&l, &good, 0), 0);
-		assert_true(tp_limiter_consume(&l, 40, 0));
+		assert_true(tp_limiter_consume(&l, NULL, 40, 0));
 		memcpy(&copy, &l, sizeof(l));
-		assert_int_equal(tp_limiter_tune(&l, &rows[i].c, 1),
-				 rows[i].ret);
+		assert_int_equal(tp_limiter_tune(&l, &rows[i].c),
+				 rows[i].ret ? rows[i].ret : -EINVAL);
 		assert_memory_equal(&l, &copy, sizeof(l));
 	}
 	assert_int_equal(tp_limiter_init(NULL, &good, 0), -EINVAL);
 	assert_int_equal(tp_limiter_init(&l, NULL, 0), -EINVAL);
 	assert_memory_equal(&l, &copy, sizeof(l));
-	assert_int_equal(tp_limiter_tune(NULL, &good, 0), -EINVAL);
-	assert_int_equal(tp_limiter_tune(&l, NULL, 0), -EINVAL);
+	assert_int_equal(tp_limiter_tune(NULL, &good), -EINVAL);
+	assert_int_equal(tp_limiter_tune(&l, NULL), -EINVAL);
 	assert_memory_equal(&l, &copy, sizeof(l));
+}
+
+/* A random clock: the usual ones, or any. */
+static u32 rnd_tps(void)
+{
+	static const u32 clocks[] = {
+		1, 100, 250, 1000, 1024, 999999999, 1000000000, TP_TPS_MAX,
+	};
+
+	if (rnd() & 1)
+		return clocks[rnd() % (sizeof(clocks) / sizeof(clocks[0]))];
+	return (u32)rnd_range(1, TP_TPS_MAX);
+}
+
+/* A random rate in [1, 2^32], spread over the orders of magnitude. */
+static u64 rnd_rate(void)
+{
+	u64 r = rnd_range(1, TP_RATE_MAX) >> rnd_range(0, 32);
+
+	return r ? r : 1;
+}
+
+/*
+ * The capacity limit: a burst is refused exactly when burst x cost passes
+ * 2^61 units; so at most 4096 seconds of the rate are always accepted and
+ * more than 8192 never are. A full bucket then admits exactly up to n_max.
+ */
+static void test_burst_range(void **state)
+{
+	struct tp_limiter_cfg c;
+	struct tp_limiter l;
+	u64 rate, burst, b, cost, n_max;
+	int run, ret, want, refused = 0;
+	u32 tps;
+
+	(void)state;
+	for (run = 0; run < 20000; run++) {
+		tps = rnd_tps();
+		rate = rnd_rate();
+		switch (run % 4) {
+		case 0:		/* near the limit */
+			burst = rate * rnd_range(4000, 8300) +
+				rnd_range(0, rate);
+			break;
+		case 1:
+			burst = rnd_range(0, TP_RATE_MAX);
+			break;
+		case 2:
+			burst = rate * 4095;
+			break;
+		default:
+			burst = rate * 8192 + 1;
+			break;
+		}
+		if (burst > TP_RATE_MAX)
+			burst = TP_RATE_MAX - rnd_range(0, 3);
+		c = mkcfg(TP_LIMITER_BUCKET, tps, rate, burst);
+		ret = tp_limiter_init(&l, &c, 77);
+		b = burst ? burst : rate;
+		cost = page_cost(tps, rate);
+		want = mul_gt(b, cost, 1, UNITS_MAX) ? -ERANGE : 0;
+		assert_int_equal(ret, want);
+		if (b <= 4095 * rate)
+			assert_int_equal(ret, 0);
+		if (b > 8192 * rate)
+			assert_int_equal(ret, -ERANGE);
+		if (ret) {
+			refused++;
+			continue;
+		}
+		/* a full bucket: n_max, not one more */
+		n_max = UNITS_MAX / cost;
+		assert_false(tp_limiter_consume(&l, NULL, n_max + 1, 77));
+		assert_true(tp_limiter_consume(&l, NULL, n_max, 77));
+		assert_false(tp_limiter_consume(&l, NULL, 1, 77));
+	}
+	assert_true(refused > 3000 && refused < 17000);
+	/* rate 0 refuses everything, whatever the burst */
+	c = mkcfg(TP_LIMITER_BUCKET, 1000, 0, TP_RATE_MAX);
+	assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
+	assert_false(tp_limiter_consume(&l, NULL, 1, 1ULL << 40));
 }
 
 static void test_mbps_to_pages(void **state)
@@ -153,7 +258,7 @@ static void test_mbps_to_pages(void **state)
 	(void)state;
 	assert_int_equal(tp_mbps_to_pages(65536, 12), 1ULL << 24);
 	assert_int_equal(tp_mbps_to_pages(1ULL << 24, 12), 1ULL << 32);
-	/* mainline's unsigned int MB_TO_PAGES() at 2^24 MB/s */
+	/* Linux 6.1's unsigned int MB_TO_PAGES() at 2^24 MB/s */
 	assert_int_equal((unsigned int)(1U << 24) << (20 - 12), 0);
 	assert_int_equal(tp_mbps_to_pages(65536, 14), 1ULL << 22);
 	assert_int_equal(tp_mbps_to_pages(65536, 16), 1ULL << 20);
@@ -190,22 +295,23 @@ static void test_bucket_starts_full(void **state)
 	for (i = 0; i < sizeof(bursts) / sizeof(bursts[0]); i++) {
 		c = mkcfg(TP_LIMITER_BUCKET, 1000, 100, bursts[i]);
 		assert_int_equal(tp_limiter_init(&l, &c, 77), 0);
-		for (n = 0; tp_limiter_consume(&l, 1, 77); n++)
+		assert_int_equal(tp_limiter_available(&l, 77), bursts[i]);
+		for (n = 0; tp_limiter_consume(&l, NULL, 1, 77); n++)
 			assert_true(n <= bursts[i]);
 		assert_int_equal(n, bursts[i]);
 	}
 	/* burst 0: one second of the rate */
 	c = mkcfg(TP_LIMITER_BUCKET, 1000, 300, 0);
 	assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
-	for (n = 0; tp_limiter_consume(&l, 1, 0); n++)
+	for (n = 0; tp_limiter_consume(&l, NULL, 1, 0); n++)
 		;
 	assert_int_equal(n, 300);
 }
 
 /*
  * A greedy consumer over @secs seconds of simulated time. Each step drains
- * the bucket: the admitted total must stay within one page of
- * burst + rate * t at every step. With random gaps of up to a second the
+ * the bucket: the admitted total is burst plus the refill since t0, checked
+ * by assert_refill() at every step. With random gaps of up to a second the
  * capacity must be at least rate + 1, or the cap would (rightly) drop the
  * fraction of a page left over from the previous step.
  */
@@ -214,31 +320,29 @@ static void greedy_run(u32 tps, u64 rate, u64 burst, u64 t0, u64 secs,
 {
 	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_BUCKET, tps, rate, burst);
 	struct tp_limiter l;
-	u64 now = t0, end = t0 + secs * tps, got = 0, want, avail;
+	u64 now = t0, end = t0 + secs * tps, got = 0, avail;
 
 	if (!burst)
 		burst = rate;
 	assert_int_equal(tp_limiter_init(&l, &c, t0), 0);
 	for (;;) {
 		if (one_by_one) {
-			while (tp_limiter_consume(&l, 1, now))
+			while (tp_limiter_consume(&l, NULL, 1, now))
 				got++;
 		} else {
 			avail = tp_limiter_available(&l, now);
-			assert_true(tp_limiter_consume(&l, avail, now));
-			assert_false(tp_limiter_consume(&l, 1, now));
+			assert_true(tp_limiter_consume(&l, NULL, avail, now));
+			assert_false(tp_limiter_consume(&l, NULL, 1, now));
 			got += avail;
 		}
-		want = burst + refill(rate, now - t0, tps);
-		assert_true(got <= want);
-		assert_true(got + 1 >= want);
+		assert_true(got >= burst);
+		assert_refill(got - burst, tps, rate, now - t0);
 		if (now == end)
 			break;
 		now += maxgap == 1 ? 1 : rnd_range(1, maxgap);
 		if (now - t0 > secs * tps)
 			now = end;
 	}
-	assert_int_equal(got, burst + refill(rate, secs * tps, tps));
 }
 
 static void test_refill_1pps(void **state)
@@ -251,6 +355,7 @@ static void test_refill_1pps(void **state)
 static void test_refill_3pps(void **state)
 {
 	(void)state;
+	/* 3 divides neither 1000 x 2^39 nor 2^48: rounded up */
 	greedy_run(1000, 3, 0, 5, 1000, 1, true);
 	greedy_run(1000, 3, 4, ~0ULL - 400000, 1000, 1000, true);
 	greedy_run(TP_TPS_MAX, 3, 4, 0, 1000, TP_TPS_MAX, true);
@@ -267,42 +372,98 @@ static void test_refill_2p24_ns_and_hz(void **state)
 		   false);
 	greedy_run(250, r, 0, 0, 1000, 1, false);
 	greedy_run(250, r, r + 1, (1ULL << 32) - 1000, 1000, 250, false);
-	/* the largest rate; gaps short of a second fill at most rate - 1 */
+	/* the largest rate (rounded up); gaps short of a second */
 	greedy_run(1000000000, TP_RATE_MAX, 0, 3, 1000, 999000000, false);
 }
 
-static void test_n_over_burst_never(void **state)
+/*
+ * The rounding direction, where it shows most: at rates up to 2^32 a
+ * second on random clocks, a cost rounded down would admit up to 2^16
+ * pages a second too many. Never more than the rate, and not much less.
+ */
+static void test_rounding_never_above_rate(void **state)
+{
+	struct tp_limiter_cfg c;
+	struct tp_limiter l;
+	u64 rate, t0, now, got, n;
+	int run, k, inexact = 0;
+	u32 tps;
+
+	(void)state;
+	for (run = 0; run < 300; run++) {
+		tps = rnd_tps();
+		rate = run & 1 ? TP_RATE_MAX - rnd_range(0, 1 << 20) :
+				 rnd_rate();
+		inexact += !exact_rate(tps, rate);
+		/* two seconds of capacity: gaps of up to half a second */
+		c = mkcfg(TP_LIMITER_BUCKET, tps, rate, 2 * rate);
+		if (2 * rate > TP_RATE_MAX)
+			c.burst = TP_RATE_MAX;
+		t0 = rnd();
+		assert_int_equal(tp_limiter_init(&l, &c, t0), 0);
+		assert_true(tp_limiter_consume(&l, NULL, c.burst, t0));
+		now = t0;
+		got = 0;
+		for (k = 0; k < 400; k++) {
+			now += rnd_range(1, tps / 2 + 1);
+			n = tp_limiter_available(&l, now);
+			assert_true(tp_limiter_consume(&l, NULL, n, now));
+			got += n;
+			assert_refill(got, tps, rate, now - t0);
+		}
+	}
+	assert_true(inexact > 100);
+}
+
+/*
+ * A full bucket admits any request it can price, a huge page larger than
+ * the burst included (issue 12, item 6: the 0.1 bucket never did); the
+ * bucket then owes it, and admits nothing until its debt leaves room.
+ */
+static void test_full_admits_over_burst(void **state)
 {
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
-	u64 burst, now = 0;
+	u64 burst, rate, cost, n, now = 0, t;
+	u32 tps;
 	int run, k;
 
 	(void)state;
-	for (run = 0; run < 200; run++) {
-		burst = rnd_range(1, 1 << 20);
-		c = mkcfg(TP_LIMITER_BUCKET, 1000, rnd_range(1, 1 << 24),
-			  burst);
+	for (run = 0; run < 300; run++) {
+		tps = rnd_tps();
+		rate = rnd_range(1, 1 << 20);
+		burst = rnd_range(1, rate * 100 < (1 << 20) ? rate * 100 :
+				  1 << 20);
+		c = mkcfg(TP_LIMITER_BUCKET, tps, rate, burst);
 		assert_int_equal(tp_limiter_init(&l, &c, now), 0);
-		for (k = 0; k < 50; k++) {
-			now += rnd() >> rnd_range(20, 63);
-			assert_false(tp_limiter_consume(&l, burst + 1 +
-							(rnd() >> 40), now));
-			assert_true(tp_limiter_consume(&l, 0, now));
+		cost = page_cost(tps, rate);
+		for (k = 0; k < 20; k++) {
+			n = burst + rnd_range(1, 4 * burst);
+			if (n > UNITS_MAX / cost)
+				n = UNITS_MAX / cost;
+			/* idle long enough to be full again: owes <= burst */
+			now += ticks_for(tps, burst * cost) + rnd_range(0, tps);
+			assert_int_equal(tp_limiter_available(&l, now), burst);
+			assert_true(tp_limiter_consume(&l, NULL, n, now));
+			/* owes n - burst pages and holds nothing */
+			assert_int_equal(tp_limiter_available(&l, now), 0);
+			assert_false(tp_limiter_consume(&l, NULL, 1, now));
+			assert_false(tp_limiter_consume(&l, NULL, n, now));
+			/* a page fits again once n - burst + 1 refilled */
+			t = ticks_for(tps, (n - burst + 1) * cost);
+			assert_false(tp_limiter_consume(&l, NULL, 1,
+							now + t - 1));
+			assert_true(tp_limiter_consume(&l, NULL, 1, now + t));
+			now += t;
 		}
-		/* after a long idle time the burst itself fits */
-		now += 1ULL << 40;
-		assert_true(tp_limiter_consume(&l, burst, now));
-		assert_false(tp_limiter_consume(&l, 1, now));
-		assert_true(tp_limiter_consume(&l, 0, now));
 	}
 }
 
 static void test_rate_zero_refuses(void **state)
 {
 	static const u32 variants[] = {
-		TP_LIMITER_BUCKET, TP_LIMITER_WINDOW_SEED,
-		TP_LIMITER_WINDOW_MAINLINE,
+		TP_LIMITER_BUCKET, TP_LIMITER_WINDOW_RFC2020,
+		TP_LIMITER_WINDOW_LINUX61,
 	};
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
@@ -315,33 +476,40 @@ static void test_rate_zero_refuses(void **state)
 		assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
 		/* over many windows, every opener included */
 		for (now = 0; now < 100000; now += rnd_range(1, 3000)) {
-			assert_false(tp_limiter_consume(&l, rnd_range(1, 512),
+			assert_false(tp_limiter_consume(&l, NULL,
+							rnd_range(1, 512),
 							now));
-			assert_true(tp_limiter_consume(&l, 0, now));
+			assert_true(tp_limiter_consume(&l, NULL, 0, now));
 			assert_int_equal(tp_limiter_available(&l, now), 0);
 		}
 	}
 }
 
-static void test_thp_512(void **state)
+/*
+ * Issue 12, item 6: THPs at 1 MB/s (256 pages of 4 KiB a second, a burst
+ * of 256) asked for every millisecond for 60 s: the 0.1 bucket promoted
+ * none; now one every 2 s, max(burst, n) + rate x T in all, on both clocks.
+ */
+static void test_thp_over_burst(void **state)
 {
+	static const u32 clocks[] = { 1000, 250, 1000000000 };
+	u64 rate = tp_mbps_to_pages(1, 12), got, now, step;
+	struct tp_limiter_cfg c;
 	struct tp_limiter l;
-	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_BUCKET, 1000, 1024, 511);
-	u64 now;
+	size_t i;
 
 	(void)state;
-	assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
-	for (now = 0; now < 100000; now += 997)
-		assert_false(tp_limiter_consume(&l, 512, now));
-	/* 512: admitted when full, again after 0.5 s at 1024/s */
-	c.burst = 512;
-	assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
-	assert_true(tp_limiter_consume(&l, 512, 0));
-	assert_false(tp_limiter_consume(&l, 512, 499));
-	assert_false(tp_limiter_consume(&l, 1, 0));
-	assert_true(tp_limiter_consume(&l, 512, 500));
-	assert_false(tp_limiter_consume(&l, 1, 500));
-	assert_true(tp_limiter_consume(&l, 1, 501));
+	assert_int_equal(rate, 256);
+	for (i = 0; i < 3; i++) {
+		c = mkcfg(TP_LIMITER_BUCKET, clocks[i], rate, 0);
+		step = clocks[i] >= 1000 ? clocks[i] / 1000 : 1;
+		assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
+		got = 0;
+		for (now = 0; now <= 60ULL * clocks[i]; now += step)
+			if (tp_limiter_consume(&l, NULL, 512, now))
+				got += 512;
+		assert_int_equal(got, 512 + rate * 60);
+	}
 }
 
 /* ---- the bound, over sliding intervals ----------------------------------- */
@@ -353,82 +521,128 @@ struct adm {
 	u64 n;
 };
 
+static struct adm adm[BOUND_N];
+
+/*
+ * Every interval [a_i, a_j] of the admissions a_0 .. a_{na - 1}: at most
+ * max(burst, the largest request) + rate x (t_j - t_i) / tps pages.
+ */
+static void assert_bucket_bound(const struct adm *a, int na, u64 burst,
+				u64 rate, u32 tps)
+{
+	u64 sum, nmax;
+	int i, j;
+
+	for (i = 0; i < na; i++) {
+		sum = 0;
+		nmax = burst;
+		for (j = i; j < na; j++) {
+			sum += a[j].n;
+			if (a[j].n > nmax)
+				nmax = a[j].n;
+			if (sum > nmax &&
+			    mul_gt(sum - nmax, tps, rate, a[j].t - a[i].t))
+				fail_msg("%llu pages in [%d, %d], %llu ticks",
+					 (unsigned long long)sum, i, j,
+					 (unsigned long long)(a[j].t - a[i].t));
+		}
+	}
+}
+
 static void test_sliding_interval_bound(void **state)
 {
-	static struct adm a[BOUND_N];
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
-	u64 now, sum, rate, burst, tot, t0;
+	u64 now, rate, burst, n;
 	u32 tps;
-	int run, i, j, na;
+	int run, i, na;
 
 	(void)state;
 	for (run = 0; run < 40; run++) {
 		tps = (u32)rnd_range(1, 1000000);
 		rate = rnd_range(1, 100000);
 		burst = rnd_range(1, 5000);
-		t0 = rnd();
 		c = mkcfg(TP_LIMITER_BUCKET, tps, rate, burst);
-		assert_int_equal(tp_limiter_init(&l, &c, t0), 0);
-		now = t0;
+		now = rnd();
+		assert_int_equal(tp_limiter_init(&l, &c, now), 0);
 		na = 0;
-		tot = 0;
 		for (i = 0; i < 20 * BOUND_N && na < BOUND_N; i++) {
-			u64 n = rnd_range(1, burst < 600 ? burst : 600);
-
+			/* now and then a huge page above the burst */
+			n = rnd() % 16 ? rnd_range(1, burst < 600 ? burst : 600) :
+					 rnd_range(burst, 2 * burst);
 			now += rnd_range(0, tps / 100 + 1);
-			if (tp_limiter_consume(&l, n, now)) {
-				a[na].t = now;
-				a[na].n = n;
+			if (tp_limiter_consume(&l, NULL, n, now)) {
+				adm[na].t = now;
+				adm[na].n = n;
 				na++;
-				tot += n;
 			}
 		}
 		assert_true(na > 10);
-		/* every interval [a_i, a_j]; and [t0, a_j] from the start */
-		for (i = 0; i < na; i++) {
-			sum = 0;
-			for (j = i; j < na; j++) {
-				sum += a[j].n;
-				/*
-				 * sum <= burst + rate * dt / tps, without a
-				 * division (< 2^41 and < 2^47 here)
-				 */
-				if (sum > burst &&
-				    (sum - burst) * tps >
-				    rate * (a[j].t - a[i].t))
-					fail_msg("run %d: %llu in [%d, %d]",
-						 run,
-						 (unsigned long long)sum, i,
-						 j);
-			}
-		}
-		assert_true(tot <= burst + refill(rate, now - t0, tps));
+		assert_bucket_bound(adm, na, burst, rate, tps);
 	}
 }
 
-/* ---- stale state, out-of-order callers, the extremes --------------------- */
+/* ---- idle gaps, stale state, out-of-order callers, the extremes ---------- */
 
-static void test_stale_after_huge_gap(void **state)
+/*
+ * Issue 12, item 4: one-page requests on a bucket that is never short of
+ * pages, on a ns clock, after idle gaps of every length: short, up to
+ * hours, around the stale horizon (2^61 units = 2^42 ns) and around the
+ * gaps after which now << 19 comes back to where it was (2^45 ns): every
+ * one is admitted, and a bucket idle for a second is full. The 0.1 bucket
+ * refused 501 of 5,000 at these rates.
+ */
+static void test_idle_gaps_no_false_debt(void **state)
 {
-	/* 2^24/s on a ms clock: 2^21 units a tick, 2^43 ticks wrap */
-	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_BUCKET, 1000, 1ULL << 24,
-					1000);
+	static const u64 rates[] = { 1000003, TP_RATE_MAX - 5 };
+	const u32 tps = 1000000000;
+	struct tp_limiter_cfg c;
 	struct tp_limiter l;
-	u64 t0 = 42, gap;
-	int k;
+	u64 now, gap, admitted;
+	size_t i;
+	int run, k;
 
 	(void)state;
-	for (k = 0; k < 2000; k++) {
-		/* idle gaps above 2^63 units, short of aliasing within 1 s */
-		gap = rnd_range((1ULL << 42) + 1, (1ULL << 43) - 1001);
-		assert_int_equal(tp_limiter_init(&l, &c, t0), 0);
-		assert_true(tp_limiter_consume(&l, 1000, t0));
-		assert_false(tp_limiter_consume(&l, 1, t0));
-		assert_int_equal(tp_limiter_available(&l, t0 + gap), 1000);
-		assert_true(tp_limiter_consume(&l, 1000, t0 + gap));
-		assert_false(tp_limiter_consume(&l, 1, t0 + gap));
-		t0 = rnd();
+	for (i = 0; i < 2; i++) {
+		for (run = 0; run < 4; run++) {
+			c = mkcfg(TP_LIMITER_BUCKET, tps, rates[i], 0);
+			now = rnd();
+			assert_int_equal(tp_limiter_init(&l, &c, now), 0);
+			admitted = 0;
+			for (k = 0; k < 5000; k++) {
+				switch (rnd() % 6) {
+				case 0:
+					gap = rnd_range(0, 100000);
+					break;
+				case 1:		/* up to 4 hours */
+					gap = rnd_range(tps, 14400ULL * tps);
+					break;
+				case 2:		/* the stale horizon */
+					gap = (1ULL << 42) + rnd_range(0, 4000) -
+					      2000;
+					break;
+				case 3:		/* units come back */
+					gap = rnd_range(1, 4096) << 45;
+					gap += rnd_range(0, 2ULL * tps) - tps;
+					break;
+				case 4:
+					gap = rnd_range(0, 1ULL << 62);
+					break;
+				default:	/* the longest comparable */
+					gap = (1ULL << 63) - 1 -
+					      rnd_range(0, 1ULL << 40);
+					break;
+				}
+				now += gap;
+				if (gap >= tps)
+					assert_int_equal(
+						tp_limiter_available(&l, now),
+						rates[i]);
+				admitted += tp_limiter_consume(&l, NULL, 1,
+							       now);
+			}
+			assert_int_equal(admitted, 5000);
+		}
 	}
 }
 
@@ -436,43 +650,46 @@ static void test_out_of_order_not_stale(void **state)
 {
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
-	u64 t0, back;
+	u64 t0, back, burst, refill, slack;
 	u32 tps;
 	int k;
 
 	(void)state;
 	for (k = 0; k < 5000; k++) {
-		tps = (u32)rnd_range(1, TP_TPS_MAX);
-		c = mkcfg(TP_LIMITER_BUCKET, tps, rnd_range(1, TP_RATE_MAX),
-			  rnd_range(1, TP_RATE_MAX));
+		tps = (u32)rnd_range(2, TP_TPS_MAX);
+		c = mkcfg(TP_LIMITER_BUCKET, tps, rnd_rate(), 0);
+		burst = rnd_range(1, c.rate * 4095 < TP_RATE_MAX ?
+				     c.rate * 4095 : TP_RATE_MAX);
+		c.burst = burst;
 		t0 = rnd();
 		assert_int_equal(tp_limiter_init(&l, &c, t0), 0);
-		assert_true(tp_limiter_consume(&l, c.burst, t0));
+		assert_true(tp_limiter_consume(&l, NULL, burst, t0));
 		/* a caller less than 1 s behind sees an empty bucket */
-		back = rnd_range(1, tps - 1 ? tps - 1 : 1);
-		if (back >= tps)
-			continue;
-		assert_false(tp_limiter_consume(&l, 1, t0 - back));
-		assert_false(tp_limiter_consume(&l, rnd_range(1, c.burst),
+		back = rnd_range(1, tps - 1);
+		assert_false(tp_limiter_consume(&l, NULL, 1, t0 - back));
+		assert_false(tp_limiter_consume(&l, NULL,
+						rnd_range(1, burst),
 						t0 - back));
 		assert_int_equal(tp_limiter_available(&l, t0 - back), 0);
-		/* and took nothing from the future */
-		assert_int_equal(tp_limiter_available(&l, t0 + tps),
-				 refill(c.rate, tps, tps) < c.burst ?
-				 c.rate : c.burst);
+		/* and took nothing from the future: 1 s refills the rate */
+		refill = tp_limiter_available(&l, t0 + tps);
+		slack = (c.rate >> 16) + 1;
+		assert_true(refill <= (c.rate < burst ? c.rate : burst));
+		assert_true(refill + slack >= (c.rate < burst ? c.rate : burst));
 	}
 }
 
 /*
  * Callers whose clocks disagree by up to a second, at the largest rates,
- * bursts and tick rates: the bound holds over the interval that contains
- * every caller's now.
+ * bursts and tick rates, with requests up to 2^33 pages (a full bucket
+ * admits them): the bound holds over the interval that contains every
+ * caller's now.
  */
 static void test_jitter_bound_extremes(void **state)
 {
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
-	u64 base, now, lo, hi, tot, n;
+	u64 base, now, lo, hi, tot, n, nmax;
 	u32 tps;
 	int run, k;
 
@@ -488,6 +705,7 @@ static void test_jitter_bound_extremes(void **state)
 		lo = base;
 		hi = base;
 		tot = 0;
+		nmax = c.burst;
 		for (k = 0; k < 300; k++) {
 			base += rnd_range(0, tps / 4);
 			now = base - rnd_range(0, tps - 1);
@@ -498,16 +716,20 @@ static void test_jitter_bound_extremes(void **state)
 			n = rnd() >> rnd_range(30, 63);
 			if (!n)
 				n = 1;
-			if (tp_limiter_consume(&l, n, now))
+			if (tp_limiter_consume(&l, NULL, n, now)) {
 				tot += n;
+				if (n > nmax)
+					nmax = n;
+			}
 		}
-		assert_true(tot <= c.burst + refill(c.rate, hi - lo, tps));
+		assert_true(tot <= nmax + muldiv_fit(c.rate, hi - lo, tps));
 	}
 }
 
 /* ---- tune, available ----------------------------------------------------- */
 
-static void test_tune_preserves_debt(void **state)
+/* A tune keeps the TAT: the time to refill, whatever the new rate. */
+static void test_tune_keeps_time(void **state)
 {
 	struct tp_limiter l;
 	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_BUCKET, 1000, 1000, 0);
@@ -516,55 +738,260 @@ static void test_tune_preserves_debt(void **state)
 
 	(void)state;
 	assert_int_equal(tp_limiter_init(&l, &c, now), 0);
-	/* drain, then retune over and over: no free refill */
-	assert_true(tp_limiter_consume(&l, 1000, now));
+	/* drain (1 s to refill), then retune over and over: no refill */
+	assert_true(tp_limiter_consume(&l, NULL, 1000, now));
 	for (k = 0; k < 100; k++) {
-		assert_int_equal(tp_limiter_tune(&l, &c, now), 0);
-		assert_false(tp_limiter_consume(&l, 1, now));
+		assert_int_equal(tp_limiter_tune(&l, &c), 0);
+		assert_false(tp_limiter_consume(&l, NULL, 1, now));
 	}
-	/* half a second later: 500 pages owed no more */
+	/* half a second later: 500 pages */
 	now += 500;
-	assert_int_equal(tp_limiter_tune(&l, &c, now), 0);
 	assert_int_equal(tp_limiter_available(&l, now), 500);
-	/* a 4x rate: the remaining 500-page debt is repaid 4x faster */
+	/* 4000/s, burst 1000 (0.25 s): still 0.5 s to wait, then 0.25 s */
 	c.rate = 4000;
 	c.burst = 1000;
-	assert_int_equal(tp_limiter_tune(&l, &c, now), 0);
-	assert_int_equal(tp_limiter_available(&l, now), 500);
-	assert_int_equal(tp_limiter_available(&l, now + 125), 1000);
-	/* rate 0 has no capacity, so no debt; back at 1000/s: full */
-	assert_true(tp_limiter_consume(&l, 1000, now + 125));
+	assert_int_equal(tp_limiter_tune(&l, &c), 0);
+	assert_int_equal(tp_limiter_available(&l, now), 0);
+	assert_int_equal(tp_limiter_available(&l, now + 250), 0);
+	assert_int_equal(tp_limiter_available(&l, now + 375), 500);
+	assert_int_equal(tp_limiter_available(&l, now + 500), 1000);
+	/* rate 0 refuses all; back at 1000/s the TAT is where it was */
 	c.rate = 0;
-	assert_int_equal(tp_limiter_tune(&l, &c, now + 125), 0);
-	assert_false(tp_limiter_consume(&l, 1, now + 10000));
+	assert_int_equal(tp_limiter_tune(&l, &c), 0);
+	assert_false(tp_limiter_consume(&l, NULL, 1, now + 10000));
 	c.rate = 1000;
-	assert_int_equal(tp_limiter_tune(&l, &c, now + 10000), 0);
-	assert_true(tp_limiter_consume(&l, 1000, now + 10000));
+	c.burst = 0;
+	assert_int_equal(tp_limiter_tune(&l, &c), 0);
+	assert_int_equal(tp_limiter_available(&l, now), 500);
+	assert_true(tp_limiter_consume(&l, NULL, 1000, now + 10000));
 }
 
-/* A retune with the same settings never grants pages, and costs < 1. */
-static void test_tune_never_grants(void **state)
+/*
+ * Issue 12, item 3: a tune writes the settings and never the live state,
+ * so it cannot erase admissions or store a state in other units: the state
+ * bytes are the same after any accepted tune, and a retune with the same
+ * settings changes nothing a caller can see.
+ */
+static void test_tune_never_writes_state(void **state)
 {
-	struct tp_limiter l;
-	struct tp_limiter_cfg c;
+	struct tp_limiter l, before;
+	struct tp_limiter_cfg c, d;
 	u64 now, a, b;
 	int run, k;
 
 	(void)state;
 	for (run = 0; run < 2000; run++) {
-		c = mkcfg(TP_LIMITER_BUCKET, (u32)rnd_range(1, 1000000),
-			  rnd_range(1, 1 << 20), rnd_range(0, 1 << 20));
+		c = mkcfg((u32)rnd_range(0, 2), (u32)rnd_range(1, 1000000),
+			  rnd_range(1, 1 << 20), 0);
+		c.burst = rnd_burst(c.rate);
 		now = rnd();
 		assert_int_equal(tp_limiter_init(&l, &c, now), 0);
 		for (k = 0; k < 20; k++) {
-			tp_limiter_consume(&l, rnd_range(1, 1 << 20), now);
+			tp_limiter_consume(&l, NULL, rnd_range(1, 1 << 20),
+					   now);
 			now += rnd_range(0, c.tps / 2);
 			a = tp_limiter_available(&l, now);
-			assert_int_equal(tp_limiter_tune(&l, &c, now), 0);
+			before = l;
+			assert_int_equal(tp_limiter_tune(&l, &c), 0);
 			b = tp_limiter_available(&l, now);
-			assert_true(b <= a);
-			assert_true(b + 1 >= a);
+			assert_int_equal(a, b);
+			assert_memory_equal(&l.st, &before.st, sizeof(l.st));
+			assert_memory_equal(&l.count, &before.count,
+					    sizeof(l.count));
+			/* other settings, another variant: same state */
+			d = mkcfg((u32)rnd_range(0, 2), c.tps,
+				  rnd_range(0, 1 << 20), 0);
+			d.burst = rnd_burst(d.rate);
+			assert_int_equal(tp_limiter_tune(&l, &d), 0);
+			assert_memory_equal(&l.st, &before.st, sizeof(l.st));
+			assert_memory_equal(&l.count, &before.count,
+					    sizeof(l.count));
+			assert_int_equal(tp_limiter_tune(&l, &c), 0);
+			assert_int_equal(tp_limiter_available(&l, now), a);
 		}
+	}
+}
+
+/*
+ * A call that read the settings before a tune and runs its step after it:
+ * the settings copies saved in @old (before the tune) stand in for what
+ * it read, on the live state of @l.
+ */
+static bool consume_late(struct tp_limiter *l, const struct tp_limiter *old,
+			 struct tp_limiter_cpu *cpu, u64 n, u64 now)
+{
+	struct tp_limiter_set set[2];
+	struct tp_latch latch = l->latch;
+	bool ok;
+
+	memcpy(set, l->set, sizeof(set));
+	l->latch = old->latch;
+	memcpy(l->set, old->set, sizeof(set));
+	ok = tp_limiter_consume(l, cpu, n, now);
+	l->latch = latch;
+	memcpy(l->set, set, sizeof(set));
+	return ok;
+}
+
+/*
+ * Issue 12, item 3, the interleaving: a caller that read 1000 pages/s
+ * (1 ms a page) admits one page after a tune to 10/s (100 ms a page). Its
+ * TAT is in clock units, so the new price applies from there on: nothing
+ * in old units, one page at the old price (the documented one-off).
+ */
+static void test_tune_late_caller_price(void **state)
+{
+	struct tp_limiter_cfg fast = mkcfg(TP_LIMITER_BUCKET, 1000, 1000, 0);
+	struct tp_limiter_cfg slow = mkcfg(TP_LIMITER_BUCKET, 1000, 10, 0);
+	struct tp_limiter l, old;
+
+	(void)state;
+	assert_int_equal(tp_limiter_init(&l, &fast, 0), 0);
+	assert_true(tp_limiter_consume(&l, NULL, 1000, 0));
+	old = l;
+	assert_int_equal(tp_limiter_tune(&l, &slow), 0);
+	/* 500 ms owed of a 1 s bucket: the old price fits, the new not */
+	assert_true(consume_late(&l, &old, NULL, 1, 500));
+	assert_false(tp_limiter_consume(&l, NULL, 6, 500));
+	/* 1001 ms to refill now: 9 pages at 1000, all 10 at 1001 */
+	assert_int_equal(tp_limiter_available(&l, 1000), 9);
+	assert_int_equal(tp_limiter_available(&l, 1001), 10);
+	/* and the other way: the old price is too high, refused */
+	old = l;
+	assert_int_equal(tp_limiter_tune(&l, &fast), 0);
+	assert_true(tp_limiter_consume(&l, NULL, 1000, 1001));
+	assert_false(consume_late(&l, &old, NULL, 1, 1001));
+	assert_int_equal(tp_limiter_available(&l, 1501), 500);
+}
+
+/*
+ * Issue 12, item 1, one thread: a window caller that read its settings
+ * before a switch to the bucket, and a bucket caller before a switch to a
+ * window, run on the live state after the switch. Each writes only its own
+ * variant's fields: the 0.1 limiter kept both in one union, so the late
+ * window caller's count landed in the bucket's scale (a million pages in
+ * 10 s against a bound of 11,000) and a late bucket caller stored
+ * now x scale as the window start (never reopened).
+ */
+static void test_switch_late_callers(void **state)
+{
+	struct tp_limiter_cfg bucket = mkcfg(TP_LIMITER_BUCKET, 1000, 1000, 0);
+	struct tp_limiter_cfg win = mkcfg(TP_LIMITER_WINDOW_LINUX61, 1000,
+					  1000, 0);
+	struct tp_limiter l, old;
+	struct tp_limiter_state st;
+	u64 got, t;
+
+	(void)state;
+	/* window -> bucket; the late window call also opens a window */
+	assert_int_equal(tp_limiter_init(&l, &win, 0), 0);
+	assert_true(tp_limiter_consume(&l, NULL, 10, 0));
+	old = l;
+	assert_int_equal(tp_limiter_tune(&l, &bucket), 0);
+	st = l.st;
+	assert_true(consume_late(&l, &old, NULL, 500, 0));
+	assert_true(consume_late(&l, &old, NULL, 900, 2000));
+	assert_memory_equal(&l.st.tat, &st.tat, sizeof(st.tat));
+	assert_memory_equal(&l.st.fresh, &st.fresh, sizeof(st.fresh));
+	/* the bucket: full since init at 0, exactly its bound over 10 s */
+	got = 0;
+	for (t = 0; t <= 10000; t++)
+		while (tp_limiter_consume(&l, NULL, 7, t))
+			got += 7;
+	assert_true(got <= 1000 + 1000 * 10);
+	assert_true(got >= 1000 + 1000 * 10 - 7);
+
+	/* bucket -> window; the late bucket call admits from a full bucket */
+	assert_int_equal(tp_limiter_init(&l, &bucket, 0), 0);
+	old = l;
+	assert_int_equal(tp_limiter_tune(&l, &win), 0);
+	st = l.st;
+	assert_true(consume_late(&l, &old, NULL, 1000, 500));
+	assert_memory_equal(&l.st.start, &st.start, sizeof(st.start));
+	assert_memory_equal(&l.st.base, &st.base, sizeof(st.base));
+	assert_memory_equal(&l.count, &old.count, sizeof(l.count));
+	assert_int_equal(tp_limiter_available(&l, 500), 1000);
+	/* the window opened at 0 reopens after a second, as it should */
+	assert_true(tp_limiter_consume(&l, NULL, 999, 500));
+	assert_false(tp_limiter_consume(&l, NULL, 1, 1000));
+	assert_true(tp_limiter_consume(&l, NULL, 1, 1001));
+	assert_true(tp_limiter_consume(&l, NULL, 999, 1001));
+	assert_false(tp_limiter_consume(&l, NULL, 1, 1001));
+}
+
+/*
+ * The same, at random: calls under the current settings or under any of
+ * the last few settings (late), tunes that switch variant; the bucket's
+ * admissions (the calls that ran with bucket settings) keep the bucket's
+ * bound over every interval, and every window's admissions its own.
+ */
+#define SWITCH_OLD	4
+
+/* Did a call open a new window since the start @start? (Private field.) */
+static bool window_opened(const struct tp_limiter *l, u64 *start)
+{
+	u64 s = __atomic_load_n(&l->st.start.v, __ATOMIC_RELAXED);
+
+	if (s == *start)
+		return false;
+	*start = s;
+	return true;
+}
+
+static void test_switch_random(void **state)
+{
+	struct tp_limiter_cfg c;
+	struct tp_limiter l, old[SWITCH_OLD];
+	u64 now, n, start, in_win;
+	int run, k, nb, no;
+	u32 v;
+	bool ok;
+
+	(void)state;
+	for (run = 0; run < 20; run++) {
+		c = mkcfg(TP_LIMITER_BUCKET, 1000, 500, 0);
+		now = rnd();
+		assert_int_equal(tp_limiter_init(&l, &c, now), 0);
+		for (k = 0; k < SWITCH_OLD; k++)
+			old[k] = l;
+		nb = 0;
+		no = 0;
+		start = now;
+		in_win = 0;
+		for (k = 0; k < 20000 && nb < BOUND_N; k++) {
+			now += rnd_range(0, 30);
+			n = rnd_range(1, 40);
+			if (rnd() % 50 == 0) {
+				old[no++ % SWITCH_OLD] = l;
+				c.variant = (u32)rnd_range(0, 2);
+				assert_int_equal(tp_limiter_tune(&l, &c), 0);
+				continue;
+			}
+			if (rnd() & 1) {
+				v = l.set[0].variant;
+				ok = tp_limiter_consume(&l, NULL, n, now);
+			} else {
+				struct tp_limiter *o = &old[rnd() % SWITCH_OLD];
+
+				v = o->set[0].variant;
+				ok = consume_late(&l, o, NULL, n, now);
+			}
+			if (!ok)
+				continue;
+			if (v == TP_LIMITER_BUCKET) {
+				adm[nb].t = now;
+				adm[nb].n = n;
+				nb++;
+				continue;
+			}
+			/* a window's admissions, by the window it counted in */
+			if (window_opened(&l, &start))
+				in_win = 0;
+			in_win += n;
+			assert_true(in_win <= 500 + 40);
+		}
+		assert_true(nb > 100);
+		assert_bucket_bound(adm, nb, 500, 500, 1000);
 	}
 }
 
@@ -572,28 +999,42 @@ static void test_available_matches_consume(void **state)
 {
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
-	u64 now, a;
+	u64 now, a, burst;
 	int run, k;
 
 	(void)state;
 	for (run = 0; run < 300; run++) {
 		c = mkcfg((u32)(run % 3), (u32)rnd_range(1, 1000000),
 			  rnd_range(0, 1 << 20), rnd_range(0, 1 << 20));
+		burst = c.burst ? c.burst : c.rate;
+		if (c.variant == TP_LIMITER_BUCKET && c.rate &&
+		    burst > 4000 * c.rate)
+			c.burst = burst = c.rate;
 		now = rnd();
 		assert_int_equal(tp_limiter_init(&l, &c, now), 0);
 		for (k = 0; k < 200; k++) {
 			now += rnd_range(0, c.tps / 3);
 			a = tp_limiter_available(&l, now);
 			if (c.variant == TP_LIMITER_BUCKET) {
-				/* exactly what a single request can take */
-				assert_false(tp_limiter_consume(&l, a + 1,
-								now));
+				/*
+				 * What a single request can take; one more
+				 * only from a full bucket.
+				 */
+				assert_true(a <= burst);
+				assert_int_equal(
+					tp_limiter_consume(&l, NULL, a + 1,
+							   now),
+					c.rate && a == burst);
+				if (c.rate && a == burst)
+					continue;
 				if (rnd() & 1)
 					a = rnd_range(0, a);
-				assert_true(tp_limiter_consume(&l, a, now));
+				assert_true(tp_limiter_consume(&l, NULL, a,
+							       now));
 			} else {
 				assert_true(a <= c.rate);
-				tp_limiter_consume(&l, rnd_range(1, 100), now);
+				tp_limiter_consume(&l, NULL, rnd_range(1, 100),
+						   now);
 			}
 		}
 	}
@@ -609,14 +1050,14 @@ static void test_window_limit_th_page(void **state)
 
 	(void)state;
 	for (limit = 1; limit < 3000; limit = limit * 3 + 1) {
-		c = mkcfg(TP_LIMITER_WINDOW_SEED, 1000, limit, 0);
+		c = mkcfg(TP_LIMITER_WINDOW_RFC2020, 1000, limit, 0);
 		assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
-		for (n = 0; tp_limiter_consume(&l, 1, 10); n++)
+		for (n = 0; tp_limiter_consume(&l, NULL, 1, 10); n++)
 			;
 		assert_int_equal(n, limit);	/* the limit-th admitted */
-		c.variant = TP_LIMITER_WINDOW_MAINLINE;
+		c.variant = TP_LIMITER_WINDOW_LINUX61;
 		assert_int_equal(tp_limiter_init(&l, &c, 0), 0);
-		for (n = 0; tp_limiter_consume(&l, 1, 10); n++)
+		for (n = 0; tp_limiter_consume(&l, NULL, 1, 10); n++)
 			;
 		/* the limit-th refused */
 		assert_int_equal(n, limit - 1);
@@ -626,38 +1067,53 @@ static void test_window_limit_th_page(void **state)
 static void test_window_rolls_strictly(void **state)
 {
 	struct tp_limiter l;
-	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_WINDOW_MAINLINE, 250, 10, 0);
+	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_WINDOW_LINUX61, 250, 10, 0);
 	u64 start = 1000;
 	int w;
 
 	(void)state;
 	assert_int_equal(tp_limiter_init(&l, &c, start), 0);
-	assert_true(tp_limiter_consume(&l, 9, start));
+	assert_true(tp_limiter_consume(&l, NULL, 9, start));
 	for (w = 0; w < 50; w++) {
 		/* refused through start + tps inclusive */
-		assert_false(tp_limiter_consume(&l, 1, start + 1));
-		assert_false(tp_limiter_consume(&l, 1, start + 250));
+		assert_false(tp_limiter_consume(&l, NULL, 1, start + 1));
+		assert_false(tp_limiter_consume(&l, NULL, 1, start + 250));
 		/* start + tps + 1: a new window, opened by this request */
 		start += 251;
-		assert_true(tp_limiter_consume(&l, 500, start));
-		assert_true(tp_limiter_consume(&l, 9, start + 100));
+		assert_true(tp_limiter_consume(&l, NULL, 500, start));
+		assert_true(tp_limiter_consume(&l, NULL, 9, start + 100));
 	}
 }
 
-/* An independent model of the documented window semantics. */
+/*
+ * An independent model of the documented window semantics, per-CPU slots
+ * included: a slot keeps its pages until @batch are pending, then adds
+ * them all to the shared count, which the window compares.
+ */
+#define WSLOTS	4
+
 struct wmodel {
 	u64 start, count, base, limit;
-	u32 tps;
-	bool seed;
+	u64 diff[WSLOTS];
+	u32 tps, batch;
+	bool rfc;
 };
 
-static bool wmodel_consume(struct wmodel *m, u64 n, u64 now)
+static bool wmodel_consume(struct wmodel *m, int slot, u64 n, u64 now)
 {
 	u64 used;
 
 	if (!n)
 		return true;
-	m->count += n;
+	if (slot < 0 || m->batch <= 1) {
+		m->count += n;
+	} else {
+		m->diff[slot] += n;
+		if (m->diff[slot] >= m->batch) {
+			m->count += m->diff[slot];
+			m->diff[slot] = 0;
+		}
+	}
 	if ((s64)(now - m->start) > (s64)m->tps) {
 		m->start = now;
 		m->base = m->count;
@@ -665,157 +1121,80 @@ static bool wmodel_consume(struct wmodel *m, u64 n, u64 now)
 	used = m->count - m->base;
 	if (!m->limit)
 		return false;
-	return m->seed ? used <= m->limit : used < m->limit;
+	return m->rfc ? used <= m->limit : used < m->limit;
 }
 
+/*
+ * Random requests from up to 4 slots (or none) against the model, with
+ * batches from 0 to 64: the same answers, each window admits at most
+ * limit + C x (batch - 1) + n_max, and T seconds at most
+ * (T + 2) x (limit + n_max + C x (batch - 1)).
+ */
 static void test_window_random_bound(void **state)
 {
+	static struct tp_limiter_cpu slot[WSLOTS];
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
 	struct wmodel m;
-	u64 now, n, nmax, in_win, opened, t0, tot;
-	int run, k;
+	u64 now, n, nmax, in_win, wmax, opened, t0, tot, late, worst = 0;
+	int run, k, s;
 	bool got;
 
 	(void)state;
-	for (run = 0; run < 200; run++) {
-		c = mkcfg(run & 1 ? TP_LIMITER_WINDOW_SEED :
-				    TP_LIMITER_WINDOW_MAINLINE,
+	for (run = 0; run < 400; run++) {
+		c = mkcfg(run & 1 ? TP_LIMITER_WINDOW_RFC2020 :
+				    TP_LIMITER_WINDOW_LINUX61,
 			  (u32)rnd_range(1, 100000), rnd_range(1, 5000), 0);
+		c.cand_batch = run % 4 ? (u32)rnd_range(0, 64) : 0;
 		nmax = rnd_range(1, 600);
 		t0 = rnd();
+		memset(slot, 0, sizeof(slot));
 		assert_int_equal(tp_limiter_init(&l, &c, t0), 0);
-		m = (struct wmodel){ .start = t0, .limit = c.rate,
-				     .tps = c.tps, .seed = run & 1 };
+		memset(&m, 0, sizeof(m));
+		m.start = t0;
+		m.limit = c.rate;
+		m.tps = c.tps;
+		m.batch = c.cand_batch;
+		m.rfc = run & 1;
+		late = WSLOTS * (m.batch > 1 ? m.batch - 1 : 0);
 		now = t0;
 		in_win = 0;
+		wmax = 0;
 		opened = t0;
 		tot = 0;
 		for (k = 0; k < 5000; k++) {
 			now += rnd_range(0, c.tps / 20 + 1);
 			n = rnd_range(1, nmax);
-			got = tp_limiter_consume(&l, n, now);
-			assert_int_equal(got, wmodel_consume(&m, n, now));
+			s = (int)rnd_range(0, WSLOTS) - 1;
+			got = tp_limiter_consume(&l, s < 0 ? NULL : &slot[s],
+						 n, now);
+			assert_int_equal(got, wmodel_consume(&m, s, n, now));
 			if (m.start != opened) {
 				opened = m.start;
 				in_win = 0;
+				wmax = 0;
 			}
 			if (got) {
 				in_win += n;
 				tot += n;
+				wmax = n > wmax ? n : wmax;
 			}
-			assert_true(in_win <= c.rate + nmax);
+			assert_true(in_win <= c.rate + late + nmax);
+			/* beyond what exact counting allows */
+			if (in_win > c.rate + wmax &&
+			    in_win - c.rate - wmax > worst)
+				worst = in_win - c.rate - wmax;
 		}
-		/* over T seconds: (T + 2) * (limit + n_max), T rounded up */
-		assert_true(tot <= ((now - t0) / c.tps + 3) * (c.rate + nmax));
+		assert_true(tot <= ((now - t0) / c.tps + 3) *
+				   (c.rate + nmax + late));
+		for (s = 0; s < WSLOTS; s++)
+			assert_int_equal(tp_limiter_busy(&slot[s]), 0);
 	}
-}
-
-/* ---- concurrency --------------------------------------------------------- */
-
-/*
- * Four consumers share one limiter and a simulated clock that advances one
- * tick when every thread has made its @per_thread requests at the current
- * tick (a barrier), so callers never disagree by more than the jitter of
- * up to 2 ticks each adds to its now (out of order, well under a second).
- */
-#define CONC_THREADS	4
-
-struct conc {
-	struct tp_limiter l;
-	pthread_barrier_t bar;
-	u64 t0;
-	u64 ticks;
-	u32 per_thread;
-	u32 nmax;
-	u64 admitted[CONC_THREADS];
-};
-
-static struct conc cc;
-
-static void *conc_worker(void *arg)
-{
-	int id = (int)(intptr_t)arg;
-	u64 tick, now, n, x = 0x9e3779b97f4a7c15ULL * (id + 1);
-	u32 k;
-
-	for (tick = 0; tick < cc.ticks; tick++) {
-		for (k = 0; k < cc.per_thread; k++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			n = 1 + x % cc.nmax;
-			now = cc.t0 + tick - (x >> 40) % 3;
-			if (tp_limiter_consume(&cc.l, n, now))
-				cc.admitted[id] += n;
-		}
-		pthread_barrier_wait(&cc.bar);
-	}
-	return NULL;
-}
-
-/* Returns the pages admitted; every now was in [t0 - 2, t0 + ticks - 1]. */
-static u64 conc_run(const struct tp_limiter_cfg *c, u64 ticks, u32 per_thread,
-		    u32 nmax)
-{
-	pthread_t th[CONC_THREADS];
-	u64 tot = 0;
-	int i;
-
-	memset(&cc.admitted, 0, sizeof(cc.admitted));
-	cc.t0 = (1ULL << 32) - ticks / 2;	/* across 2^32 as well */
-	cc.ticks = ticks;
-	cc.per_thread = per_thread;
-	cc.nmax = nmax;
-	/* init 2 ticks early: the full bucket belongs to the interval */
-	assert_int_equal(tp_limiter_init(&cc.l, c, cc.t0 - 2), 0);
-	assert_int_equal(pthread_barrier_init(&cc.bar, NULL, CONC_THREADS), 0);
-	for (i = 0; i < CONC_THREADS; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, conc_worker,
-						(void *)(intptr_t)i), 0);
-	for (i = 0; i < CONC_THREADS; i++) {
-		pthread_join(th[i], NULL);
-		tot += cc.admitted[i];
-	}
-	pthread_barrier_destroy(&cc.bar);
-	return tot;
-}
-
-static void test_concurrent_bucket(void **state)
-{
-	/* 20000 pages/s = 20 a tick; demand 64 requests of 1..4 a tick */
-	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_BUCKET, 1000, 20000, 500);
-	u64 ticks = 5000, tot, supply;
-
-	(void)state;
-	tot = conc_run(&c, ticks, 16, 4);
-	/* the interval holding every now: [t0 - 2, t0 + ticks - 1] */
-	supply = refill(c.rate, ticks + 1, c.tps);
-	assert_true(tot <= c.burst + supply);
-	assert_true(tot * 100 >= supply * 99);
-}
-
-static void test_concurrent_window(void **state)
-{
-	/* 1000 pages/s, 100 ticks/s; demand 80 requests of 1..4 a tick */
-	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_WINDOW_SEED, 100, 1000, 0);
-	u64 ticks = 2000, secs = (ticks + 1 + 99) / 100, tot;
-	int v;
-
-	(void)state;
-	for (v = 0; v < 2; v++) {
-		c.variant = v ? TP_LIMITER_WINDOW_MAINLINE :
-				TP_LIMITER_WINDOW_SEED;
-		tot = conc_run(&c, ticks, 20, 4);
-		/* the documented bound over T seconds */
-		assert_true(tot <= (secs + 2) * (c.rate + 4));
-		/*
-		 * Saturated: windows of 101 ticks, each admitting about the
-		 * limit (an opener caught between its cmpxchg and its base
-		 * store costs at most one tick's requests).
-		 */
-		assert_true(tot >= (secs - 2) * (c.rate - 80 * 4));
-	}
+	/*
+	 * The slots' lag does show: some window admitted more than exact
+	 * counting allows by more than one slot's batch (111 pages here).
+	 */
+	assert_true(worst > 64);
 }
 
 int main(void)
@@ -823,26 +1202,29 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_selftest_vectors),
 		cmocka_unit_test(test_init_rejects_untouched),
+		cmocka_unit_test(test_burst_range),
 		cmocka_unit_test(test_mbps_to_pages),
 		cmocka_unit_test(test_bucket_starts_full),
 		cmocka_unit_test(test_refill_1pps),
 		cmocka_unit_test(test_refill_3pps),
 		cmocka_unit_test(test_refill_2p24_ns_and_hz),
-		cmocka_unit_test(test_n_over_burst_never),
+		cmocka_unit_test(test_rounding_never_above_rate),
+		cmocka_unit_test(test_full_admits_over_burst),
 		cmocka_unit_test(test_rate_zero_refuses),
-		cmocka_unit_test(test_thp_512),
+		cmocka_unit_test(test_thp_over_burst),
 		cmocka_unit_test(test_sliding_interval_bound),
-		cmocka_unit_test(test_stale_after_huge_gap),
+		cmocka_unit_test(test_idle_gaps_no_false_debt),
 		cmocka_unit_test(test_out_of_order_not_stale),
 		cmocka_unit_test(test_jitter_bound_extremes),
-		cmocka_unit_test(test_tune_preserves_debt),
-		cmocka_unit_test(test_tune_never_grants),
+		cmocka_unit_test(test_tune_keeps_time),
+		cmocka_unit_test(test_tune_never_writes_state),
+		cmocka_unit_test(test_tune_late_caller_price),
+		cmocka_unit_test(test_switch_late_callers),
+		cmocka_unit_test(test_switch_random),
 		cmocka_unit_test(test_available_matches_consume),
 		cmocka_unit_test(test_window_limit_th_page),
 		cmocka_unit_test(test_window_rolls_strictly),
 		cmocka_unit_test(test_window_random_bound),
-		cmocka_unit_test(test_concurrent_bucket),
-		cmocka_unit_test(test_concurrent_window),
 	};
 
 	return cmocka_run_group_tests_name("limiter", tests, NULL, NULL);
