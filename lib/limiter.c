@@ -130,9 +130,16 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 	if (!l || !cfg)
 		return -EINVAL;
 	TP_ASSERT(l->tps);	/* initialised */
-	ret = __tp_limiter_check(cfg, l->shift, &s);
+	/*
+	 * Validated on its own clock, as init does: l->shift fits l->tps
+	 * only, and another clock's ticks shifted by it may pass 2^64 (a
+	 * cost of 0, a division by 0). A different clock is then refused:
+	 * the live state is in units of this one.
+	 */
+	ret = __tp_limiter_check(cfg, cfg->tps ? __tp_bucket_shift(cfg->tps) :
+				 0, &s);
 	if (!ret && cfg->tps != l->tps)
-		ret = -EINVAL;	/* the units of the live state */
+		ret = -EINVAL;
 	if (ret)
 		return ret;
 	limiter_publish(l, &s);
