@@ -514,7 +514,7 @@ static void test_thp_over_burst(void **state)
 
 /* ---- the bound, over sliding intervals ----------------------------------- */
 
-#define BOUND_N		2500
+#define BOUND_N		2000
 
 struct adm {
 	u64 t;
@@ -558,7 +558,7 @@ static void test_sliding_interval_bound(void **state)
 	int run, i, na;
 
 	(void)state;
-	for (run = 0; run < 40; run++) {
+	for (run = 0; run < 25; run++) {
 		tps = (u32)rnd_range(1, 1000000);
 		rate = rnd_range(1, 100000);
 		burst = rnd_range(1, 5000);
