@@ -55,7 +55,7 @@ LIB_CFLAGS	:= $(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin \
 PROG_CFLAGS	:= $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS	:= $(wildcard lib/*.c)
-LIB_HDRS	:= $(wildcard include/tierpol/*.h) lib/tp_seam.h
+LIB_HDRS	:= $(wildcard include/tierpol/*.h lib/*.h)
 LIB_OBJS	:= $(patsubst lib/%.c,$(O)/lib/%.o,$(LIB_SRCS))
 
 STATIC_LIB	:= $(O)/libtierpol.a
@@ -120,7 +120,8 @@ cmocka:
 		fi; \
 	fi
 
-$(O)/tests/%: tests/%.c $(STATIC_LIB) $(wildcard tests/*.h) | cmocka
+$(O)/tests/%: tests/%.c $(STATIC_LIB) \
+		$(wildcard tests/*.h tests/selftest/*.h) | cmocka
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Itests $(LDFLAGS) $< $(STATIC_LIB) \
