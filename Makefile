@@ -272,7 +272,7 @@ $(eval $(call RL_BUILD,cov,$(COV_CC),RL_F_COV))
 $(eval $(call RL_BUILD,stress,$(CC),RL_F_STRESS))
 $(eval $(call RL_BUILD,fuzz,$(FUZZ_CC),RL_F_FUZZLIB))
 
-$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a
+$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(CPPFLAGS) $(RL_F_FUZZ) $< \
