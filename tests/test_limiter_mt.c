@@ -24,16 +24,7 @@
 #include <tierpol/tierpol.h>
 #include "selftest/selftest.h"
 #include "tp_test_util.h"
-
-static struct tp_limiter_cfg mkcfg(u32 variant, u32 tps, u64 rate, u64 burst,
-				   u32 batch)
-{
-	struct tp_limiter_cfg c = {
-		.sz = sizeof(c), .variant = variant, .tps = tps,
-		.cand_batch = batch, .rate = rate, .burst = burst,
-	};
-	return c;
-}
+#include "tp_test_limiter.h"
 
 /*
  * Consumers share one limiter and a simulated clock that advances one
