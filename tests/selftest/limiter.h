@@ -157,6 +157,11 @@ static const struct tp_st_lim_bad tp_st_lim_bad_rows[] = {
 	  -ERANGE, -ERANGE },
 	{ "burst TP_RATE_MAX at 1/s", 0, 0, 1000, 0, 1, TP_RATE_MAX, -ERANGE,
 	  -ERANGE },
+	/* a tune to another clock: -EINVAL wins over -ERANGE */
+	{ "burst TP_RATE_MAX at 1/s, tps 999", 0, 0, 999, 0, 1, TP_RATE_MAX,
+	  -ERANGE, -EINVAL },
+	{ "rate TP_RATE_MAX + 1, tps 999", 0, 1, 999, 0, TP_RATE_MAX + 1, 0,
+	  -ERANGE, -EINVAL },
 	{ "window: burst 2^32 at 1/s ignored", 0, 1, 1000, 0, 1, TP_RATE_MAX,
 	  0, 0 },
 	/* accepted extremes; a tune cannot change the clock */

@@ -106,6 +106,9 @@ static const struct tp_st_th_bad tp_st_th_bad_rows[] = {
 	{ "rate TP_RATE_MAX + 1", 0, 0, 0, 1000, 0, 0, TP_RATE_MAX + 1,
 	  -ERANGE, -ERANGE },
 	{ "rate ~0", 0, 1, 0, 1000, 0, 0, ~0ULL, -ERANGE, -ERANGE },
+	/* a tune to another clock: -EINVAL wins over -ERANGE */
+	{ "ref_th TP_TIME_MAX + 1, tps 999", 0, 0, 0, 999, TP_TIME_MAX + 1, 0,
+	  0, -ERANGE, -EINVAL },
 	/* The largest accepted values; a tune cannot change the clock. */
 	{ "tps 1", 0, 0, 0, 1, 0, 0, 0, 0, -EINVAL },
 	{ "tps 1001: tune to another clock", 0, 0, 0, 1001, 0, 0, 0, 0,
