@@ -133,12 +133,13 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 	/*
 	 * Validated on its own clock, as init does: l->shift fits l->tps
 	 * only, and another clock's ticks shifted by it may pass 2^64 (a
-	 * cost of 0, a division by 0). A different clock is then refused:
-	 * the live state is in units of this one.
+	 * cost of 0, a division by 0). A different clock is then refused,
+	 * -EINVAL winning over -ERANGE: the live state is in units of this
+	 * one.
 	 */
 	ret = __tp_limiter_check(cfg, cfg->tps ? __tp_bucket_shift(cfg->tps) :
 				 0, &s);
-	if (!ret && cfg->tps != l->tps)
+	if (ret != -EINVAL && cfg->tps != l->tps)
 		ret = -EINVAL;
 	if (ret)
 		return ret;

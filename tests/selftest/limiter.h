@@ -154,7 +154,7 @@ static const struct tp_st_lim_bad tp_st_lim_bad_rows[] = {
 	{ "burst 8192 at 1/s, tps 1024: 2^61 units", 0, 0, 1024, 0, 1, 8192,
 	  0, -EINVAL },
 	{ "burst 8193 at 1/s, tps 1024: 2^61 + 2^48", 0, 0, 1024, 0, 1, 8193,
-	  -ERANGE, -ERANGE },
+	  -ERANGE, -EINVAL },
 	{ "burst TP_RATE_MAX at 1/s", 0, 0, 1000, 0, 1, TP_RATE_MAX, -ERANGE,
 	  -ERANGE },
 	/* a tune to another clock: -EINVAL wins over -ERANGE */
