@@ -33,11 +33,10 @@ static bool limiter_expect(const struct tp_limiter_cfg *c, bool bad_sz,
 	    !limiter_derive(c->variant, c->tps, c->cand_batch, c->rate,
 			    c->burst, want))
 		erange = true;
-	if (!einval && !erange && tune && c->tps != lm.tps)
+	if (tune && c->tps != lm.tps)
 		einval = true;
-	if (!einval && !erange)
-		return ret == 0;
-	return (einval && ret == -EINVAL) || (erange && ret == -ERANGE);
+	/* -EINVAL wins over -ERANGE (docs/BAD_INPUT.md) */
+	return ret == (einval ? -EINVAL : erange ? -ERANGE : 0);
 }
 
 /* The windows' model: the documented semantics, the slot's lag included. */
@@ -221,11 +220,10 @@ static int thresh_expect(const struct tp_thresh_cfg *c, bool bad_sz,
 	bool erange = c->ref_th > TP_TIME_MAX || c->period > TP_TIME_MAX ||
 		      c->rate_limit > TP_RATE_MAX;
 
-	if (!einval && !erange && tune && c->tps != tm.tps)
+	if (tune && c->tps != tm.tps)
 		einval = true;
-	if (!einval && !erange)
-		return ret == 0;
-	return (einval && ret == -EINVAL) || (erange && ret == -ERANGE);
+	/* -EINVAL wins over -ERANGE (docs/BAD_INPUT.md) */
+	return ret == (einval ? -EINVAL : erange ? -ERANGE : 0);
 }
 
 /*
@@ -395,7 +393,12 @@ static struct {
 	struct epoch ep;
 } pm;
 
-/* Every error the header documents for @c; either is right when both. */
+/*
+ * Every error the header documents for @c. Either is accepted when both
+ * apply: tp_policy_init() checks the rate's range before the limiter's and
+ * the threshold's variants, and tp_policy_tune() the clock last, against
+ * docs/BAD_INPUT.md's "-EINVAL wins" (reported).
+ */
 static bool policy_expect(const struct tp_policy_cfg *c, bool tune, int ret,
 			  struct tp_limiter_set *lim)
 {
