@@ -60,7 +60,8 @@ static void test_init_rejects_untouched(void **state)
 		{ { .sz = 32, .variant = 1, .tps = 1000,
 		    .cand_batch = TP_CAND_BATCH_MAX + 1 }, -EINVAL },
 		{ { .sz = 32, .tps = 1000, .rate = TP_RATE_MAX + 1 }, -ERANGE },
-		{ { .sz = 32, .tps = 1000, .burst = TP_RATE_MAX + 1 }, -ERANGE },
+		{ { .sz = 32, .tps = 1000, .burst = TP_RATE_MAX + 1 },
+		  -ERANGE },
 		{ { .sz = 32, .variant = 1, .tps = 1000, .rate = ~0ULL },
 		  -ERANGE },
 		{ { .sz = 32, .tps = 1000, .rate = 1, .burst = 4195 },
@@ -441,8 +442,9 @@ static void test_sliding_interval_bound(void **state)
 		na = 0;
 		for (i = 0; i < 20 * BOUND_N && na < BOUND_N; i++) {
 			/* now and then a huge page above the burst */
-			n = rnd() % 16 ? rnd_range(1, burst < 600 ? burst : 600) :
-					 rnd_range(burst, 2 * burst);
+			n = rnd() % 16 ?
+			    rnd_range(1, burst < 600 ? burst : 600) :
+			    rnd_range(burst, 2 * burst);
 			now += rnd_range(0, tps / 100 + 1);
 			if (tp_limiter_consume(&l, NULL, n, now)) {
 				adm[na].t = now;
@@ -491,8 +493,8 @@ static void test_idle_gaps_no_false_debt(void **state)
 					gap = rnd_range(tps, 14400ULL * tps);
 					break;
 				case 2:		/* the stale horizon */
-					gap = (1ULL << 42) + rnd_range(0, 4000) -
-					      2000;
+					gap = (1ULL << 42) - 2000 +
+					      rnd_range(0, 4000);
 					break;
 				case 3:		/* units come back */
 					gap = rnd_range(1, 4096) << 45;
@@ -523,7 +525,7 @@ static void test_out_of_order_not_stale(void **state)
 {
 	struct tp_limiter l;
 	struct tp_limiter_cfg c;
-	u64 t0, back, burst, refill, slack;
+	u64 t0, back, burst, refill, slack, full;
 	u32 tps;
 	int k;
 
@@ -547,8 +549,9 @@ static void test_out_of_order_not_stale(void **state)
 		/* and took nothing from the future: 1 s refills the rate */
 		refill = tp_limiter_available(&l, t0 + tps);
 		slack = (c.rate >> 16) + 1;
-		assert_true(refill <= (c.rate < burst ? c.rate : burst));
-		assert_true(refill + slack >= (c.rate < burst ? c.rate : burst));
+		full = c.rate < burst ? c.rate : burst;
+		assert_true(refill <= full);
+		assert_true(refill + slack >= full);
 	}
 }
 

@@ -172,7 +172,8 @@ static void test_tune_late_caller_price(void **state)
  */
 static void test_switch_late_callers(void **state)
 {
-	struct tp_limiter_cfg bucket = mkcfg(TP_LIMITER_BUCKET, 1000, 1000, 0, 0);
+	struct tp_limiter_cfg bucket = mkcfg(TP_LIMITER_BUCKET, 1000, 1000, 0,
+					     0);
 	struct tp_limiter_cfg win = mkcfg(TP_LIMITER_WINDOW_LINUX61, 1000,
 					  1000, 0, 0);
 	struct tp_limiter l, old;

@@ -44,7 +44,8 @@ static void test_window_limit_th_page(void **state)
 static void test_window_rolls_strictly(void **state)
 {
 	struct tp_limiter l;
-	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_WINDOW_LINUX61, 250, 10, 0, 0);
+	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_WINDOW_LINUX61, 250, 10, 0,
+					0);
 	u64 start = 1000;
 	int w;
 

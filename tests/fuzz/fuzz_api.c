@@ -46,7 +46,7 @@
 #include "fuzz_api.h"
 #include "fuzz_api_rate.h"
 
-/* ---- scan ring --------------------------------------------------------------- */
+/* ---- scan ring ----------------------------------------------------------- */
 
 static struct tp_scan_ring ring;
 static struct tp_scan_pass pass_arr[TP_RING_DEPTH_MAX];
@@ -260,7 +260,7 @@ static void helpers_op(struct input *in, u8 sub)
 	}
 }
 
-/* ---- access-time stamps -------------------------------------------------------- */
+/* ---- access-time stamps -------------------------------------------------- */
 
 static struct tp_atime fmt;
 static bool fmt_ok;
@@ -331,7 +331,7 @@ static void atime_op(struct input *in, u8 sub)
 	}
 }
 
-/* ---- VMA scan filter ------------------------------------------------------------ */
+/* ---- VMA scan filter ----------------------------------------------------- */
 
 static struct tp_vma_profile prof;
 static struct tp_vma_scan vs;
@@ -419,7 +419,7 @@ static void vma_op(struct input *in, u8 sub)
 	}
 }
 
-/* ---- the program ---------------------------------------------------------------- */
+/* ---- the program --------------------------------------------------------- */
 
 #define MAX_STEPS	1024U
 

@@ -44,7 +44,7 @@ static int trace_on = -1;	/* FUZZ_API_TRACE=1: print every step */
 
 #define ULL(x)	((unsigned long long)(x))
 
-/* ---- input ---------------------------------------------------------------- */
+/* ---- input --------------------------------------------------------------- */
 
 struct input {
 	const u8 *p;
@@ -146,7 +146,7 @@ static u32 tune_tps(struct input *in, u8 sel, u32 cur, u32 bytes)
 	return sel & 0x80 ? value32(in) : (u32)(take(in, bytes) + 1);
 }
 
-/* ---- the documented arithmetic ---------------------------------------------- */
+/* ---- the documented arithmetic ------------------------------------------- */
 
 #define UNITS_MAX	(1ULL << 61)
 
@@ -206,7 +206,7 @@ static void thresh_bounds(u32 variant, u32 steps, u64 ref, u64 *unit,
 	CHECK(!((obj).latch.seq & 1), "%s: latch sequence odd", what);	\
 } while (0)
 
-/* ---- the shared clock ------------------------------------------------------ */
+/* ---- the shared clock ---------------------------------------------------- */
 
 static u64 clk;
 static u64 clk_jumps;	/* the clock jumped: bounds restart their epoch */
@@ -232,11 +232,11 @@ static void clock_step(struct input *in)
 		clk -= d;
 		break;
 	case 5:
-		clk = 0x100000000ULL - take(in, 2);	/* below the 2^32 wrap */
+		clk = 0x100000000ULL - take(in, 2);	/* below 2^32 */
 		clk_jumps++;
 		break;
 	case 6:
-		clk = 0ULL - take(in, 2);		/* below the 2^64 wrap */
+		clk = 0ULL - take(in, 2);		/* below 2^64 */
 		clk_jumps++;
 		break;
 	default:

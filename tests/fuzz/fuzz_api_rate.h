@@ -7,7 +7,7 @@
 #ifndef _TIERPOL_FUZZ_API_RATE_H
 #define _TIERPOL_FUZZ_API_RATE_H
 
-/* ---- rate limiter ------------------------------------------------------------ */
+/* ---- rate limiter -------------------------------------------------------- */
 
 static struct tp_limiter lim;
 static struct tp_limiter_cpu lim_slot;
@@ -203,7 +203,7 @@ static void limiter_op(struct input *in, u8 sub)
 	}
 }
 
-/* ---- threshold controller ---------------------------------------------------- */
+/* ---- threshold controller ------------------------------------------------ */
 
 static struct tp_thresh thr;
 static bool thr_ok;
@@ -328,16 +328,20 @@ static void thresh_op(struct input *in, u8 sub)
 			tm.base = tm.cand;
 		}
 		/* Back at the reference, kept inside the bounds. */
-		CHECK(tp_thresh_get(&thr) == (tm.ref < tm.unit ? tm.unit :
-					      tm.ref > tm.max ? tm.max : tm.ref),
+		want = tm.ref < tm.unit ? tm.unit :
+		       tm.ref > tm.max ? tm.max : tm.ref;
+		CHECK(tp_thresh_get(&thr) == want,
 		      "reset: %llu", ULL(tp_thresh_get(&thr)));
 		break;
 	default:	/* candidates, then update */
 		if (!thr_ok)
 			break;
-		tm.cand += (u8)take(in, 1) & 1 ? take(in, 1) :
-			   (u8)take(in, 1) % 4 ? tm.ref_cand + take(in, 1) - 128 :
-			   value(in);
+		if ((u8)take(in, 1) & 1)
+			tm.cand += take(in, 1);
+		else if ((u8)take(in, 1) % 4)
+			tm.cand += tm.ref_cand + take(in, 1) - 128;
+		else
+			tm.cand += value(in);
 		before = tp_thresh_get(&thr);
 		over = (s64)(clk - tm.start) > (s64)tm.period;
 		ev = tp_thresh_update(&thr, tm.cand, clk);
@@ -375,7 +379,7 @@ static void thresh_op(struct input *in, u8 sub)
 	}
 }
 
-/* ---- policy and tp_decide ---------------------------------------------------- */
+/* ---- policy and tp_decide ------------------------------------------------ */
 
 #define POL_SLOTS	2
 
@@ -388,7 +392,7 @@ static struct {
 	u64 pages;
 	u64 unit, max, hot_th;
 	u32 mode, flags, tps;
-	u64 rate;		/* pages a second; 0 with the watermark default */
+	u64 rate;		/* pages/s; 0: the watermark default */
 	struct tp_limiter_set lim;
 	struct epoch ep;
 } pm;
