@@ -137,13 +137,15 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 		return -EINVAL;
 	TP_ASSERT(l->tps);	/* initialised */
 	/*
-	 * Derived in the units of @cfg's own clock: those of the live one
-	 * would overflow for a faster clock (a cost of 0, then a division by
-	 * it). A clock that differs is refused below anyway.
+	 * Validated on its own clock, as init does: l->shift fits l->tps
+	 * only, and another clock's ticks shifted by it may pass 2^64 (a
+	 * cost of 0, a division by 0). A different clock is then refused,
+	 * -EINVAL winning over -ERANGE: the live state is in units of this
+	 * one.
 	 */
 	ret = __tp_limiter_check(cfg, limiter_shift(cfg), &s);
-	if (!ret && cfg->tps != l->tps)
-		ret = -EINVAL;	/* the units of the live state */
+	if (ret != -EINVAL && cfg->tps != l->tps)
+		ret = -EINVAL;
 	if (ret)
 		return ret;
 	limiter_publish(l, &s);
