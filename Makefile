@@ -11,6 +11,7 @@
 #   make freestanding    prove lib/ needs no libc, no FPU, no libgcc division
 #   make sanitize, tsan, valgrind, check-debug, stress, fuzz, coverage
 #                        reliability checks (see their section below)
+#   make model           the Promela models of the lock-free protocols
 #   make clean
 #
 # CC, CFLAGS, LDFLAGS and CPPFLAGS are honoured; the flags tierpol needs are
@@ -327,6 +328,25 @@ coverage: $(addprefix $(O)/cov/tests/,$(RL_TESTS))
 
 clean:
 	rm -rf $(O)
+
+# ---- model: Promela models of the lock-free protocols (issue 12) ---------
+#
+#   make model        every check of tests/model/checks with SPIN: the
+#                     settings latch, the token bucket, a change of variant,
+#                     the windows, the scan ring and the per-CPU count,
+#                     exhaustively (safety, and non-progress cycles where a
+#                     process never stops), and each mutant (a bug put back)
+#                     must be caught; MODEL_ARGS="latch bucket-gap" selects
+#                     checks by name prefix. Needs spin (Debian: spin;
+#                     .ci/model.sh installs it). docs/concurrency.md says
+#                     what each model proves.
+
+MODEL_ARGS	?=
+
+model:
+	$(Q)CC="$(CC)" sh tests/model/run.sh $(O)/model $(MODEL_ARGS)
+
+.PHONY: model
 
 # ---- kernel: modules, in-kernel self-test, kernel style, 32-bit (issue 5) --
 #
