@@ -78,6 +78,14 @@ int __tp_limiter_check(const struct tp_limiter_cfg *cfg, u32 shift,
 void __tp_limiter_set_write(struct tp_limiter_set *c,
 			    const struct tp_limiter_set *s);
 
+/* Is the latest admission more than @stale ticks before @now? */
+static inline bool __tp_bucket_stale(const struct tp_limiter_state *st,
+				     u64 stale, u64 now)
+{
+	return tp_time_diff(now, tp_atomic64_read_acquire(&st->fresh)) >
+	       (s64)stale;
+}
+
 /*
  * One step of the bucket (GCRA): admit @n pages at @now, priced @cost units
  * each, with capacity @tau. Returns 1 (admitted), 0 (refused) or -EBUSY
@@ -86,7 +94,12 @@ void __tp_limiter_set_write(struct tp_limiter_set *c,
  * The TAT is valid only while the latest admission (@st->fresh) is less
  * than @stale ticks old; an older one is taken as a full bucket. @fresh is
  * stored after the TAT and loaded before it (release/acquire), so a caller
- * that sees a recent @fresh also sees a TAT at least that recent.
+ * that sees a recent @fresh also sees a TAT at least that recent. A caller
+ * that finds @fresh stale reads the TAT with acquire and looks at @fresh
+ * again: other callers may have taken the bucket in between, and their TAT
+ * must not be taken for a stale one (that would erase their admissions).
+ * Only an admission whose @fresh is not stored yet can still be replaced:
+ * one per racing caller (tests/model/bucket.pml).
  */
 static inline int __tp_bucket_take(struct tp_limiter_state *st, u64 cost,
 				   u64 tau, u64 n_max, u32 shift, u64 stale,
@@ -101,10 +114,15 @@ static inline int __tp_bucket_take(struct tp_limiter_state *st, u64 cost,
 	need = n * cost;
 	ns = now << shift;
 	for (tries = 0; tries < TP_RETRIES; tries++) {
-		bool stale_tat = tp_time_diff(now,
-			tp_atomic64_read_acquire(&st->fresh)) > (s64)stale;
+		bool stale_tat = __tp_bucket_stale(st, stale, now);
 
-		old = tp_atomic64_read(&st->tat);
+		if (tp_unlikely(stale_tat)) {
+			old = tp_atomic64_read_acquire(&st->tat);
+			if (!__tp_bucket_stale(st, stale, now))
+				continue;	/* taken meanwhile: look again */
+		} else {
+			old = tp_atomic64_read(&st->tat);
+		}
 		d = (s64)(old - ns);
 		base = stale_tat || d <= 0 ? ns : old;
 		/* A full bucket admits any request it can price. */

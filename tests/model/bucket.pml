@@ -38,6 +38,9 @@
  *              admissions made before it (issue 12 item 3)
  *  -DMUTANT=2  no stale check: a TAT left before an idle gap reads as
  *              debt (issue 12 item 4)
+ *  -DMUTANT=3  the stale check without the second look at @fresh: a caller
+ *              that read @fresh before others took the bucket erases their
+ *              admissions (the race this model found in the first 1.0 code)
  */
 
 #ifndef MUTANT
@@ -142,14 +145,34 @@ again:
 	:: tries == RETRIES -> res = 2; goto done	/* return -EBUSY; */
 	:: else
 	fi;
-	/* stale_tat = tp_time_diff(now, read_acquire(&st->fresh)) > stale; */
+	/* stale_tat = __tp_bucket_stale(st, stale, now); (read_acquire) */
 #if MUTANT == 2
 	stale = false;
 #else
 	stale = (now - fresh > STALE);
 #endif
-	/* old = tp_atomic64_read(&st->tat); */
+	/* old = tp_atomic64_read(&st->tat); (read_acquire when stale) */
 	atomic { old = tat; oldgap = pregap };
+#if MUTANT != 3
+	/*
+	 * if (stale_tat && !__tp_bucket_stale(st, stale, now)) continue;
+	 * An admission that the first read of @fresh missed may be in the TAT
+	 * just read: it is not stale; look again. (The acquire read of the
+	 * TAT makes every @fresh stored before that TAT visible here, as the
+	 * sequentially consistent model has it; only an admission whose
+	 * @fresh is not stored yet can be missed, one per racing caller.)
+	 */
+	if
+	:: stale ->
+		atomic {
+			if
+			:: now - fresh <= STALE -> tries++; goto again
+			:: else
+			fi
+		}
+	:: else
+	fi;
+#endif
 	atomic {
 		/* d = old - ns; base = stale_tat || d <= 0 ? ns : old; */
 		if
