@@ -21,9 +21,11 @@
 /*
  * Count @n pages in a CPU's @diff and move the pending pages to @shared once
  * @batch of them are pending (the kernel's mod_node_page_state()). With a
- * batch of 1, they go to @shared at once. An interrupt or a
- * signal handler on the same CPU may run this on the same slot between any
- * two steps: each step is atomic on the slot, and shared + diff stays exact.
+ * batch of 1, they go to @shared at once. An interrupt or a signal handler
+ * on the same CPU may run this on the same slot between any two steps: each
+ * step is atomic on the slot, shared + diff stays exact, @shared never
+ * runs ahead of the pages counted, and @diff never goes below 0
+ * (tests/model/fold.pml).
  */
 static inline void __tp_count(struct tp_atomic64 *shared,
 			      struct tp_local64 *diff, u64 n, u32 batch)
@@ -37,12 +39,14 @@ static inline void __tp_count(struct tp_atomic64 *shared,
 	/*
 	 * Read before the add, not after it: no store-to-load stall. An
 	 * interrupt between the two makes @d too small, so a fold may wait
-	 * for the next call; what is folded is subtracted, so nothing is lost.
+	 * for the next call (the slot then holds the interrupting request's
+	 * pages on top of @batch - 1). The fold moves what the slot holds
+	 * when it empties it, not @d: a handler may have folded in between.
 	 */
 	d = tp_local64_read(diff) + n;
 	tp_local64_add(diff, n);
 	if (tp_unlikely(d >= batch)) {
-		tp_local64_sub(diff, d);
+		d = tp_local64_xchg(diff, 0);
 		tp_atomic64_add(shared, d);
 	}
 }

@@ -89,9 +89,10 @@ static inline void tp_local64_add(struct tp_local64 *p, u64 n)
 	local64_add((s64)n, &p->v);
 }
 
-static inline void tp_local64_sub(struct tp_local64 *p, u64 n)
+/* Empties the counter, returning what it held (one step on its CPU). */
+static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 {
-	local64_sub((s64)n, &p->v);
+	return (u64)local64_xchg(&p->v, (s64)v);
 }
 
 static inline void tp_latch_init(struct tp_latch *l)
@@ -242,13 +243,14 @@ static inline void tp_local64_add(struct tp_local64 *p, u64 n)
 #endif
 }
 
-static inline void tp_local64_sub(struct tp_local64 *p, u64 n)
+/*
+ * The kernel's local64_xchg(): one instruction on x86-64 (xchg, locked by
+ * the CPU anyway), an atomic elsewhere: the fold of a per-CPU count, once
+ * per batch, so an interrupting update is never lost nor counted twice.
+ */
+static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 {
-#if defined(__x86_64__) && !defined(TP_TSAN)
-	__asm__ __volatile__("subq %1, %0" : "+m" (p->v) : "r" (n));
-#else
-	__atomic_fetch_sub(&p->v, n, __ATOMIC_RELAXED);
-#endif
+	return __atomic_exchange_n(&p->v, v, __ATOMIC_RELAXED);
 }
 
 static inline void tp_latch_init(struct tp_latch *l)

@@ -24,6 +24,10 @@
  *              "diff += n" on an architecture without a one-instruction
  *              add, or this_cpu_add() outside the kernel): the handler's
  *              count is lost
+ *  -DMUTANT=2  the fold subtracts what the owner read before the handler
+ *              ran (the first 1.0 code): a handler that folds in between
+ *              leaves the slot negative and the shared count ahead of the
+ *              pages counted
  */
 
 #ifndef MUTANT
@@ -51,7 +55,7 @@ inline check()
  *	d = tp_local64_read(diff) + n;
  *	tp_local64_add(diff, n);
  *	if (d >= batch) {
- *		tp_local64_sub(diff, d);
+ *		d = tp_local64_xchg(diff, 0);
  *		tp_atomic64_add(shared, d);
  *	}
  */
@@ -67,7 +71,11 @@ inline count(n)
 	check();
 	if
 	:: d >= BATCH ->
+#if MUTANT == 2
 		diff = diff - d;			/* tp_local64_sub(diff, d) */
+#else
+		atomic { d = diff; diff = 0 };		/* tp_local64_xchg(diff, 0) */
+#endif
 		check();
 		shared = shared + d;			/* tp_atomic64_add(shared, d) */
 		check()

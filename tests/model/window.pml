@@ -79,7 +79,7 @@ proctype ticker()
  *	d = tp_local64_read(diff) + n;
  *	tp_local64_add(diff, n);
  *	if (d >= batch) {
- *		tp_local64_sub(diff, d);
+ *		d = tp_local64_xchg(diff, 0);
  *		tp_atomic64_add(shared, d);
  *	}
  */
@@ -89,7 +89,7 @@ inline count(i)
 	atomic { diff[i] = diff[i] + n; counted = counted + n };
 	if
 	:: d >= BATCH ->
-		diff[i] = diff[i] - d;
+		atomic { d = diff[i]; diff[i] = 0 };
 		shared = shared + d
 	:: else
 	fi;
