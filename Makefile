@@ -228,6 +228,7 @@ RL_F_FUZZ	= $(RL_CFLAGS) -fsanitize=fuzzer,address,undefined \
 		  -fno-sanitize-recover=all
 
 RL_TEST_HDRS	:= $(wildcard tests/*.h tests/selftest/*.h)
+STRESS_SRCS	:= $(wildcard tests/stress/*.c tests/stress/*.h)
 RL_TESTS	:= $(notdir $(TEST_BINS))
 RL_MT_TESTS	:= $(basename $(notdir \
 		   $(shell grep -l pthread_create $(TEST_SRCS) /dev/null)))
@@ -258,9 +259,9 @@ $(O)/$(1)/tests/%: tests/%.c $(O)/$(1)/libtierpol.a $$(RL_TEST_HDRS) | cmocka
 	$$(Q)$(2) $$(BASE_CFLAGS) -Itests $$(CPPFLAGS) $$($(3)) $$< \
 		$(O)/$(1)/libtierpol.a $$(TEST_LIBS) -o $$@
 
-$(O)/$(1)/stress: tests/stress/stress.c $(O)/$(1)/libtierpol.a
+$(O)/$(1)/stress: $$(STRESS_SRCS) $(O)/$(1)/libtierpol.a
 	$$(call msg,CC,$$@)
-	$$(Q)$(2) $$(BASE_CFLAGS) $$(CPPFLAGS) $$($(3)) $$< \
+	$$(Q)$(2) $$(BASE_CFLAGS) $$(CPPFLAGS) $$($(3)) $$(filter %.c,$$^) \
 		$(O)/$(1)/libtierpol.a -lpthread -o $$@
 endef
 
