@@ -61,12 +61,12 @@ inline check()
  */
 inline count(n)
 {
-	d = diff + n;
+	d = diff + n;					/* tp_local64_read(diff) + n */
 #if MUTANT == 1
 	t = diff;					/* load */
 	atomic { diff = t + n; counted = counted + n };	/* store */
 #else
-	atomic { diff = diff + n; counted = counted + n };
+	atomic { diff = diff + n; counted = counted + n };	/* tp_local64_add() */
 #endif
 	check();
 	if

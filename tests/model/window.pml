@@ -85,12 +85,12 @@ proctype ticker()
  */
 inline count(i)
 {
-	d = diff[i] + n;
-	atomic { diff[i] = diff[i] + n; counted = counted + n };
+	d = diff[i] + n;				/* tp_local64_read(diff) + n */
+	atomic { diff[i] = diff[i] + n; counted = counted + n };	/* tp_local64_add() */
 	if
 	:: d >= BATCH ->
-		atomic { d = diff[i]; diff[i] = 0 };
-		shared = shared + d
+		atomic { d = diff[i]; diff[i] = 0 };	/* tp_local64_xchg(diff, 0) */
+		shared = shared + d			/* tp_atomic64_add(shared, d) */
 	:: else
 	fi;
 	assert(diff[i] < BATCH)
@@ -112,7 +112,7 @@ proctype cpu(byte i)
 		};
 		count(i);
 		/* __tp_window_take(st, tp_atomic64_read(count), ...) */
-		cnt = shared;
+		cnt = shared;				/* tp_atomic64_read(count) */
 		atomic {
 			st = start;			/* start = read(&st->start) */
 			if				/* the window is over? */
