@@ -93,6 +93,12 @@ static bool limiter_read(const struct tp_limiter *l, struct tp_limiter_set *s)
 	return false;
 }
 
+/* The bucket's units for @cfg's clock; 0 for a clock of 0 (refused). */
+static u32 limiter_shift(const struct tp_limiter_cfg *cfg)
+{
+	return cfg->tps ? __tp_bucket_shift(cfg->tps) : 0;
+}
+
 int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 		    u64 now)
 {
@@ -102,7 +108,7 @@ int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 
 	if (!l || !cfg)
 		return -EINVAL;
-	shift = cfg->tps ? __tp_bucket_shift(cfg->tps) : 0;
+	shift = limiter_shift(cfg);
 	ret = __tp_limiter_check(cfg, shift, &s);
 	if (ret)
 		return ret;
@@ -130,7 +136,12 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 	if (!l || !cfg)
 		return -EINVAL;
 	TP_ASSERT(l->tps);	/* initialised */
-	ret = __tp_limiter_check(cfg, l->shift, &s);
+	/*
+	 * Derived in the units of @cfg's own clock: those of the live one
+	 * would overflow for a faster clock (a cost of 0, then a division by
+	 * it). A clock that differs is refused below anyway.
+	 */
+	ret = __tp_limiter_check(cfg, limiter_shift(cfg), &s);
 	if (!ret && cfg->tps != l->tps)
 		ret = -EINVAL;	/* the units of the live state */
 	if (ret)

@@ -22,33 +22,33 @@
  * Count @n pages in a CPU's @diff and move the pending pages to @shared once
  * @batch of them are pending (the kernel's mod_node_page_state()). With a
  * batch of 1, they go to @shared at once. An interrupt or a signal handler
- * on the same CPU may run this on the same slot between any two steps: each
- * step is atomic on the slot, shared + diff stays exact, @shared never
- * runs ahead of the pages counted, and @diff never goes below 0
+ * on the same CPU may run this on the same slot between any two steps:
+ * each step is atomic on the slot, shared + diff stays exact, @shared
+ * never holds more than the pages counted, and @diff never goes below 0
  * (tests/model/fold.pml).
  */
 static inline void __tp_count(struct tp_atomic64 *shared,
 			      struct tp_local64 *diff, u64 n, u32 batch)
 {
-	u64 d;
+	bool fold;
 
 	if (batch <= 1) {
 		tp_atomic64_add(shared, n);
 		return;
 	}
 	/*
-	 * Read before the add, not after it: no store-to-load stall. An
-	 * interrupt between the two makes @d too small, so a fold may wait
-	 * for the next call (the slot then holds the interrupting request's
-	 * pages on top of @batch - 1). The fold moves what the slot holds
-	 * when it empties it, not @d: a handler may have folded in between.
+	 * Read before the add, not after it: no store-to-load stall. The
+	 * value read only decides whether to fold, and may be stale by then
+	 * (an interrupt counted or folded the slot in between): what is
+	 * folded is what the slot holds when it is taken, in one exchange,
+	 * so no page is lost and none moves twice. A fold may wait for the
+	 * next call: the slot then holds an interrupting request's pages on
+	 * top of @batch - 1.
 	 */
-	d = tp_local64_read(diff) + n;
+	fold = tp_local64_read(diff) + n >= batch;
 	tp_local64_add(diff, n);
-	if (tp_unlikely(d >= batch)) {
-		d = tp_local64_xchg(diff, 0);
-		tp_atomic64_add(shared, d);
-	}
+	if (tp_unlikely(fold))
+		tp_atomic64_add(shared, tp_local64_xchg(diff, 0));
 }
 
 /* ---- rate limiter ---------------------------------------------------------- */

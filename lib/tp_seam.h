@@ -92,7 +92,7 @@ static inline void tp_local64_add(struct tp_local64 *p, u64 n)
 	local64_add((s64)n, &p->v);
 }
 
-/* Empties the counter, returning what it held (one step on its CPU). */
+/* Take the counter's value and leave 0, in one step (interrupt-safe). */
 static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 {
 	return (u64)local64_xchg(&p->v, (s64)v);
@@ -248,8 +248,8 @@ static inline void tp_local64_add(struct tp_local64 *p, u64 n)
 
 /*
  * The kernel's local64_xchg(): one instruction on x86-64 (xchg, locked by
- * the CPU anyway), an atomic elsewhere: the fold of a per-CPU count, once
- * per batch, so an interrupting update is never lost nor counted twice.
+ * the CPU anyway), so a signal handler on the thread sees the counter
+ * before or after it, never between.
  */
 static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 {
