@@ -52,16 +52,14 @@ inline check()
 
 /*
  * __tp_count(shared, diff, n, batch), batch > 1:
- *	d = tp_local64_read(diff) + n;
+ *	fold = tp_local64_read(diff) + n >= batch;
  *	tp_local64_add(diff, n);
- *	if (d >= batch) {
- *		d = tp_local64_xchg(diff, 0);
- *		tp_atomic64_add(shared, d);
- *	}
+ *	if (fold)
+ *		tp_atomic64_add(shared, tp_local64_xchg(diff, 0));
  */
 inline count(n)
 {
-	d = diff + n;					/* tp_local64_read(diff) + n */
+	d = diff + n;					/* fold = tp_local64_read(diff) + n >= batch */
 #if MUTANT == 1
 	t = diff;					/* load */
 	atomic { diff = t + n; counted = counted + n };	/* store */

@@ -76,16 +76,14 @@ proctype ticker()
 
 /*
  * __tp_count(shared, diff, n, batch), lib/tp_inline.h:
- *	d = tp_local64_read(diff) + n;
+ *	fold = tp_local64_read(diff) + n >= batch;
  *	tp_local64_add(diff, n);
- *	if (d >= batch) {
- *		d = tp_local64_xchg(diff, 0);
- *		tp_atomic64_add(shared, d);
- *	}
+ *	if (fold)
+ *		tp_atomic64_add(shared, tp_local64_xchg(diff, 0));
  */
 inline count(i)
 {
-	d = diff[i] + n;				/* tp_local64_read(diff) + n */
+	d = diff[i] + n;				/* fold = tp_local64_read(diff) + n >= batch */
 	atomic { diff[i] = diff[i] + n; counted = counted + n };	/* tp_local64_add() */
 	if
 	:: d >= BATCH ->
