@@ -156,9 +156,12 @@ static inline bool __tp_window_take(struct tp_limiter_state *st, u64 count,
 		tp_atomic64_set(&st->base, count);
 	used = count - tp_atomic64_read(&st->base);
 	/*
-	 * A caller that read the base before the opener stored it sees a
-	 * large count: refused, never admitted. A limit of 0 refuses
-	 * everything, a window's opener included.
+	 * A caller that reads the base before the opener stored it compares
+	 * against the previous window's base: refused, or admitted within
+	 * that window's budget if it had room left; a caller counted before
+	 * the opener read the count is admitted in the new window for free.
+	 * Both are in limiter.h's bound (tests/model/window.pml). A limit of
+	 * 0 refuses everything, a window's opener included.
 	 */
 	if (variant == TP_LIMITER_WINDOW_RFC2020)
 		return limit && used <= limit;

@@ -23,6 +23,11 @@
  *    LIMIT + C x (BATCH - 1) + NMAX that limiter.h stated, and fails;
  *  - one opener per window: an opening replaces a start more than TPS
  *    ticks old, so windows open more than TPS ticks apart;
+ *  - -DOLD_BASE_REFUSED checks what the first 1.0 comment of
+ *    __tp_window_take() said, that a caller that reads the base before
+ *    the opener stored it is refused, and fails: it may be admitted
+ *    against the previous window's base when that window had room (it
+ *    then counts against that window, and the bound above holds);
  *  - a slot never has BATCH or more pages pending after its own call;
  *  - at the end, shared + pending == every page counted;
  *  - no deadlock (every process ends; no step waits).
@@ -61,7 +66,8 @@ byte clk;			/* the callers' clock */
 
 /* Ghosts. */
 byte bgen;			/* the window whose base is in @base */
-byte nwin;			/* windows opened */
+byte nwin;			/* windows opened (bases stored) */
+byte nstart;			/* starts moved (cmpxchg won) */
 byte adm[TMAX + 2];		/* pages admitted per window */
 int counted;			/* pages counted */
 byte ndone;
@@ -128,7 +134,8 @@ proctype cpu(byte i)
 			if
 			:: start == st ->
 				assert(now - start > TPS);
-				start = now
+				start = now;
+				nstart++
 			:: else -> goto used
 			fi
 		};
@@ -147,7 +154,13 @@ used:
 			if
 			:: adm_ok ->
 				adm[g] = adm[g] + n;
-				assert(adm[g] <= BOUND)
+				assert(adm[g] <= BOUND);
+#ifdef OLD_BASE_REFUSED
+				/* a base read before the opener stored it */
+				assert(g == nstart)
+#else
+				skip
+#endif
 			:: else
 			fi;
 			d = 0; cnt = 0; b = 0; st = 0; g = 0; n = 0; now = 0;
