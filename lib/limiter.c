@@ -202,8 +202,7 @@ u64 tp_limiter_available(const struct tp_limiter *l, u64 now)
 		return 0;
 	ns = now << l->shift;
 	debt = 0;
-	if (tp_time_diff(now, tp_atomic64_read_acquire(&l->st.fresh)) <=
-	    (s64)l->stale) {
+	if (!__tp_bucket_stale(&l->st, l->stale, now)) {
 		tat = tp_atomic64_read(&l->st.tat);
 		d = (s64)(tat - ns);
 		debt = d > 0 ? (u64)d : 0;

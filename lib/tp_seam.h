@@ -16,8 +16,11 @@
  *    and on the scan ring, always inside a sequence-count or latch read
  *    section that is validated afterwards: a 64-bit access may tear on a
  *    32-bit target, and the validation then fails and the reader retries.
- *    Nothing reads a 64-bit value shared with a concurrent writer outside
- *    such a section except through struct tp_atomic64.
+ *    The one other use is the VMA access bitmaps (vma_scan.c), racy by
+ *    design as the kernel's: a torn read there is a bitmap whose halves
+ *    come from two moments, each bit as a racing __set_bit() could leave
+ *    it. Live state shared with a concurrent writer is read through
+ *    struct tp_atomic64 only.
  *  - tp_atomic64_*(): live state shared between CPUs (atomic64_t in the
  *    kernel): atomic on every target, 32-bit included.
  *  - tp_local64_*(): per-CPU counters (local64_t in the kernel): updated by
