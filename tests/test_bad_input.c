@@ -553,6 +553,115 @@ static void call_decide_wmarks_out_of_order(void **state)
 	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
 }
 
+/*
+ * A kernel before Linux 6.1 has no promo watermark: 0 stands for none, the
+ * high watermark takes its place in the bypass and the demotion target.
+ */
+static void call_decide_no_promo_wmark(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
+	struct tp_node_mem m = good_mem;
+	struct tp_policy pol;
+
+	(void)state;
+	linux61(&pol);
+	m.wmark_promo = 0;
+	assert_int_equal(tp_demotion_target(&pol, &m), m.wmark_high);
+	/* bypass when free > high + max(1 GiB, present / 16) */
+	m.present = 16;
+	m.free = m.wmark_high + (1ULL << 18) + 1;
+	assert_true(tp_free_space_enough(&pol, &m));
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 10),
+			 TP_PROMOTE_NRL);
+	m.free--;
+	assert_false(tp_free_space_enough(&pol, &m));
+	/* a promo watermark of 0 with a high one above 0 is not "unordered" */
+	m.wmark_high = 100;
+	m.wmark_low = m.wmark_min = 0;
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 11) >= 0);
+}
+
+/* The names: every verdict and every error tierpol returns, and the rest. */
+static void call_names(void **state)
+{
+	int v;
+
+	(void)state;
+	for (v = 0; v < TP_NR_VERDICTS; v++)
+		assert_string_not_equal(tp_verdict_name(v), "(unknown verdict)");
+	assert_string_equal(tp_verdict_name(-1), "(unknown verdict)");
+	assert_string_equal(tp_verdict_name(TP_NR_VERDICTS),
+			    "(unknown verdict)");
+	assert_string_equal(tp_verdict_name(-EINVAL), "(unknown verdict)");
+	assert_string_equal(tp_strerror(-EINVAL), tp_strerror(EINVAL));
+	assert_string_equal(tp_strerror(-12345), "unknown error");
+	assert_string_equal(tp_strerror(0), "success");
+	assert_string_equal(tp_strerror(-2147483647 - 1), "unknown error");
+}
+
+/* The ring's array must hold the depth; a longer one is fine. */
+static void call_ring_init_short_array(void **state)
+{
+	struct tp_scan_ring_cfg c = { .sz = sizeof(c), .depth = 8 };
+	struct tp_scan_pass pass[16];
+	struct tp_scan_ring r, copy;
+
+	(void)state;
+	memset(&r, 0x5a, sizeof(r));
+	copy = r;
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 7), -EINVAL);
+	assert_memory_equal(&r, &copy, sizeof(r));
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 0), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 8), 0);
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 16), 0);
+	c.depth = 0;	/* the default depth, 16 */
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 15), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 16), 0);
+}
+
+/*
+ * A 32-bit counter zero-extended to 64 bits jumps back by 2^32 at its wrap:
+ * no error and nothing undefined; the window and the controller's period
+ * wait until the clock has caught up, then work again.
+ */
+static void call_time_wraps(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
+	struct tp_node_mem m = good_mem;
+	struct tp_limiter_cfg lc = { .sz = sizeof(lc),
+				     .variant = TP_LIMITER_WINDOW_LINUX61,
+				     .tps = 1000, .rate = 10 };
+	struct tp_limiter l;
+	struct tp_policy pol;
+	u64 t, before = 0xffffff00ULL;
+	int i, ok = 0;
+
+	(void)state;
+	assert_int_equal(tp_limiter_init(&l, &lc, before), 0);
+	/* Linux 6.1 counts a request before comparing: 9 of 10 a window */
+	for (i = 0; i < 9; i++)
+		assert_true(tp_limiter_consume(&l, NULL, 1, before));
+	assert_false(tp_limiter_consume(&l, NULL, 1, before));
+	/* the clock wrapped: now 200 ms "after", numerically before */
+	t = (before + 200) & 0xffffffffULL;
+	assert_false(tp_limiter_consume(&l, NULL, 1, t));
+	/* a second after the jump the window is still the old one ... */
+	assert_false(tp_limiter_consume(&l, NULL, 1, t + 1000));
+	/*
+	 * ... until the clock passes the old start by a second: the opener
+	 * is not counted against its window, then 9 more.
+	 */
+	for (i = 0; i < 20; i++)
+		ok += tp_limiter_consume(&l, NULL, 1, before + 1001 + i);
+	assert_int_equal(ok, 10);
+
+	linux61(&pol);
+	m.free = m.wmark_promo + 10;	/* no bypass */
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, before) >= 0);
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, t) >= 0);
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 0) >= 0);
+}
+
 static void call_decide_unknown_latency_and_flags(void **state)
 {
 	struct tp_fault f = { .latency = TP_LATENCY_UNKNOWN, .nr_pages = 1 };
@@ -1139,6 +1248,10 @@ static const struct CMUnitTest call_tests[] = {
 	cmocka_unit_test(call_decide_empty_folio),
 	cmocka_unit_test(call_decide_huge_folio),
 	cmocka_unit_test(call_decide_wmarks_out_of_order),
+	cmocka_unit_test(call_decide_no_promo_wmark),
+	cmocka_unit_test(call_names),
+	cmocka_unit_test(call_ring_init_short_array),
+	cmocka_unit_test(call_time_wraps),
 	cmocka_unit_test(call_decide_unknown_latency_and_flags),
 	cmocka_unit_test(call_limiter_requests),
 	cmocka_unit_test(call_vma_empty),
