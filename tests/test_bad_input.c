@@ -633,7 +633,7 @@ static void call_time_wraps(void **state)
 				     .tps = 1000, .rate = 10 };
 	struct tp_limiter l;
 	struct tp_policy pol;
-	u64 t, before = 0xffffff00ULL;
+	u64 t, before = 0xfffffff0ULL;	/* 16 ms before a 32-bit wrap */
 	int i, ok = 0;
 
 	(void)state;
