@@ -375,6 +375,10 @@ clean: kclean
 #                     BENCH_ARGS="-f ring --md FILE ..." (bench --help)
 #   make bench-smoke  the same with 3 repeats of ~3 ms: proves it builds and
 #                     runs (CI); never asserts a timing
+#   make bench-instr  instructions per operation of both sides of every
+#                     single-thread row, under callgrind (noise-free,
+#                     seconds); BENCH_INSTR=N calls per side, BENCH_ARGS
+#                     as for make bench (-f FILTER)
 #
 # Always -O2 (on top of CFLAGS), linked against $(STATIC_LIB); bench/inline.c
 # compiles lib/*.c into the benchmark as well, for the out-of-line vs inlined
@@ -414,7 +418,12 @@ bench: $(BENCH_BIN) $(BENCH_TIERSIM)
 bench-smoke: $(BENCH_BIN) $(BENCH_TIERSIM)
 	$(BENCH_BIN) --smoke --tiersim $(O)/examples/tiersim $(BENCH_ARGS)
 
-.PHONY: bench bench-smoke
+BENCH_INSTR	?= 20000
+
+bench-instr: $(BENCH_BIN)
+	sh bench/instr.sh $(BENCH_BIN) $(BENCH_INSTR) $(BENCH_ARGS)
+
+.PHONY: bench bench-smoke bench-instr
 
 # ---- tiersim: the trace-driven two-tier memory simulator (issue 4) -------
 #

@@ -21,8 +21,13 @@
  *    share one object (and one clock), each with its own per-CPU slot;
  *    ns/op is each thread's own time per call, averaged over the threads.
  *
+ * --instr N (under callgrind, bench/instr.sh) times nothing: it runs each
+ * single-thread comparison's two sides for N calls each and has callgrind
+ * dump the instructions of each, a count that noise cannot move.
+ *
  * Usage: bench [--smoke] [-r REPEATS] [-t SECONDS] [-f FILTER]
  *              [--md FILE] [--tiersim PATH] [--wall] [--no-inline]
+ *              [--instr N]
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -35,6 +40,17 @@
 #include <unistd.h>
 
 #include "bench.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_DUMP_STATS_AT
+/* No valgrind headers: --instr still runs, callgrind just cannot be told. */
+#define CALLGRIND_ZERO_STATS		do { } while (0)
+#define CALLGRIND_DUMP_STATS_AT(s)	do { (void)(s); } while (0)
+#endif
 
 #ifndef BENCH_CFLAGS
 #define BENCH_CFLAGS "?"
@@ -54,6 +70,7 @@ static double opt_target = 0.1;
 static const char *opt_filter;
 static bool opt_inline = true;
 static bool opt_wall;		/* measure wall time instead of CPU time */
+static u64 opt_instr;		/* --instr: calls per side, under callgrind */
 static FILE *md;		/* --md: the tables in Markdown */
 static int failures;		/* correctness checks that failed */
 
@@ -264,6 +281,19 @@ static void header(void)
 	mdf("|---|---|---|---|---|\n");
 }
 
+/* --instr: @s warmed up, then opt_instr calls between two callgrind marks. */
+static void instr_side(const struct side *s, const char *who, const char *name)
+{
+	char label[200];
+
+	snprintf(label, sizeof(label), "%s|%s|%s|%llu", who, cur_section, name,
+		 (unsigned long long)opt_instr);
+	side_run(s, opt_instr / 4 + 1);
+	CALLGRIND_ZERO_STATS;
+	side_run(s, opt_instr);
+	CALLGRIND_DUMP_STATS_AT(label);
+}
+
 struct result compare(const char *name, const struct side *tp,
 		      const struct side *base, const char *what)
 {
@@ -274,6 +304,14 @@ struct result compare(const char *name, const struct side *tp,
 
 	if (!wanted(name))
 		return r;
+	if (opt_instr) {
+		/* threads are serialized under valgrind: one thread only */
+		if (tp->threads == 1 && base->threads == 1) {
+			instr_side(tp, "tp", name);
+			instr_side(base, "base", name);
+		}
+		return r;
+	}
 	header();
 	nt = calibrate(tp);
 	nb = calibrate(base);
@@ -476,7 +514,9 @@ static void usage(const char *p)
 		"  --md FILE     also write the tables as Markdown to FILE\n"
 		"  --tiersim P   the simulator binary (default build/examples/tiersim)\n"
 		"  --wall        time with the wall clock instead of each thread's CPU time\n"
-		"  --no-inline   skip the out-of-line vs inlined comparison\n",
+		"  --no-inline   skip the out-of-line vs inlined comparison\n"
+		"  --instr N     no timing: N calls per side between callgrind marks\n"
+		"                (bench/instr.sh runs it under callgrind)\n",
 		p);
 	exit(2);
 }
@@ -508,6 +548,10 @@ static void parse_args(int argc, char **argv)
 			opt_wall = true;
 		} else if (!strcmp(argv[i], "--no-inline")) {
 			opt_inline = false;
+		} else if (!strcmp(argv[i], "--instr") && i + 1 < argc) {
+			opt_instr = strtoull(argv[++i], NULL, 0);
+			if (!opt_instr)
+				usage(argv[0]);
 		} else {
 			usage(argv[0]);
 		}
@@ -536,6 +580,11 @@ int main(int argc, char **argv)
 	bench_fault();
 	if (opt_inline)
 		bench_inline();
+	if (opt_instr) {
+		printf("--instr %llu: callgrind dumps written, nothing timed\n",
+		       (unsigned long long)opt_instr);
+		return failures ? 1 : 0;
+	}
 	bench_memory();
 	bench_tiersim();
 
