@@ -294,6 +294,7 @@ struct dec_case {
 	u64 free;		/* the target's free pages */
 	u32 mbps;		/* rate limit override, 0: the preset's */
 	unsigned int shift;	/* now advances one ms per 2^shift calls */
+	u32 clear;		/* TP_POL_* switches to clear */
 };
 
 /*
@@ -302,12 +303,15 @@ struct dec_case {
  * ms per 4096 calls; the RFC at its default rate of the high watermark per
  * second, 6.1 at 1 MB/s).
  */
-#define DEC_RFC_BYPASS	{ TP_PRESET_RFC2020, DEC_FREE_BYPASS, 0, 0 }
-#define DEC_RFC_ADMIT	{ TP_PRESET_RFC2020, DEC_FREE_FULL, 0, 0 }
-#define DEC_RFC_LIMIT	{ TP_PRESET_RFC2020, DEC_FREE_FULL, 0, 12 }
-#define DEC_61_BYPASS	{ TP_PRESET_LINUX61, DEC_FREE_BYPASS, 0, 0 }
-#define DEC_61_ADMIT	{ TP_PRESET_LINUX61, DEC_FREE_FULL, 0, 0 }
-#define DEC_61_LIMIT	{ TP_PRESET_LINUX61, DEC_FREE_FULL, 1, 12 }
+#define DEC_RFC_BYPASS	{ TP_PRESET_RFC2020, DEC_FREE_BYPASS, 0, 0, 0 }
+#define DEC_RFC_ADMIT	{ TP_PRESET_RFC2020, DEC_FREE_FULL, 0, 0, 0 }
+#define DEC_RFC_LIMIT	{ TP_PRESET_RFC2020, DEC_FREE_FULL, 0, 12, 0 }
+#define DEC_61_BYPASS	{ TP_PRESET_LINUX61, DEC_FREE_BYPASS, 0, 0, 0 }
+#define DEC_61_ADMIT	{ TP_PRESET_LINUX61, DEC_FREE_FULL, 0, 0, 0 }
+#define DEC_61_LIMIT	{ TP_PRESET_LINUX61, DEC_FREE_FULL, 1, 12, 0 }
+/* 6.1 with the 2026 bypass knob off: no preset, the generic instance. */
+#define DEC_61_NOBYPASS	{ TP_PRESET_LINUX61, DEC_FREE_FULL, 0, 0, \
+			  TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET }
 
 /* decide.c */
 void dec_alloc(struct dec_setup *d);

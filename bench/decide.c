@@ -96,6 +96,7 @@ void dec_init(struct dec_setup *d, const struct dec_case *dc)
 	tp_policy_preset(&cfg, dc->preset, 1000);
 	if (dc->mbps)
 		cfg.rate_limit_mbps = dc->mbps;
+	cfg.flags &= ~dc->clear;
 	if (tp_policy_init(d->pol, &cfg) || tp_node_init(d->node, d->pol, 0)) {
 		fprintf(stderr, "policy init failed\n");
 		exit(2);
@@ -218,6 +219,7 @@ void bench_decide(void)
 		{ "6.1: bypass (free space)", DEC_61_BYPASS, 1, false },
 		{ "6.1: full path, admitted", DEC_61_ADMIT, 1, true },
 		{ "6.1: full path, rate-limited", DEC_61_LIMIT, 1, true },
+		{ "6.1, bypass knob off (generic)", DEC_61_NOBYPASS, 1, false },
 		{ "2 threads: RFC full, admitted", DEC_RFC_ADMIT, 2, true },
 		{ "2 threads: RFC full, rate-limited", DEC_RFC_LIMIT, 2, true },
 		{ "2 threads: 6.1 full, admitted", DEC_61_ADMIT, 2, true },
