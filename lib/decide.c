@@ -45,23 +45,25 @@ decide_close(const struct tp_policy *pol, struct tp_node *node,
  * live state; DECIDE_RETRY (the settings changed) has nothing to undo.
  *
  * Always inlined: tp_decide() instantiates it with the presets' flags and
- * variants as constants, so their paths test no switch at run time. With
- * @leaf set an instance calls nothing: it leaves a period that is due
- * (once per period) to decide_again() (DECIDE_RETRY).
+ * variants as constants, and @tiering set (the copy's @fast said that the
+ * mode is on), so their paths test no switch at run time. With @leaf set
+ * an instance calls nothing: it leaves a period that is due (once per
+ * period) to decide_again() (DECIDE_RETRY).
  */
 static __attribute__((__always_inline__)) inline int
 decide_copy(const struct tp_policy *pol, struct tp_node *node,
 	    struct tp_node_cpu *cpu, const struct tp_fault *f,
 	    const struct tp_node_mem *mem, u64 now,
 	    const struct tp_policy_set *c, unsigned int seq, u32 flags,
-	    u32 wmark_variant, u32 lim_variant, bool leaf, u32 *counter)
+	    u32 wmark_variant, u32 lim_variant, bool tiering, bool leaf,
+	    u32 *counter)
 {
 	u64 nr = f->nr_pages, rate, th, cost, tau, n_max;
 	u64 period, ref_th, unit, max;
 	u32 batch;
 	int v, r;
 
-	if (!(tp_read_once(c->mode) & TP_MODE_TIERING)) {
+	if (!tiering && !(tp_read_once(c->mode) & TP_MODE_TIERING)) {
 		v = TP_REFUSE_MODE;
 		goto plain;
 	}
@@ -190,7 +192,8 @@ decide_again(const struct tp_policy *pol, struct tp_node *node,
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				tp_read_once(c->flags),
 				tp_read_once(c->wmark_variant),
-				tp_read_once(c->lim.variant), false, &counter);
+				tp_read_once(c->lim.variant), false, false,
+				&counter);
 		if (tp_likely(v != DECIDE_RETRY))
 			break;
 		v = TP_REFUSE_BUSY;
@@ -205,8 +208,8 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	      const struct tp_node_mem *mem, u64 now)
 {
 	const struct tp_policy_set *c;
-	u32 flags, wv, lv, counter;
 	unsigned int seq;
+	u32 counter;
 	int v;
 
 	TP_ASSERT(pol && pol->tps && node && cpu && f && mem);
@@ -222,22 +225,24 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	 */
 	seq = tp_latch_begin(&pol->latch);
 	c = &pol->set[seq & 1];
-	flags = tp_read_once(c->flags);
-	wv = tp_read_once(c->wmark_variant);
-	lv = tp_read_once(c->lim.variant);
-	if (flags == TP_FLAGS_LINUX61 && wv == TP_WMARK_LINUX61 &&
-	    lv == TP_LIMITER_WINDOW_LINUX61)
+	switch (tp_read_once(c->fast)) {
+	case TP_FAST_LINUX61:
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				TP_FLAGS_LINUX61, TP_WMARK_LINUX61,
-				TP_LIMITER_WINDOW_LINUX61, true, &counter);
-	else if (flags == TP_FLAGS_RFC2020 && wv == TP_WMARK_RFC2020 &&
-		 lv == TP_LIMITER_WINDOW_RFC2020)
+				TP_LIMITER_WINDOW_LINUX61, true, true, &counter);
+		break;
+	case TP_FAST_RFC2020:
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				TP_FLAGS_RFC2020, TP_WMARK_RFC2020,
-				TP_LIMITER_WINDOW_RFC2020, true, &counter);
-	else
-		v = decide_copy(pol, node, cpu, f, mem, now, c, seq, flags, wv,
-				lv, true, &counter);
+				TP_LIMITER_WINDOW_RFC2020, true, true, &counter);
+		break;
+	default:
+		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+				tp_read_once(c->flags),
+				tp_read_once(c->wmark_variant),
+				tp_read_once(c->lim.variant), false, true, &counter);
+		break;
+	}
 	if (tp_unlikely(v == DECIDE_RETRY))
 		return decide_again(pol, node, cpu, f, mem, now);
 	tp_local64_add(&cpu->nr[counter], f->nr_pages);
