@@ -189,9 +189,11 @@ static void measure_writes(struct dec_setup *d, struct wset *pol,
 
 void bench_memory(void)
 {
-	/* What every path reads: the latch, the switches, the mode, the rate. */
-#define POL_COMMON	POL_F(latch), SET_F(flags), SET_F(wmark_variant), \
-			SET_F(lim.variant), SET_F(mode), SET_F(lim.limit), \
+	/*
+	 * What every preset path reads: the latch, which specialised
+	 * decision applies, the rate and the bypass margin.
+	 */
+#define POL_COMMON	POL_F(latch), SET_F(fast), SET_F(lim.limit), \
 			SET_F(bypass_min)
 	/* What a candidate reads on top of it. */
 #define POL_CAND	POL_COMMON, SET_F(lim.batch), SET_F(th.period), \
