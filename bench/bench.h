@@ -106,8 +106,8 @@ u64 rnd(void);
 struct stat3 stat3(const double *v, int n);
 /* Markdown output (--md), if asked for. */
 void mdf(const char *fmt, ...) __attribute__((__format__(__printf__, 1, 2)));
-/* Start a section of comparisons; false if the filter excludes it all. */
-bool section(const char *name, const char *what);
+/* Start a section of comparisons (printed with its first wanted row). */
+void section(const char *name, const char *what);
 /* Start a section with its own table; false if the filter excludes it. */
 bool section_plain(const char *name, const char *title);
 /* Is the row @name of the current section wanted (-f)? */

@@ -248,12 +248,11 @@ bool wanted(const char *name)
 	       strstr(name, opt_filter);
 }
 
-bool section(const char *name, const char *what)
+void section(const char *name, const char *what)
 {
 	cur_section = name;
 	cur_what = what;
 	cur_header = false;
-	return !opt_filter || strstr(name, opt_filter);
 }
 
 bool section_plain(const char *name, const char *title)
