@@ -55,7 +55,7 @@ LIB_CFLAGS	:= $(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin \
 PROG_CFLAGS	:= $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS	:= $(wildcard lib/*.c)
-LIB_HDRS	:= $(wildcard include/tierpol/*.h) lib/tp_seam.h
+LIB_HDRS	:= $(wildcard include/tierpol/*.h lib/*.h)
 LIB_OBJS	:= $(patsubst lib/%.c,$(O)/lib/%.o,$(LIB_SRCS))
 
 STATIC_LIB	:= $(O)/libtierpol.a
