@@ -390,21 +390,27 @@ clean: kclean
 
 .PHONY: kmod kcheck kstyle check32 kclean
 
-# ---- bench: performance figures and targets (issue 6) --------------------
+# ---- bench: performance figures and targets (issues 6 and 12) ------------
 #
 #   make bench        every figure against its baseline, the memory and
 #                     cache-line report and the PASS/MISS targets (< 2 min);
 #                     BENCH_ARGS="-f ring --md FILE ..." (bench --help)
 #   make bench-smoke  the same with 3 repeats of ~3 ms: proves it builds and
 #                     runs (CI); never asserts a timing
+#   make bench-instr  instructions per operation of both sides of every
+#                     single-thread row, under callgrind (noise-free,
+#                     seconds); BENCH_INSTR=N calls per side, BENCH_ARGS
+#                     as for make bench (-f FILTER)
 #
 # Always -O2 (on top of CFLAGS), linked against $(STATIC_LIB); bench/inline.c
 # compiles lib/*.c into the benchmark as well, for the out-of-line vs inlined
-# comparison. The method is in docs/PERFORMANCE.md.
+# comparison. bench/harness.c measures, one file per section does the rest.
+# The method is in docs/PERFORMANCE.md.
 
 BENCH_ARGS	?=
 BENCH_BIN	:= $(O)/bench/bench
-BENCH_OBJS	:= $(addprefix $(O)/bench/,bench.o baselines.o cases_lib.o inline.o)
+BENCH_SRCS	:= $(wildcard bench/*.c)
+BENCH_OBJS	:= $(patsubst bench/%.c,$(O)/bench/%.o,$(BENCH_SRCS))
 BENCH_HDRS	:= $(wildcard bench/*.h)
 BENCH_CFLAGS	:= $(BASE_CFLAGS) $(CPPFLAGS) $(filter-out -O%,$(CFLAGS)) -O2
 
@@ -434,7 +440,12 @@ bench: $(BENCH_BIN) $(BENCH_TIERSIM)
 bench-smoke: $(BENCH_BIN) $(BENCH_TIERSIM)
 	$(BENCH_BIN) --smoke --tiersim $(O)/examples/tiersim $(BENCH_ARGS)
 
-.PHONY: bench bench-smoke
+BENCH_INSTR	?= 20000
+
+bench-instr: $(BENCH_BIN)
+	sh bench/instr.sh $(BENCH_BIN) $(BENCH_INSTR) $(BENCH_ARGS)
+
+.PHONY: bench bench-smoke bench-instr
 
 # ---- tiersim: the trace-driven two-tier memory simulator (issue 4) -------
 #

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Baselines: the primitives written the obvious way, mostly transcribed from
- * the seed and mainline kernel code. See baselines.h for how the kernel's
- * facilities are emulated. Nothing here is tuned: the point is to measure
- * tierpol against what a straightforward port would cost.
+ * the 2020 RFC's and Linux 6.1's kernel code. See baselines.h for how the
+ * kernel's facilities are emulated. Nothing here is tuned: the point is to
+ * measure tierpol against the kernel's own code and against what a
+ * straightforward port would cost.
  */
 #include "baselines.h"
 
@@ -43,7 +44,7 @@ void bl_ring_advance(struct bl_mm *mm, unsigned long end)
 	WRITE_ONCE(mm->numa_scan_offset, end);
 }
 
-/* MAX_SCAN_WINDOW * (1UL << 22): the seed's stretch of an empty newest pass */
+/* MAX_SCAN_WINDOW * (1UL << 22): the RFC's stretch of an empty newest pass */
 #define BL_EMPTY_STRETCH	(2560UL * (1UL << 22))
 #define BL_TASK_SIZE		(1UL << 47)
 
@@ -148,7 +149,7 @@ unsigned long bl_node_page_state(const struct bl_pgdat *pg, int item)
 
 /* -- rate limiters ------------------------------------------------------ */
 
-bool bl_window_seed(struct bl_pgdat *pg, struct bl_pcp *pcp,
+bool bl_window_rfc(struct bl_pgdat *pg, struct bl_pcp *pcp,
 		    unsigned long rate_limit, int nr, unsigned long now)
 {
 	unsigned long try, last_ts;
@@ -164,7 +165,7 @@ bool bl_window_seed(struct bl_pgdat *pg, struct bl_pcp *pcp,
 	return true;
 }
 
-bool bl_window_mainline(struct bl_pgdat *pg, struct bl_pcp *pcp,
+bool bl_window_61(struct bl_pgdat *pg, struct bl_pcp *pcp,
 			unsigned long rate_limit, int nr, unsigned long now)
 {
 	unsigned long nr_cand, start;
@@ -217,7 +218,7 @@ bool bl_bucket_consume(struct bl_bucket *b, unsigned long n,
 
 #define NUMA_MIGRATION_ADJUST_STEPS	16
 
-void bl_thresh_seed(struct bl_pgdat *pg, unsigned long rate_limit,
+void bl_thresh_rfc(struct bl_pgdat *pg, unsigned long rate_limit,
 		    unsigned long ref_th, unsigned long now,
 		    unsigned long period, unsigned long period_ms)
 {
@@ -242,7 +243,7 @@ void bl_thresh_seed(struct bl_pgdat *pg, unsigned long rate_limit,
 	}
 }
 
-void bl_thresh_mainline(struct bl_pgdat *pg, unsigned long rate_limit,
+void bl_thresh_61(struct bl_pgdat *pg, unsigned long rate_limit,
 			unsigned int ref_th, unsigned int now_ms,
 			unsigned int period_ms)
 {
@@ -277,7 +278,7 @@ static bool room(const struct bl_pgdat *pg, int nr)
 	return pg->free > pg->wmark_high + (unsigned long)nr;
 }
 
-int bl_decide_seed(const struct bl_sysctl *s, struct bl_pgdat *pg,
+int bl_decide_rfc(const struct bl_sysctl *s, struct bl_pgdat *pg,
 		   struct bl_pcp *pcp, const struct bl_fault *f,
 		   unsigned long now)
 {
@@ -303,7 +304,7 @@ int bl_decide_seed(const struct bl_sysctl *s, struct bl_pgdat *pg,
 		goto out;
 	}
 	def_th = s->hot_threshold_ms;	/* msecs_to_jiffies(), HZ = 1000 */
-	bl_thresh_seed(pg, rate_limit, def_th, now, s->scan_period_max_ms,
+	bl_thresh_rfc(pg, rate_limit, def_th, now, s->scan_period_max_ms,
 		       s->scan_period_max_ms);
 	th = READ_ONCE(pg->numa_threshold) ? : def_th;
 	if (f->flags & BL_F_WRITE)
@@ -312,7 +313,7 @@ int bl_decide_seed(const struct bl_sysctl *s, struct bl_pgdat *pg,
 		v = BL_REFUSE_COLD;
 		goto out;
 	}
-	if (!bl_window_seed(pg, pcp, rate_limit, f->nr, now))
+	if (!bl_window_rfc(pg, pcp, rate_limit, f->nr, now))
 		v = BL_REFUSE_RATELIMIT;
 	else
 		v = room(pg, f->nr) ? BL_PROMOTE : BL_REFUSE_NOSPACE;
@@ -321,7 +322,7 @@ out:
 	return v;
 }
 
-int bl_decide_mainline(const struct bl_sysctl *s, struct bl_pgdat *pg,
+int bl_decide_61(const struct bl_sysctl *s, struct bl_pgdat *pg,
 		       struct bl_pcp *pcp, const struct bl_fault *f,
 		       unsigned long now)
 {
@@ -348,14 +349,14 @@ int bl_decide_mainline(const struct bl_sysctl *s, struct bl_pgdat *pg,
 	}
 	def_th = s->hot_threshold_ms;
 	rate_limit = (unsigned long)s->rate_limit_mbps << (20 - s->page_shift);
-	bl_thresh_mainline(pg, rate_limit, def_th, (unsigned int)now,
+	bl_thresh_61(pg, rate_limit, def_th, (unsigned int)now,
 			   s->scan_period_max_ms);
 	th = READ_ONCE(pg->nbp_threshold) ? : def_th;
 	if (f->latency >= th) {
 		v = BL_REFUSE_COLD;
 		goto out;
 	}
-	if (!bl_window_mainline(pg, pcp, rate_limit, f->nr, now))
+	if (!bl_window_61(pg, pcp, rate_limit, f->nr, now))
 		v = BL_REFUSE_RATELIMIT;
 	else
 		v = room(pg, f->nr) ? BL_PROMOTE : BL_REFUSE_NOSPACE;
@@ -437,7 +438,7 @@ static bool vma_is_accessed_65(const struct bl_vma *v,
 	return pids & (1UL << hash_32((unsigned int)mm->pid, 6));
 }
 
-bool bl_vma_check_seed(struct bl_vma *v, const struct bl_vma_mm *mm,
+bool bl_vma_check_disjoint(struct bl_vma *v, const struct bl_vma_mm *mm,
 		       unsigned long now)
 {
 	if (mm->numa_scan_seq && time_before(now, v->next_scan))
@@ -464,7 +465,7 @@ static bool vma_is_accessed_67(const struct bl_vma *v,
 	return false;
 }
 
-bool bl_vma_check_mainline(struct bl_vma *v, const struct bl_vma_mm *mm,
+bool bl_vma_check_67(struct bl_vma *v, const struct bl_vma_mm *mm,
 			   unsigned long now)
 {
 	if (mm->numa_scan_seq && time_before(now, v->next_scan))

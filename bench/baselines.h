@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The baselines of the benchmark: each primitive written the obvious way,
- * mostly as a transcription of the seed (or mainline) kernel code, with
- * plain words, signed modulo, a mutex or a division on every call. They are
+ * mostly as a transcription of the kernel code (the 2020 RFC's or Linux
+ * 6.1's; docs/SOURCES.md cites them), with plain words, signed modulo, a
+ * mutex or a division on every call. They are
  * compiled in their own translation unit (baselines.c) with the same flags
  * as the benchmark, so they are called out of line exactly as the library
  * is, and neither side is inlined into the measuring loop.
@@ -24,13 +25,13 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-/* -- scan-history ring: seed 000 6/8 ------------------------------------ */
+/* -- scan-history ring: the 2020 RFC, patch 6/8 ------------------------- */
 
 #define BL_NUMA_SCAN_NR_HIST	16
 
 /**
- * struct bl_mm - the seed's mm_struct fields
- * @numa_scan_idx: next slot to record (seed: int)
+ * struct bl_mm - the RFC's mm_struct fields
+ * @numa_scan_idx: next slot to record (the RFC: int)
  * @nr_hist: runtime depth, only for the runtime-modulo variant
  * @numa_scan_offset: end of the newest pass
  * @numa_scan_jiffies: start time of each pass
@@ -49,8 +50,8 @@ void bl_ring_record(struct bl_mm *mm, unsigned long start, unsigned long now);
 /* task_numa_work()'s WRITE_ONCE(mm->numa_scan_offset, end) */
 void bl_ring_advance(struct bl_mm *mm, unsigned long end);
 /*
- * numa_hint_fault_latency() of seed 000 6/8, with "i = (i - 1) % 16" on an
- * int made safe as "(i - 1 + 16) % 16" (the seed reads index -1).
+ * numa_hint_fault_latency() of the 2020 RFC, patch 6/8, with "i = (i - 1) %
+ * 16" on an int made safe as "(i - 1 + 16) % 16" (the RFC reads index -1).
  */
 long bl_ring_latency(const struct bl_mm *mm, unsigned long addr,
 		     unsigned long now);
@@ -58,7 +59,7 @@ long bl_ring_latency(const struct bl_mm *mm, unsigned long addr,
 long bl_ring_latency_rt(const struct bl_mm *mm, unsigned long addr,
 			unsigned long now);
 
-/* -- per-page access time: mainline 6.1 with a runtime clock ------------ */
+/* -- per-page access time: Linux 6.1 with a runtime clock --------------- */
 
 /**
  * struct bl_atime - stamp format of the division baseline
@@ -82,7 +83,7 @@ unsigned long bl_atime_fault(const struct bl_atime *a, unsigned int *stamp,
 /* -- per-node state: pglist_data fields, per-CPU vmstat ----------------- */
 
 enum bl_stat_item {
-	BL_NUMA_TRY_MIGRATE = 0,	/* seed: also PGPROMOTE_CANDIDATE */
+	BL_NUMA_TRY_MIGRATE = 0,	/* the RFC's; 6.1's PGPROMOTE_CANDIDATE */
 	BL_NR_STAT_ITEMS = 1,
 };
 
@@ -103,19 +104,19 @@ struct bl_pcp {
  * struct bl_pgdat - the pglist_data fields of both kernels, one zone
  * @vm_stat: global vmstat counters
  * @hz: ticks per second (the window length)
- * @numa_ts: window start (plain word, cmpxchg'd); mainline keeps it in
+ * @numa_ts: window start (plain word, cmpxchg'd); 6.1 keeps it in
  *	unsigned int ms (nbp_rl_start), here unsigned long ticks of any unit
- * @numa_try: seed window base (plain word)
- * @numa_threshold_ts: seed controller period start
- * @numa_threshold_try: seed controller candidate base
- * @numa_threshold: seed adjusted threshold, 0 = default
- * @nbp_rl_nr_cand: mainline window base
- * @nbp_th_start: mainline controller period start (unsigned int ms)
- * @nbp_th_nr_cand: mainline controller candidate base
- * @nbp_threshold: mainline adjusted threshold, 0 = default
+ * @numa_try: the RFC's window base (plain word)
+ * @numa_threshold_ts: the RFC's controller period start
+ * @numa_threshold_try: the RFC's controller candidate base
+ * @numa_threshold: the RFC's adjusted threshold, 0 = default
+ * @nbp_rl_nr_cand: 6.1's window base
+ * @nbp_th_start: 6.1's controller period start (unsigned int ms)
+ * @nbp_th_nr_cand: 6.1's controller candidate base
+ * @nbp_threshold: 6.1's adjusted threshold, 0 = default
  * @free: free pages of the zone
  * @wmark_high: high watermark
- * @wmark_promo: promo watermark (mainline)
+ * @wmark_promo: promo watermark (6.1)
  * @present: node_present_pages
  */
 struct bl_pgdat {
@@ -142,13 +143,13 @@ unsigned long bl_node_page_state(const struct bl_pgdat *pg, int item);
 /* -- rate limiters ------------------------------------------------------ */
 
 /*
- * numa_migration_check_rate_limit() of seed 000 2/8: "two plain words"
+ * numa_migration_check_rate_limit() of the 2020 RFC, patch 2/8: "two plain words"
  * numa_ts/numa_try and a per-CPU vmstat count. True = admitted.
  */
-bool bl_window_seed(struct bl_pgdat *pg, struct bl_pcp *pcp,
+bool bl_window_rfc(struct bl_pgdat *pg, struct bl_pcp *pcp,
 		    unsigned long rate_limit, int nr, unsigned long now);
 /* numa_promotion_rate_limit() of 6.1 (">= limit"). True = admitted. */
-bool bl_window_mainline(struct bl_pgdat *pg, struct bl_pcp *pcp,
+bool bl_window_61(struct bl_pgdat *pg, struct bl_pcp *pcp,
 			unsigned long rate_limit, int nr, unsigned long now);
 
 /**
@@ -178,15 +179,15 @@ bool bl_bucket_consume(struct bl_bucket *b, unsigned long n,
 /* -- hot-threshold controllers ------------------------------------------ */
 
 /*
- * numa_migration_adjust_threshold() of seed 000 8/8; @period is
+ * numa_migration_adjust_threshold() of the 2020 RFC, patch 8/8; @period is
  * msecs_to_jiffies(scan_period_max) (HZ = 1000: the identity), @period_ms
  * the sysctl.
  */
-void bl_thresh_seed(struct bl_pgdat *pg, unsigned long rate_limit,
+void bl_thresh_rfc(struct bl_pgdat *pg, unsigned long rate_limit,
 		    unsigned long ref_th, unsigned long now,
 		    unsigned long period, unsigned long period_ms);
 /* numa_promotion_adjust_threshold() of 6.1 (unsigned int ms) */
-void bl_thresh_mainline(struct bl_pgdat *pg, unsigned long rate_limit,
+void bl_thresh_61(struct bl_pgdat *pg, unsigned long rate_limit,
 			unsigned int ref_th, unsigned int now_ms,
 			unsigned int period_ms);
 
@@ -232,15 +233,15 @@ struct bl_fault {
 };
 
 /*
- * should_numa_migrate_memory() of seed 000 (all eight patches) on the
+ * should_numa_migrate_memory() of the 2020 RFC (all eight patches) on the
  * tiering path, plus migrate_balanced_pgdat(): ticks are jiffies with
  * HZ = 1000.
  */
-int bl_decide_seed(const struct bl_sysctl *s, struct bl_pgdat *pg,
+int bl_decide_rfc(const struct bl_sysctl *s, struct bl_pgdat *pg,
 		   struct bl_pcp *pcp, const struct bl_fault *f,
 		   unsigned long now);
 /* The same for Linux 6.1 (ticks are milliseconds). */
-int bl_decide_mainline(const struct bl_sysctl *s, struct bl_pgdat *pg,
+int bl_decide_61(const struct bl_sysctl *s, struct bl_pgdat *pg,
 		       struct bl_pcp *pcp, const struct bl_fault *f,
 		       unsigned long now);
 
@@ -253,7 +254,7 @@ int bl_decide_mainline(const struct bl_sysctl *s, struct bl_pgdat *pg,
  * @next_scan: end of the new-VMA delay
  * @next_pid_reset: next window rotation
  * @access_pids: PID-hash bitmaps, previous and current window
- * @vma_scan_select: seed 004's countdown
+ * @vma_scan_select: the 2023 disjoint-VMA RFC's countdown
  * @start_scan_seq: 6.7: numa_scan_seq when the state was created
  * @prev_scan_seq: 6.7: sequence of the last scan
  */
@@ -288,11 +289,14 @@ struct bl_vma_mm {
 
 void bl_vma_init(struct bl_vma *v, const struct bl_vma_mm *mm,
 		 unsigned long now);
-/* Linux 6.5 + seed 004: true = scan (the VMA part of task_numa_work()) */
-bool bl_vma_check_seed(struct bl_vma *v, const struct bl_vma_mm *mm,
+/*
+ * Linux 6.5 + the 2023 disjoint-VMA RFC: true = scan (the VMA part of
+ * task_numa_work())
+ */
+bool bl_vma_check_disjoint(struct bl_vma *v, const struct bl_vma_mm *mm,
 		       unsigned long now);
 /* Linux 6.7: true = scan */
-bool bl_vma_check_mainline(struct bl_vma *v, const struct bl_vma_mm *mm,
+bool bl_vma_check_67(struct bl_vma *v, const struct bl_vma_mm *mm,
 			   unsigned long now);
 /* vma_set_access_pid_bit() */
 void bl_vma_note(struct bl_vma *v, int pid);

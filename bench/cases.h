@@ -2,248 +2,216 @@
 /*
  * The measuring loops over the library, written once and compiled twice
  * (see bench.h): the includer defines CASE(name) to prefix the runner names
- * and RUNNER_ATTR for their attributes, and has declared the library.
- *
- * Every loop takes its inputs from tables indexed with i & TBL_MASK (or from
- * a clock that advances), so no call sees the same inputs as the previous
- * one, and returns a checksum of the results.
+ * and RUNNER_ATTR for their attributes, and has declared the library. The
+ * loops' shapes are loops.h's, shared with the baselines; here are the
+ * operations on tierpol's side and the runners.
  */
 #ifndef CASE
 #error "define CASE(name) before including cases.h"
 #endif
 
-RUNNER_ATTR u64 CASE(ring_record)(void *ctx, u64 iters)
-{
-	struct ring_ctx *c = ctx;
-	u64 start = c->rec_start, now = c->rec_now, i;
+#include "loops.h"
 
-	for (i = 0; i < iters; i++) {
-		tp_scan_ring_record(c->ring, start, now);
-		start += 1ULL << 28;	/* 256 MB passes */
-		now += 100;
-	}
-	c->rec_start = start;
-	c->rec_now = now;
-	return start;
+/* ---- operations ---------------------------------------------------------- */
+
+static inline void tp_op_record(struct ring_ctx *c, u64 start, u64 now)
+{
+	tp_scan_ring_record(c->ring, start, now);
 }
 
+static inline u64 tp_op_advance(void *ctx, u64 k, u64 off)
+{
+	struct ring_ctx *c = ctx;
+
+	(void)k;
+	tp_scan_ring_advance(c->ring, off);
+	return 0;
+}
+
+static inline u64 tp_op_ring_lat(void *ctx, u64 k)
+{
+	struct ring_ctx *c = ctx;
+	u64 lat;
+
+	return tp_scan_ring_latency(c->ring, c->addr[k], c->now, &lat) >= 0 ?
+	       lat : 0;
+}
+
+static inline u64 tp_op_encode(void *ctx, u64 k, u64 now)
+{
+	struct atime_ctx *c = ctx;
+
+	(void)k;
+	return tp_atime_encode(&c->fmt, now);
+}
+
+static inline u64 tp_op_latency(void *ctx, u64 k, u64 now)
+{
+	struct atime_ctx *c = ctx;
+
+	return tp_atime_latency(&c->fmt, c->stamp[k], now);
+}
+
+static inline u64 tp_op_stamp(void *ctx, u64 k, u64 now)
+{
+	struct atime_ctx *c = ctx;
+
+	return tp_atime_fault(&c->fmt, &c->stamp[k], now);
+}
+
+/* The period never ends: now stays within it. */
+static inline u64 tp_op_thresh_idle(void *ctx, u64 k)
+{
+	struct thresh_ctx *c = ctx;
+
+	return (u64)tp_thresh_update(c->t, c->cand, c->start + k);
+}
+
+static inline u64 tp_op_thresh_close(struct thresh_ctx *c, u64 cand, u64 now)
+{
+	return (u64)tp_thresh_update(c->t, cand, now);
+}
+
+static inline bool tp_op_lim(struct lim_ctx *c, u64 now)
+{
+	return tp_limiter_consume(c->l, c->cpu, 1, now);
+}
+
+/* A scanned VMA is marked done. */
+static inline bool tp_op_vma_check(struct vma_ctx *c, u64 k, u64 now)
+{
+	struct tp_vma_scan *v = &c->v[k & (VMA_NR - 1)];
+	const struct tp_vma_facts *f = &c->facts[k];
+
+	if (!tp_vma_verdict_scans(tp_vma_scan_check(v, c->prof, f, now)))
+		return false;
+	tp_vma_scan_done(v, f->scan_seq);
+	return true;
+}
+
+static inline u64 tp_op_vma_note(void *ctx, u64 k)
+{
+	struct vma_ctx *c = ctx;
+
+	tp_vma_scan_note(&c->v[k & (VMA_NR - 1)], c->pid[k]);
+	return 0;
+}
+
+static inline int tp_op_decide(struct decide_ctx *c, u64 i, u64 t)
+{
+	return tp_decide(c->pol, c->node, c->cpu, &c->f[i & TBL_MASK], c->mem,
+			 t);
+}
+
+/* A hint fault as the 2020 RFC takes it: ring lookup, then the decision. */
+static inline int tp_op_fault_ring(struct decide_ctx *c, u64 i, u64 t)
+{
+	struct tp_fault f = c->f[i & TBL_MASK];
+	u64 lat;
+
+	if (tp_scan_ring_latency(c->ring, c->addr[i & TBL_MASK], c->lat_now,
+				 &lat) < 0)
+		lat = TP_LATENCY_UNKNOWN;
+	/* ns to ms ticks of the decision: the table holds ms already */
+	f.latency = lat >> 20;
+	return tp_decide(c->pol, c->node, c->cpu, &f, c->mem, t);
+}
+
+/* A hint fault as Linux 6.1 takes it: swap the page's stamp, then decide. */
+static inline int tp_op_fault_stamp(struct decide_ctx *c, u64 i, u64 t)
+{
+	struct tp_fault f = c->f[i & TBL_MASK];
+
+	f.latency = tp_atime_fault(&c->fmt, &c->stamp[i & TBL_MASK],
+				   c->lat_now + (i << 10)) >> 20;
+	return tp_decide(c->pol, c->node, c->cpu, &f, c->mem, t);
+}
+
+/* ---- runners ----------------------------------------------------------- */
+
+RUNNER_ATTR u64 CASE(ring_record)(void *ctx, u64 iters)
+{
+	return loop_record(ctx, iters, tp_op_record);
+}
+
+/* One 2 MB step of a pass per call. */
 RUNNER_ATTR u64 CASE(ring_advance)(void *ctx, u64 iters)
 {
 	struct ring_ctx *c = ctx;
-	u64 off = c->rec_start, i;
 
-	for (i = 0; i < iters; i++) {
-		tp_scan_ring_advance(c->ring, off);
-		off += 1ULL << 21;	/* one 2 MB step of a pass */
-	}
-	c->rec_start = off;
-	return off;
+	return loop_clocked(c, iters, &c->rec_start, 1ULL << 21, tp_op_advance);
 }
 
 RUNNER_ATTR u64 CASE(ring_lat)(void *ctx, u64 iters)
 {
-	struct ring_ctx *c = ctx;
-	u64 sum = 0, lat = 0, i;
-
-	for (i = 0; i < iters; i++) {
-		if (tp_scan_ring_latency(c->ring, c->addr[i & TBL_MASK], c->now,
-					 &lat) >= 0)
-			sum += lat;
-	}
-	return sum;
+	return loop_tbl(ctx, iters, tp_op_ring_lat);
 }
 
 RUNNER_ATTR u64 CASE(atime_encode)(void *ctx, u64 iters)
 {
 	struct atime_ctx *c = ctx;
-	u64 now = c->now, step = c->step, sum = 0, i;
 
-	for (i = 0; i < iters; i++) {
-		OPT_LAUNDER(now);
-		sum += tp_atime_encode(&c->fmt, now);
-		now += step;
-	}
-	c->now = now;
-	return sum;
+	return loop_clocked(c, iters, &c->now, c->step, tp_op_encode);
 }
 
 RUNNER_ATTR u64 CASE(atime_latency)(void *ctx, u64 iters)
 {
 	struct atime_ctx *c = ctx;
-	u64 now = c->now, step = c->step, sum = 0, i;
 
-	for (i = 0; i < iters; i++) {
-		OPT_LAUNDER(now);
-		sum += tp_atime_latency(&c->fmt, c->stamp[i & TBL_MASK], now);
-		now += step;
-	}
-	c->now = now;
-	return sum;
+	return loop_clocked(c, iters, &c->now, c->step, tp_op_latency);
 }
 
 RUNNER_ATTR u64 CASE(atime_fault)(void *ctx, u64 iters)
 {
 	struct atime_ctx *c = ctx;
-	u64 now = c->now, step = c->step, sum = 0, i;
 
-	for (i = 0; i < iters; i++) {
-		sum += tp_atime_fault(&c->fmt, &c->stamp[i & TBL_MASK], now);
-		now += step;
-	}
-	c->now = now;
-	return sum;
+	return loop_clocked(c, iters, &c->now, c->step, tp_op_stamp);
 }
 
-/* The period never ends: now stays within it. */
 RUNNER_ATTR u64 CASE(thresh_idle)(void *ctx, u64 iters)
 {
-	struct thresh_ctx *c = ctx;
-	u64 sum = 0, i;
-
-	for (i = 0; i < iters; i++)
-		sum += (u64)tp_thresh_update(c->t, &c->cand,
-					     c->start + (i & TBL_MASK));
-	return sum;
+	return loop_tbl(ctx, iters, tp_op_thresh_idle);
 }
 
-/* Every call closes a period; candidates vary so it lowers and raises. */
 RUNNER_ATTR u64 CASE(thresh_adjust)(void *ctx, u64 iters)
 {
-	struct thresh_ctx *c = ctx;
-	u64 now = c->now, cand = c->cand, sum = 0, i, ref;
-
-	ref = c->rate * (c->period / 1000);
-	for (i = 0; i < iters; i++) {
-		/* 0.5 x, 1.0 x or 1.5 x the reference, by a cheap hash */
-		cand += ref / 2 * (((i * 0x9E3779B97F4A7C15ULL) >> 62) % 3 + 1);
-		__atomic_store_n(&c->cand, cand, __ATOMIC_RELAXED);
-		now += c->period + 1;
-		sum += (u64)tp_thresh_update(c->t, &c->cand, now);
-	}
-	c->now = now;
-	return sum;
+	return loop_thresh_close(ctx, iters, tp_op_thresh_close);
 }
 
 RUNNER_ATTR u64 CASE(lim_consume)(void *ctx, u64 iters)
 {
-	struct lim_ctx *c = ctx;
-	u64 now = c->now, step = c->step, adm = 0, i;
-
-	for (i = 0; i < iters; i++) {
-		now += step;
-		if (c->clock && !(i % CLOCK_SYNC))
-			now = clock_sync(c->clock, now);
-		adm += tp_limiter_consume(c->l, 1, now);
-	}
-	c->now = now;
-	c->admitted += adm;
-	c->calls += iters;
-	return adm;
+	return loop_lim(ctx, iters, tp_op_lim);
 }
 
-/* One scan check per call, over VMA_NR VMAs; a scanned VMA is marked done. */
 RUNNER_ATTR u64 CASE(vma_check)(void *ctx, u64 iters)
 {
-	struct vma_ctx *c = ctx;
-	u64 now = c->now, scans = 0, i;
-	struct tp_vma_scan *v;
-	const struct tp_vma_facts *f;
-	int r;
-
-	for (i = 0; i < iters; i++) {
-		v = &c->v[i & (VMA_NR - 1)];
-		f = &c->facts[i & TBL_MASK];
-		r = tp_vma_scan_check(v, c->prof, f, now);
-		if (tp_vma_verdict_scans(r)) {
-			tp_vma_scan_done(v, f->scan_seq);
-			scans++;
-		}
-		now += 1;
-	}
-	c->now = now;
-	c->scans += scans;
-	return scans;
+	return loop_vma(ctx, iters, tp_op_vma_check);
 }
 
 RUNNER_ATTR u64 CASE(vma_note)(void *ctx, u64 iters)
 {
-	struct vma_ctx *c = ctx;
-	u64 i;
-
-	for (i = 0; i < iters; i++)
-		tp_vma_scan_note(&c->v[i & (VMA_NR - 1)], c->pid[i & TBL_MASK]);
-	return c->v[0].pids[1];
+	return loop_tbl(ctx, iters, tp_op_vma_note);
 }
 
 RUNNER_ATTR u64 CASE(decide)(void *ctx, u64 iters)
 {
 	struct decide_ctx *c = ctx;
-	u64 cnt[TP_NR_VERDICTS] = { 0 };
-	u64 now = c->now, i, t;
-	unsigned int shift = c->shift, k;
-	int v;
 
-	for (i = 0; i < iters; i++) {
-		t = now + (i >> shift);
-		if (c->clock && !(i % CLOCK_SYNC)) {
-			now += clock_sync(c->clock, t) - t;
-			t = now + (i >> shift);
-		}
-		v = tp_decide(c->pol, c->node, &c->f[i & TBL_MASK], c->mem, t);
-		cnt[v & (TP_NR_VERDICTS - 1)]++;
-	}
-	c->now = now + (iters >> shift);
-	for (k = 0; k < TP_NR_VERDICTS; k++)
-		c->verdicts[k] += cnt[k];
-	return cnt[TP_PROMOTE];
+	return loop_decide(c, iters, c->verdicts, tp_op_decide);
 }
 
-/* A seed-style hint fault: ring lookup, then the decision. */
 RUNNER_ATTR u64 CASE(fault_ring)(void *ctx, u64 iters)
 {
 	struct decide_ctx *c = ctx;
-	u64 cnt[TP_NR_VERDICTS] = { 0 };
-	u64 now = c->now, i, lat;
-	unsigned int shift = c->shift, k;
-	struct tp_fault f;
-	int v;
 
-	for (i = 0; i < iters; i++) {
-		f = c->f[i & TBL_MASK];
-		if (tp_scan_ring_latency(c->ring, c->addr[i & TBL_MASK],
-					 c->lat_now, &lat) < 0)
-			lat = TP_LATENCY_UNKNOWN;
-		/* ns to ms ticks of the decision: the table holds ms already */
-		f.latency = lat >> 20;
-		v = tp_decide(c->pol, c->node, &f, c->mem, now + (i >> shift));
-		cnt[v & (TP_NR_VERDICTS - 1)]++;
-	}
-	c->now = now + (iters >> shift);
-	for (k = 0; k < TP_NR_VERDICTS; k++)
-		c->verdicts[k] += cnt[k];
-	return cnt[TP_PROMOTE];
+	return loop_decide(c, iters, c->verdicts, tp_op_fault_ring);
 }
 
-/* A mainline-style hint fault: swap the page's stamp, then the decision. */
 RUNNER_ATTR u64 CASE(fault_atime)(void *ctx, u64 iters)
 {
 	struct decide_ctx *c = ctx;
-	u64 cnt[TP_NR_VERDICTS] = { 0 };
-	u64 now = c->now, i;
-	unsigned int shift = c->shift, k;
-	struct tp_fault f;
-	int v;
+	u64 r = loop_decide(c, iters, c->verdicts, tp_op_fault_stamp);
 
-	for (i = 0; i < iters; i++) {
-		f = c->f[i & TBL_MASK];
-		f.latency = tp_atime_fault(&c->fmt, &c->stamp[i & TBL_MASK],
-					   c->lat_now + (i << 10)) >> 20;
-		v = tp_decide(c->pol, c->node, &f, c->mem, now + (i >> shift));
-		cnt[v & (TP_NR_VERDICTS - 1)]++;
-	}
-	c->now = now + (iters >> shift);
 	c->lat_now += iters << 10;
-	for (k = 0; k < TP_NR_VERDICTS; k++)
-		c->verdicts[k] += cnt[k];
-	return cnt[TP_PROMOTE];
+	return r;
 }

@@ -12,17 +12,26 @@
 #undef TP_API
 #define TP_API static __attribute__((__unused__))
 
-/* The only static name that two library files share. */
-#define ms_to_ticks	thresh_ms_to_ticks
-#include "../lib/threshold.c"
-#undef ms_to_ticks
-#define ms_to_ticks	policy_ms_to_ticks
-#include "../lib/policy.c"
-#undef ms_to_ticks
+/* The library's internal functions (hidden, not static): renamed. */
+#define __tp_mul_frac		inl__tp_mul_frac
+#define __tp_ms_to_ticks	inl__tp_ms_to_ticks
+#define __tp_cfg_check		inl__tp_cfg_check
+#define __tp_limiter_check	inl__tp_limiter_check
+#define __tp_limiter_set_write	inl__tp_limiter_set_write
+#define __tp_thresh_check	inl__tp_thresh_check
+#define __tp_thresh_set_write	inl__tp_thresh_set_write
+#define __tp_thresh_close	inl__tp_thresh_close
+#define __tp_policy_read	inl__tp_policy_read
+
+#include "../lib/math.c"
 #include "../lib/atime.c"
 #include "../lib/limiter.c"
+#include "../lib/threshold.c"
+#include "../lib/policy.c"
+#include "../lib/decide.c"
 #include "../lib/scan_ring.c"
 #include "../lib/vma_scan.c"
+#include "../lib/wmark.c"
 #include "../lib/version.c"
 
 #include "bench.h"

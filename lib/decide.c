@@ -31,7 +31,11 @@ decide_close(const struct tp_policy *pol, struct tp_node *node,
 		tp_atomic64_add(&node->th_lowered, 1);
 }
 
-/* decide_copy()'s answer when the settings changed under it. */
+/*
+ * decide_copy()'s answer when the decision must be made again, having
+ * written nothing: the settings changed under it, or (@leaf) a threshold
+ * period is due.
+ */
 #define DECIDE_RETRY	(-1)
 
 /*
@@ -41,21 +45,25 @@ decide_close(const struct tp_policy *pol, struct tp_node *node,
  * live state; DECIDE_RETRY (the settings changed) has nothing to undo.
  *
  * Always inlined: tp_decide() instantiates it with the presets' flags and
- * variants as constants, so their paths test no switch at run time.
+ * variants as constants, and @tiering set (the copy's @fast said that the
+ * mode is on), so their paths test no switch at run time. With @leaf set
+ * an instance calls nothing: it leaves a period that is due (once per
+ * period) to decide_again() (DECIDE_RETRY).
  */
 static __attribute__((__always_inline__)) inline int
 decide_copy(const struct tp_policy *pol, struct tp_node *node,
 	    struct tp_node_cpu *cpu, const struct tp_fault *f,
 	    const struct tp_node_mem *mem, u64 now,
 	    const struct tp_policy_set *c, unsigned int seq, u32 flags,
-	    u32 wmark_variant, u32 lim_variant, u32 *counter)
+	    u32 wmark_variant, u32 lim_variant, bool tiering, bool leaf,
+	    u32 *counter)
 {
 	u64 nr = f->nr_pages, rate, th, cost, tau, n_max;
 	u64 period, ref_th, unit, max;
 	u32 batch;
 	int v, r;
 
-	if (!(tp_read_once(c->mode) & TP_MODE_TIERING)) {
+	if (!tiering && !(tp_read_once(c->mode) & TP_MODE_TIERING)) {
 		v = TP_REFUSE_MODE;
 		goto plain;
 	}
@@ -113,9 +121,12 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 	if (flags & TP_POL_HOTNESS) {
 		if (flags & TP_POL_ADAPTIVE) {
 			if (tp_unlikely(__tp_thresh_due(&node->th, period,
-							 now)))
+							 now))) {
+				if (leaf)
+					return DECIDE_RETRY;
 				decide_close(pol, node, period, ref_th, unit,
 					     max, rate, now);
+			}
 			th = __tp_thresh_effective(
 				tp_atomic64_read(&node->th.th), ref_th, unit,
 				max);
@@ -158,14 +169,48 @@ plain:
 	return v;
 }
 
+/*
+ * The attempts after a first one that the settings changed under or that
+ * found a threshold period due, out of line so that tp_decide() keeps no
+ * loop and no call: the generic instance (every switch tested at run
+ * time, the period closed here), up to TP_RETRIES attempts in all, then
+ * the count. Six arguments, so tp_decide() jumps to it.
+ */
+static __attribute__((__noinline__)) int
+decide_again(const struct tp_policy *pol, struct tp_node *node,
+	     struct tp_node_cpu *cpu, const struct tp_fault *f,
+	     const struct tp_node_mem *mem, u64 now)
+{
+	const struct tp_policy_set *c;
+	u32 tries, counter = TP_REFUSE_BUSY;
+	unsigned int seq;
+	int v = TP_REFUSE_BUSY;
+
+	for (tries = 1; tries < TP_RETRIES; tries++) {
+		seq = tp_latch_begin(&pol->latch);
+		c = &pol->set[seq & 1];
+		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+				tp_read_once(c->flags),
+				tp_read_once(c->wmark_variant),
+				tp_read_once(c->lim.variant), false, false,
+				&counter);
+		if (tp_likely(v != DECIDE_RETRY))
+			break;
+		v = TP_REFUSE_BUSY;
+		counter = TP_REFUSE_BUSY;
+	}
+	tp_local64_add(&cpu->nr[counter], f->nr_pages);
+	return v;
+}
+
 int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	      struct tp_node_cpu *cpu, const struct tp_fault *f,
 	      const struct tp_node_mem *mem, u64 now)
 {
 	const struct tp_policy_set *c;
-	u32 tries, flags, wv, lv, counter = TP_REFUSE_BUSY;
 	unsigned int seq;
-	int v = TP_REFUSE_BUSY;
+	u32 counter;
+	int v;
 
 	TP_ASSERT(pol && pol->tps && node && cpu && f && mem);
 	/* No folio has more than 2^32 pages; larger counts would wrap. */
@@ -173,30 +218,33 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 			!__tp_mem_valid(mem)))
 		return -EINVAL;
 
-	for (tries = 0; tries < TP_RETRIES; tries++) {
-		seq = tp_latch_begin(&pol->latch);
-		c = &pol->set[seq & 1];
-		flags = tp_read_once(c->flags);
-		wv = tp_read_once(c->wmark_variant);
-		lv = tp_read_once(c->lim.variant);
-		if (flags == TP_FLAGS_LINUX61 && wv == TP_WMARK_LINUX61 &&
-		    lv == TP_LIMITER_WINDOW_LINUX61)
-			v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
-					TP_FLAGS_LINUX61, TP_WMARK_LINUX61,
-					TP_LIMITER_WINDOW_LINUX61, &counter);
-		else if (flags == TP_FLAGS_RFC2020 && wv == TP_WMARK_RFC2020 &&
-			 lv == TP_LIMITER_WINDOW_RFC2020)
-			v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
-					TP_FLAGS_RFC2020, TP_WMARK_RFC2020,
-					TP_LIMITER_WINDOW_RFC2020, &counter);
-		else
-			v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
-					flags, wv, lv, &counter);
-		if (tp_likely(v != DECIDE_RETRY))
-			break;
-		v = TP_REFUSE_BUSY;
-		counter = TP_REFUSE_BUSY;
+	/*
+	 * The first attempt, with the presets' switches as constants (or
+	 * the generic instance); it calls nothing, and leaves the rare steps
+	 * (a retry, a period to close) to decide_again().
+	 */
+	seq = tp_latch_begin(&pol->latch);
+	c = &pol->set[seq & 1];
+	switch (tp_read_once(c->fast)) {
+	case TP_FAST_LINUX61:
+		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+				TP_FLAGS_LINUX61, TP_WMARK_LINUX61,
+				TP_LIMITER_WINDOW_LINUX61, true, true, &counter);
+		break;
+	case TP_FAST_RFC2020:
+		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+				TP_FLAGS_RFC2020, TP_WMARK_RFC2020,
+				TP_LIMITER_WINDOW_RFC2020, true, true, &counter);
+		break;
+	default:
+		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
+				tp_read_once(c->flags),
+				tp_read_once(c->wmark_variant),
+				tp_read_once(c->lim.variant), false, true, &counter);
+		break;
 	}
+	if (tp_unlikely(v == DECIDE_RETRY))
+		return decide_again(pol, node, cpu, f, mem, now);
 	tp_local64_add(&cpu->nr[counter], f->nr_pages);
 	return v;
 }

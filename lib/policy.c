@@ -40,6 +40,22 @@ int tp_policy_preset(struct tp_policy_cfg *cfg, u32 preset, u32 tps)
 	return 0;
 }
 
+/* The specialised decision for settings @s (TP_FAST_*). */
+static u32 policy_fast(const struct tp_policy_set *s)
+{
+	if (!(s->mode & TP_MODE_TIERING))
+		return TP_FAST_NONE;
+	if (s->flags == TP_FLAGS_LINUX61 &&
+	    s->wmark_variant == TP_WMARK_LINUX61 &&
+	    s->lim.variant == TP_LIMITER_WINDOW_LINUX61)
+		return TP_FAST_LINUX61;
+	if (s->flags == TP_FLAGS_RFC2020 &&
+	    s->wmark_variant == TP_WMARK_RFC2020 &&
+	    s->lim.variant == TP_LIMITER_WINDOW_RFC2020)
+		return TP_FAST_RFC2020;
+	return TP_FAST_NONE;
+}
+
 /*
  * Validate @cfg into @out, deriving the limiter's and the controller's
  * settings through their own checks, or return an error having written
@@ -112,6 +128,7 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	out->wmark_variant = cfg->wmark_variant;
 	out->thresh_variant = cfg->thresh_variant;
 	out->page_shift = shift;
+	out->fast = policy_fast(out);
 	return 0;
 }
 
@@ -127,6 +144,7 @@ static void set_write(struct tp_policy_set *c, const struct tp_policy_set *s)
 	tp_write_once(c->wmark_variant, s->wmark_variant);
 	tp_write_once(c->thresh_variant, s->thresh_variant);
 	tp_write_once(c->page_shift, s->page_shift);
+	tp_write_once(c->fast, s->fast);
 }
 
 /* Publish @s as the settings: the latch's two steps. */
@@ -158,6 +176,7 @@ bool __tp_policy_read(const struct tp_policy *pol, struct tp_policy_set *s)
 		s->wmark_variant = tp_read_once(c->wmark_variant);
 		s->thresh_variant = tp_read_once(c->thresh_variant);
 		s->page_shift = tp_read_once(c->page_shift);
+		s->fast = tp_read_once(c->fast);
 		if (!tp_latch_retry(&pol->latch, seq))
 			return true;
 	}

@@ -222,6 +222,14 @@ int __tp_thresh_close(struct tp_thresh_state *st,
 
 /* ---- policy ---------------------------------------------------------------- */
 
+/*
+ * Which specialised decision a copy of the settings takes (its @fast): the
+ * switches and variants of a preset, and the tiering mode on.
+ */
+#define TP_FAST_NONE		0U
+#define TP_FAST_LINUX61		1U
+#define TP_FAST_RFC2020		2U
+
 /* The switches of the presets (tp_policy_preset()). */
 #define TP_FLAGS_RFC2020	(TP_POL_HOTNESS | TP_POL_FREE_BYPASS | \
 				 TP_POL_YOUNG | TP_POL_WRITE_DOUBLE | \

@@ -149,6 +149,8 @@ struct tp_policy_cfg {
  * @thresh_variant: &enum tp_thresh_variant
  * @page_shift: log2 of the page size
  * @burst: the configured burst in pages (0: one second of the rate)
+ * @fast: the decision specialised for these settings: a preset's, with
+ *	the tiering mode on, or none (derived, for tp_decide())
  */
 struct tp_policy_set {
 	struct tp_limiter_set lim;
@@ -161,6 +163,7 @@ struct tp_policy_set {
 	uint32_t wmark_variant;
 	uint32_t thresh_variant;
 	uint32_t page_shift;
+	uint32_t fast;
 };
 
 /**
