@@ -155,25 +155,41 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
 			u64 n, u64 now)
 {
-	struct tp_limiter_set s;
-	int ret;
+	const struct tp_limiter_set *c;
+	u64 cost, tau, n_max, limit;
+	u32 variant, batch, tries;
+	unsigned int seq;
+	int ret = -EBUSY;
 
 	TP_ASSERT(l && l->tps);	/* initialised */
 	if (!n)
 		return true;
-	if (!limiter_read(l, &s)) {
-		ret = -EBUSY;
-	} else if (s.variant == TP_LIMITER_BUCKET) {
-		ret = __tp_bucket_take(&l->st, s.cost, s.tau, s.n_max, l->shift,
-				       l->stale, n, now);
-	} else {
+	/* Only the fields of the variant in force, read into registers. */
+	for (tries = 0; tries < TP_RETRIES; tries++) {
+		seq = tp_latch_begin(&l->latch);
+		c = &l->set[seq & 1];
+		variant = tp_read_once(c->variant);
+		if (variant == TP_LIMITER_BUCKET) {
+			cost = tp_read_once(c->cost);
+			tau = tp_read_once(c->tau);
+			n_max = tp_read_once(c->n_max);
+			if (tp_latch_retry(&l->latch, seq))
+				continue;
+			ret = __tp_bucket_take(&l->st, cost, tau, n_max,
+					       l->shift, l->stale, n, now);
+			break;
+		}
+		limit = tp_read_once(c->limit);
+		batch = tp_read_once(c->batch);
+		if (tp_latch_retry(&l->latch, seq))
+			continue;
 		/* Counted before the check, admitted or not, as the kernel. */
 		if (cpu)
-			__tp_count(&l->count, &cpu->diff, n, s.batch);
+			__tp_count(&l->count, &cpu->diff, n, batch);
 		else
 			tp_atomic64_add(&l->count, n);
 		return __tp_window_take(&l->st, tp_atomic64_read(&l->count),
-					s.limit, s.variant, l->tps, now);
+					limit, variant, l->tps, now);
 	}
 	if (ret == -EBUSY && cpu)
 		tp_local64_add(&cpu->busy, 1);
