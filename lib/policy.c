@@ -91,8 +91,15 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	if (ret)
 		return ret;
 
-	ref_th = __tp_ms_to_ticks(cfg->hot_threshold_ms, cfg->tps);
+	if (cfg->flags & TP_POL_LAT_FAULTS)
+		ref_th = cfg->hot_threshold_faults ? cfg->hot_threshold_faults :
+			 TP_DEFAULT_HOT_THRESHOLD_FAULTS;
+	else
+		ref_th = __tp_ms_to_ticks(cfg->hot_threshold_ms, cfg->tps);
+	if (ref_th > TP_TIME_MAX)
+		return -ERANGE;
 	tc.variant = cfg->thresh_variant;
+	tc.batch = cfg->cand_batch;
 	tc.tps = cfg->tps;
 	tc.ref_th = ref_th;
 	tc.period = __tp_ms_to_ticks(cfg->scan_period_max_ms, cfg->tps);
@@ -107,7 +114,6 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	out->mode = cfg->mode;
 	out->flags = cfg->flags;
 	out->wmark_variant = cfg->wmark_variant;
-	out->thresh_variant = cfg->thresh_variant;
 	out->page_shift = shift;
 	return 0;
 }
@@ -122,7 +128,6 @@ static void set_write(struct tp_policy_set *c, const struct tp_policy_set *s)
 	tp_write_once(c->mode, s->mode);
 	tp_write_once(c->flags, s->flags);
 	tp_write_once(c->wmark_variant, s->wmark_variant);
-	tp_write_once(c->thresh_variant, s->thresh_variant);
 	tp_write_once(c->page_shift, s->page_shift);
 }
 
@@ -153,7 +158,6 @@ bool __tp_policy_read(const struct tp_policy *pol, struct tp_policy_set *s)
 		s->mode = tp_read_once(c->mode);
 		s->flags = tp_read_once(c->flags);
 		s->wmark_variant = tp_read_once(c->wmark_variant);
-		s->thresh_variant = tp_read_once(c->thresh_variant);
 		s->page_shift = tp_read_once(c->page_shift);
 		if (!tp_latch_retry(&pol->latch, seq))
 			return true;
@@ -209,9 +213,7 @@ int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
 	tp_atomic64_set(&node->lim.start, now);
 	tp_atomic64_set(&node->lim.base, 0);
 	tp_atomic64_set(&node->cand, 0);
-	tp_atomic64_set(&node->th.start, now);
-	tp_atomic64_set(&node->th.th, 0);
-	tp_atomic64_set(&node->th.base, 0);
+	__tp_thresh_state_init(&node->th, 0, now);
 	tp_atomic64_set(&node->th_raised, 0);
 	tp_atomic64_set(&node->th_lowered, 0);
 	return 0;
