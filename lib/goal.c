@@ -87,12 +87,20 @@ int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg)
 /*
  * o x (2g - c) / g, the factor bounded to [1/2, 2]: c >= 1.5 g halves,
  * c = 0 doubles. 2g - c <= 2^63 and the product is exact (__tp_mul_frac).
+ * Rounded down, but an output below the goal that would not move moves by
+ * one: a small output makes progress instead of sticking (DAMOS keeps its
+ * input at 10000 or more for the same reason).
  */
 static u64 goal_next(u64 out, u64 goal, u64 cur)
 {
+	u64 next;
+
 	if (cur >= goal + goal / 2)
 		return out / 2;
-	return __tp_mul_frac(out, 2 * goal - cur, goal);
+	next = __tp_mul_frac(out, 2 * goal - cur, goal);
+	if (cur < goal && next == out)
+		next = tp_add_sat(out, 1);
+	return next;
 }
 
 u64 tp_goal_update(struct tp_goal *g, u64 current)
