@@ -120,7 +120,7 @@ cmocka:
 		fi; \
 	fi
 
-$(O)/tests/%: tests/%.c $(STATIC_LIB) $(wildcard tests/*.h) | cmocka
+$(O)/tests/%: tests/%.c $(STATIC_LIB) $(wildcard tests/*.h tests/selftest/*.h) | cmocka
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Itests $(LDFLAGS) $< $(STATIC_LIB) \
