@@ -15,12 +15,12 @@
 /* The period is over: close it (one closer), judging @rate. Cold path. */
 static __attribute__((__noinline__, __cold__)) void
 decide_close(const struct tp_policy *pol, struct tp_node *node,
-			 u64 period, u64 ref_th, u64 unit, u64 max, u64 rate,
-			 u64 now)
+	     u64 period, u64 ref_th, u64 unit, u64 max, u32 variant,
+	     u32 shift, u64 rate, u64 now)
 {
 	struct tp_thresh_set set = {
 		.ref_th = ref_th, .period = period, .unit = unit, .max = max,
-		.rate = rate,
+		.rate = rate, .variant = variant, .shift = shift,
 	};
 	int ev = __tp_thresh_close(&node->th, &set, pol->tps, rate,
 				   tp_atomic64_read(&node->cand), now);
@@ -55,12 +55,12 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 	    struct tp_node_cpu *cpu, const struct tp_fault *f,
 	    const struct tp_node_mem *mem, u64 now,
 	    const struct tp_policy_set *c, unsigned int seq, u32 flags,
-	    u32 wmark_variant, u32 lim_variant, bool tiering, bool leaf,
-	    u32 *counter)
+	    u32 wmark_variant, u32 lim_variant, u32 th_variant, bool tiering,
+	    bool leaf, u32 *counter)
 {
 	u64 nr = f->nr_pages, rate, th, cost, tau, n_max;
 	u64 period, ref_th, unit, max;
-	u32 batch;
+	u32 batch, th_shift;
 	int v, r;
 
 	if (!tiering && !(tp_read_once(c->mode) & TP_MODE_TIERING)) {
@@ -107,11 +107,14 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 	ref_th = 0;
 	unit = 0;
 	max = 0;
+	th_shift = 0;
 	if (flags & TP_POL_ADAPTIVE) {
 		period = tp_read_once(c->th.period);
 		ref_th = tp_read_once(c->th.ref_th);
 		unit = tp_read_once(c->th.unit);
 		max = tp_read_once(c->th.max);
+		if (th_variant == TP_THRESH_HISTOGRAM)
+			th_shift = tp_read_once(c->th.shift);
 	} else {
 		th = tp_read_once(c->hot_th);
 	}
@@ -125,8 +128,14 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 				if (leaf)
 					return DECIDE_RETRY;
 				decide_close(pol, node, period, ref_th, unit,
-					     max, rate, now);
+					     max, th_variant, th_shift, rate,
+					     now);
 			}
+			/* The histogram counts every fault it judges. */
+			if (th_variant == TP_THRESH_HISTOGRAM)
+				__tp_thresh_record(&node->th, &cpu->th,
+						   th_shift, batch, f->latency,
+						   nr);
 			th = __tp_thresh_effective(
 				tp_atomic64_read(&node->th.th), ref_th, unit,
 				max);
@@ -192,7 +201,8 @@ decide_again(const struct tp_policy *pol, struct tp_node *node,
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				tp_read_once(c->flags),
 				tp_read_once(c->wmark_variant),
-				tp_read_once(c->lim.variant), false, false,
+				tp_read_once(c->lim.variant),
+				tp_read_once(c->th.variant), false, false,
 				&counter);
 		if (tp_likely(v != DECIDE_RETRY))
 			break;
@@ -229,18 +239,22 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	case TP_FAST_LINUX61:
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				TP_FLAGS_LINUX61, TP_WMARK_LINUX61,
-				TP_LIMITER_WINDOW_LINUX61, true, true, &counter);
+				TP_LIMITER_WINDOW_LINUX61, TP_THRESH_LINUX61,
+				true, true, &counter);
 		break;
 	case TP_FAST_RFC2020:
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				TP_FLAGS_RFC2020, TP_WMARK_RFC2020,
-				TP_LIMITER_WINDOW_RFC2020, true, true, &counter);
+				TP_LIMITER_WINDOW_RFC2020, TP_THRESH_RFC2020,
+				true, true, &counter);
 		break;
 	default:
 		v = decide_copy(pol, node, cpu, f, mem, now, c, seq,
 				tp_read_once(c->flags),
 				tp_read_once(c->wmark_variant),
-				tp_read_once(c->lim.variant), false, true, &counter);
+				tp_read_once(c->lim.variant),
+				tp_read_once(c->th.variant), false, true,
+				&counter);
 		break;
 	}
 	if (tp_unlikely(v == DECIDE_RETRY))

@@ -47,11 +47,13 @@ static u32 policy_fast(const struct tp_policy_set *s)
 		return TP_FAST_NONE;
 	if (s->flags == TP_FLAGS_LINUX61 &&
 	    s->wmark_variant == TP_WMARK_LINUX61 &&
-	    s->lim.variant == TP_LIMITER_WINDOW_LINUX61)
+	    s->lim.variant == TP_LIMITER_WINDOW_LINUX61 &&
+	    s->th.variant == TP_THRESH_LINUX61)
 		return TP_FAST_LINUX61;
 	if (s->flags == TP_FLAGS_RFC2020 &&
 	    s->wmark_variant == TP_WMARK_RFC2020 &&
-	    s->lim.variant == TP_LIMITER_WINDOW_RFC2020)
+	    s->lim.variant == TP_LIMITER_WINDOW_RFC2020 &&
+	    s->th.variant == TP_THRESH_RFC2020)
 		return TP_FAST_RFC2020;
 	return TP_FAST_NONE;
 }
@@ -94,7 +96,7 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 		return -EINVAL;
 	if (cfg->wmark_variant > TP_WMARK_LINUX61 ||
 	    cfg->limiter_variant > TP_LIMITER_WINDOW_LINUX61 ||
-	    cfg->thresh_variant > TP_THRESH_LINUX61 ||
+	    cfg->thresh_variant > TP_THRESH_HISTOGRAM ||
 	    cfg->cand_batch > TP_CAND_BATCH_MAX)
 		return -EINVAL;	/* -EINVAL wins over -ERANGE */
 	rate = tp_mbps_to_pages(cfg->rate_limit_mbps, shift);
@@ -110,8 +112,15 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	if (ret)
 		return ret;
 
-	ref_th = __tp_ms_to_ticks(cfg->hot_threshold_ms, cfg->tps);
+	if (cfg->flags & TP_POL_LAT_FAULTS)
+		ref_th = cfg->hot_threshold_faults ? cfg->hot_threshold_faults :
+			 TP_DEFAULT_HOT_THRESHOLD_FAULTS;
+	else
+		ref_th = __tp_ms_to_ticks(cfg->hot_threshold_ms, cfg->tps);
+	if (ref_th > TP_TIME_MAX)
+		return -ERANGE;
 	tc.variant = cfg->thresh_variant;
+	tc.batch = cfg->cand_batch;
 	tc.tps = cfg->tps;
 	tc.ref_th = ref_th;
 	tc.period = __tp_ms_to_ticks(cfg->scan_period_max_ms, cfg->tps);
@@ -126,7 +135,6 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	out->mode = cfg->mode;
 	out->flags = cfg->flags;
 	out->wmark_variant = cfg->wmark_variant;
-	out->thresh_variant = cfg->thresh_variant;
 	out->page_shift = shift;
 	out->fast = policy_fast(out);
 	return 0;
@@ -142,7 +150,6 @@ static void set_write(struct tp_policy_set *c, const struct tp_policy_set *s)
 	tp_write_once(c->mode, s->mode);
 	tp_write_once(c->flags, s->flags);
 	tp_write_once(c->wmark_variant, s->wmark_variant);
-	tp_write_once(c->thresh_variant, s->thresh_variant);
 	tp_write_once(c->page_shift, s->page_shift);
 	tp_write_once(c->fast, s->fast);
 }
@@ -174,7 +181,6 @@ bool __tp_policy_read(const struct tp_policy *pol, struct tp_policy_set *s)
 		s->mode = tp_read_once(c->mode);
 		s->flags = tp_read_once(c->flags);
 		s->wmark_variant = tp_read_once(c->wmark_variant);
-		s->thresh_variant = tp_read_once(c->thresh_variant);
 		s->page_shift = tp_read_once(c->page_shift);
 		s->fast = tp_read_once(c->fast);
 		if (!tp_latch_retry(&pol->latch, seq))
@@ -231,9 +237,7 @@ int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
 	tp_atomic64_set(&node->lim.start, now);
 	tp_atomic64_set(&node->lim.base, 0);
 	tp_atomic64_set(&node->cand, 0);
-	tp_atomic64_set(&node->th.start, now);
-	tp_atomic64_set(&node->th.th, 0);
-	tp_atomic64_set(&node->th.base, 0);
+	__tp_thresh_state_init(&node->th, 0, now);
 	tp_atomic64_set(&node->th_raised, 0);
 	tp_atomic64_set(&node->th_lowered, 0);
 	return 0;

@@ -16,11 +16,11 @@ int __tp_thresh_check(const struct tp_thresh_cfg *cfg, struct tp_thresh_set *d)
 	ret = __tp_cfg_check(cfg, cfg->sz, sizeof(*cfg));
 	if (ret)
 		return ret;
-	if (cfg->variant > TP_THRESH_LINUX61)
+	if (cfg->variant > TP_THRESH_HISTOGRAM)
 		return -EINVAL;
 	if (!cfg->tps || cfg->tps > TP_TPS_MAX)
 		return -EINVAL;
-	if (cfg->steps > TP_THRESH_STEPS_MAX)
+	if (cfg->steps > TP_THRESH_STEPS_MAX || cfg->batch > TP_CAND_BATCH_MAX)
 		return -EINVAL;
 	if (cfg->ref_th > TP_TIME_MAX || cfg->period > TP_TIME_MAX ||
 	    cfg->rate_limit > TP_RATE_MAX)
@@ -36,8 +36,13 @@ int __tp_thresh_check(const struct tp_thresh_cfg *cfg, struct tp_thresh_set *d)
 	 * step count would give a step of 0 and let the threshold fall to 0:
 	 * the step of a non-zero reference is at least one tick.
 	 */
-	d->max = cfg->variant == TP_THRESH_LINUX61 ? 2 * d->ref_th : d->ref_th;
+	d->max = cfg->variant == TP_THRESH_RFC2020 ? d->ref_th : 2 * d->ref_th;
 	d->unit = d->max ? tp_max_u64(tp_div64_u64(d->max, steps), 1) : 0;
+	d->variant = cfg->variant;
+	d->batch = cfg->batch ? cfg->batch : 1;
+	/* The top bin starts at or above the upper bound. */
+	d->shift = d->max > 1ULL << (TP_THRESH_BINS - 2) ?
+		   tp_ilog2_u64(d->max - 1) + 1 - (TP_THRESH_BINS - 2) : 0;
 	return 0;
 }
 
@@ -49,6 +54,9 @@ void __tp_thresh_set_write(struct tp_thresh_set *c,
 	tp_write_once(c->unit, d->unit);
 	tp_write_once(c->max, d->max);
 	tp_write_once(c->rate, d->rate);
+	tp_write_once(c->variant, d->variant);
+	tp_write_once(c->shift, d->shift);
+	tp_write_once(c->batch, d->batch);
 }
 
 static void thresh_publish(struct tp_thresh *t, const struct tp_thresh_set *d)
@@ -90,9 +98,7 @@ int tp_thresh_init(struct tp_thresh *t, const struct tp_thresh_cfg *cfg,
 	t->tps = cfg->tps;
 	tp_latch_init(&t->latch);
 	thresh_publish(t, &d);
-	tp_atomic64_set(&t->st.start, now);
-	tp_atomic64_set(&t->st.th, 0);
-	tp_atomic64_set(&t->st.base, nr_cand);
+	__tp_thresh_state_init(&t->st, nr_cand, now);
 	return 0;
 }
 
@@ -112,6 +118,43 @@ int tp_thresh_tune(struct tp_thresh *t, const struct tp_thresh_cfg *cfg)
 		return ret;
 	thresh_publish(t, &d);
 	return 0;
+}
+
+/* The lower edge of bin @b of the histogram: 0, u, 2u, 4u, ... */
+static u64 bin_edge(u32 shift, u32 b)
+{
+	return b ? 1ULL << (shift + b - 1) : 0;
+}
+
+/*
+ * The capacity fit (TP_THRESH_HISTOGRAM): the latency below which the
+ * pages counted in the shared bins fit @budget, interpolated linearly in
+ * the bin where the budget runs out, clamped into [unit, max]; then the
+ * bins are halved (cooling), by atomic subtraction since CPUs may be adding
+ * their batches at the same time.
+ */
+static u64 thresh_fit(struct tp_thresh_state *st,
+		      const struct tp_thresh_set *set, u64 budget)
+{
+	u64 cum = 0, th = set->max, v, lo, hi;
+	bool found = false;
+	u32 b;
+
+	for (b = 0; b < TP_THRESH_BINS; b++) {
+		v = tp_atomic64_read(&st->hist[b]);
+		if (!found && v > budget - cum) {
+			lo = bin_edge(set->shift, b);
+			hi = b + 1 < TP_THRESH_BINS ?
+			     bin_edge(set->shift, b + 1) : set->max;
+			th = hi > lo ? lo + __tp_mul_frac(hi - lo, budget - cum,
+							  v) : lo;
+			found = true;
+		}
+		cum = tp_add_sat(cum, v);
+		if (v >= 2)
+			tp_atomic64_add(&st->hist[b], -(v / 2));
+	}
+	return tp_min_u64(tp_max_u64(th, set->unit), set->max);
 }
 
 /*
@@ -142,7 +185,9 @@ int __tp_thresh_close(struct tp_thresh_state *st,
 	th = old;
 	/* The budget, and 110 % and 90 % of it, once per period. */
 	ref_cand = __tp_mul_frac(set->period, rate, tps);
-	if (diff > __tp_mul_frac(ref_cand, 11, 10)) {
+	if (set->variant == TP_THRESH_HISTOGRAM) {
+		th = thresh_fit(st, set, tp_mul_sat(ref_cand, 2));
+	} else if (diff > __tp_mul_frac(ref_cand, 11, 10)) {
 		/*
 		 * max(th - unit, unit) without the unsigned underflow (th >=
 		 * unit here), nor unit + unit overflowing when unit >= 2^63.
@@ -171,6 +216,17 @@ int tp_thresh_update(struct tp_thresh *t, u64 nr_cand, u64 now)
 	if (!thresh_read(t, &d) || !__tp_thresh_due(&t->st, d.period, now))
 		return TP_TH_IDLE;
 	return __tp_thresh_close(&t->st, &d, t->tps, d.rate, nr_cand, now);
+}
+
+void tp_thresh_record(struct tp_thresh *t, struct tp_thresh_cpu *cpu,
+		      u64 latency, u64 n)
+{
+	struct tp_thresh_set d;
+
+	TP_ASSERT(t && t->tps && cpu);
+	if (!thresh_read(t, &d) || d.variant != TP_THRESH_HISTOGRAM)
+		return;
+	__tp_thresh_record(&t->st, cpu, d.shift, d.batch, latency, n);
 }
 
 void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand, u64 now)

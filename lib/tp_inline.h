@@ -209,6 +209,66 @@ static inline void __tp_thresh_set_read(struct tp_thresh_set *d,
 	d->unit = tp_read_once(c->unit);
 	d->max = tp_read_once(c->max);
 	d->rate = tp_read_once(c->rate);
+	d->variant = tp_read_once(c->variant);
+	d->shift = tp_read_once(c->shift);
+	d->batch = tp_read_once(c->batch);
+}
+
+/* A controller's state at init: the reference, no histogram. */
+static inline void __tp_thresh_state_init(struct tp_thresh_state *st,
+					  u64 nr_cand, u64 now)
+{
+	u32 b;
+
+	tp_atomic64_set(&st->start, now);
+	tp_atomic64_set(&st->th, 0);
+	tp_atomic64_set(&st->base, nr_cand);
+	for (b = 0; b < TP_THRESH_BINS; b++)
+		tp_atomic64_set(&st->hist[b], 0);
+}
+
+/* The histogram bin of a latency: 0 below 2^@shift, then one per octave. */
+static inline u32 __tp_thresh_bin(u64 latency, u32 shift)
+{
+	u64 l = latency >> shift;
+
+	if (!l)
+		return 0;
+	return (u32)tp_min_u64(tp_ilog2_u64(l) + 1, TP_THRESH_BINS - 1);
+}
+
+/*
+ * Count @n pages of @latency in a CPU's bins; once @batch pages are
+ * pending, add the bins to the shared ones (as __tp_count(): read before
+ * the adds, and what is moved is subtracted, so an interrupting handler
+ * on the same slot loses nothing).
+ */
+static inline void __tp_thresh_record(struct tp_thresh_state *st,
+				      struct tp_thresh_cpu *cpu, u32 shift,
+				      u32 batch, u64 latency, u64 n)
+{
+	u64 p, v;
+	u32 b;
+
+	if (latency == TP_LATENCY_UNKNOWN)
+		return;
+	if (batch <= 1) {
+		tp_atomic64_add(&st->hist[__tp_thresh_bin(latency, shift)], n);
+		return;
+	}
+	p = tp_local64_read(&cpu->pending) + n;
+	tp_local64_add(&cpu->hist[__tp_thresh_bin(latency, shift)], n);
+	tp_local64_add(&cpu->pending, n);
+	if (tp_likely(p < batch))
+		return;
+	tp_local64_sub(&cpu->pending, p);
+	for (b = 0; b < TP_THRESH_BINS; b++) {
+		v = tp_local64_read(&cpu->hist[b]);
+		if (v) {
+			tp_local64_sub(&cpu->hist[b], v);
+			tp_atomic64_add(&st->hist[b], v);
+		}
+	}
 }
 
 /* Defined in threshold.c: validation, the latch writer's copy, and the

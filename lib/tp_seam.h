@@ -154,6 +154,12 @@ static inline u32 tp_xchg32(u32 *p, u32 v)
 	return xchg(p, v);
 }
 
+/* On failure stores the current value in *@old. */
+static inline bool tp_cmpxchg32(u32 *p, u32 *old, u32 new)
+{
+	return try_cmpxchg(p, old, new);
+}
+
 static inline u64 tp_div64_u64(u64 a, u64 b)
 {
 	return div64_u64(a, b);
@@ -322,6 +328,12 @@ static inline bool tp_seq_read_retry(const struct tp_seqcount *s,
 static inline u32 tp_xchg32(u32 *p, u32 v)
 {
 	return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+
+static inline bool tp_cmpxchg32(u32 *p, u32 *old, u32 new)
+{
+	return __atomic_compare_exchange_n(p, old, new, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
 /*

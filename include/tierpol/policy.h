@@ -59,8 +59,16 @@ extern "C" {
 #define TP_POL_RL_WMARK_DEFAULT	0x40U
 /** the bypass resets the adaptive threshold (Linux 6.1; needs the two) */
 #define TP_POL_BYPASS_RESET	0x80U
+/**
+ * latencies are counted in hint faults, not ticks (the fault-count clock,
+ * fclock.h): the hot threshold is @hot_threshold_faults
+ */
+#define TP_POL_LAT_FAULTS	0x100U
 /** every defined switch */
-#define TP_POL_ALL		0xffU
+#define TP_POL_ALL		0x1ffU
+
+/** The fault-count clock's default hot threshold, in hint faults (RFC 2024). */
+#define TP_DEFAULT_HOT_THRESHOLD_FAULTS	1000000ULL
 
 /**
  * enum tp_wmark_variant - watermark formulas of the bypass and demotion
@@ -116,6 +124,9 @@ enum tp_preset {
  * @burst_pages: token bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects
  *	one second of the rate. A request larger than the burst (a huge page)
  *	is admitted when the bucket is full.
+ * @hot_threshold_faults: with %TP_POL_LAT_FAULTS, the hot threshold in hint
+ *	faults, at most %TP_TIME_MAX; 0 selects
+ *	%TP_DEFAULT_HOT_THRESHOLD_FAULTS (@hot_threshold_ms is then unused)
  *
  * Fields that mirror a kernel sysctl take the sysctl's meaning, 0
  * included; the others (@page_shift) use 0 for the default. The presets
@@ -135,6 +146,7 @@ struct tp_policy_cfg {
 	uint32_t wmark_variant;
 	uint32_t cand_batch;
 	uint64_t burst_pages;
+	uint64_t hot_threshold_faults;
 };
 
 /**
@@ -146,7 +158,6 @@ struct tp_policy_cfg {
  * @mode: TP_MODE_* flags
  * @flags: TP_POL_* switches
  * @wmark_variant: &enum tp_wmark_variant
- * @thresh_variant: &enum tp_thresh_variant
  * @page_shift: log2 of the page size
  * @burst: the configured burst in pages (0: one second of the rate)
  * @fast: the decision specialised for these settings: a preset's, with
@@ -161,7 +172,6 @@ struct tp_policy_set {
 	uint32_t mode;
 	uint32_t flags;
 	uint32_t wmark_variant;
-	uint32_t thresh_variant;
 	uint32_t page_shift;
 	uint32_t fast;
 };
@@ -192,8 +202,6 @@ struct tp_policy {
 /** a write fault */
 #define TP_FAULT_WRITE		0x4U
 
-/** A latency the caller could not determine (empty ring): never hot. */
-#define TP_LATENCY_UNKNOWN	(~0ULL)
 
 /**
  * struct tp_fault - one NUMA hint fault on a slow-tier page
@@ -318,6 +326,8 @@ struct tp_node {
  * @nr: pages per verdict, then the bypass refusals for room and the busy
  *	candidates (%TP_NODE_NR_COUNTERS in all); every decision adds its
  *	pages to exactly one of them
+ * @th: latency bins of %TP_THRESH_HISTOGRAM not yet added to the node's
+ *	shared bins
  *
  * Zero-filled memory is a ready slot (alloc_percpu(), calloc()). Each slot
  * is written by one CPU (kernel: tp_decide() with preemption disabled, on
@@ -328,6 +338,7 @@ struct tp_node {
 struct tp_node_cpu {
 	struct tp_local64 cand;
 	struct tp_local64 nr[TP_NODE_NR_COUNTERS];
+	struct tp_thresh_cpu th;
 } TP_CACHELINE_ALIGNED;
 
 /**

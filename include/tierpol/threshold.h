@@ -11,6 +11,14 @@
  *
  *  - %TP_THRESH_RFC2020: step = ref_th / steps,     bounds [step, ref_th]
  *  - %TP_THRESH_LINUX61: step = 2 * ref_th / steps, bounds [step, 2 * ref_th]
+ *  - %TP_THRESH_HISTOGRAM: capacity-fitted in one step (MEMTIS, SOSP 2023,
+ *    applied to hint-fault latency): the latencies of the faults judged
+ *    are counted in %TP_THRESH_BINS log2 bins (per CPU, added to the shared
+ *    bins in batches, halved at every period's end); at the end of a period
+ *    the threshold is set to the latency below which the counted faults
+ *    fit the budget (two periods of rate_limit, since the halving keeps
+ *    about two periods' worth), interpolated linearly inside its bin;
+ *    bounds [2 * ref_th / steps, 2 * ref_th], as Linux 6.1's
  *
  * Fixed faults of both (docs/algorithms.md): the step of a non-zero
  * reference is never 0, so the threshold never falls to 0; lowering cannot
@@ -39,11 +47,17 @@ extern "C" {
  * @TP_THRESH_RFC2020: the 2020 RFC, patch 8/8: step ref/steps, bounds
  *	[step, ref]
  * @TP_THRESH_LINUX61: Linux 6.1: step 2*ref/steps, bounds [step, 2*ref]
+ * @TP_THRESH_HISTOGRAM: capacity-fitted from a latency histogram in one
+ *	step, bounds [2*ref/steps, 2*ref]
  */
 enum tp_thresh_variant {
 	TP_THRESH_RFC2020 = 0,
 	TP_THRESH_LINUX61 = 1,
+	TP_THRESH_HISTOGRAM = 2,
 };
+
+/** Latency bins of %TP_THRESH_HISTOGRAM: [0, u), [u, 2u), ... [2^14 u, inf). */
+#define TP_THRESH_BINS		16U
 
 /** The largest accepted number of steps. */
 #define TP_THRESH_STEPS_MAX	65536U
@@ -62,6 +76,9 @@ enum tp_thresh_variant {
  *	period at every tick, as the kernel's scan_period_max of 0
  * @rate_limit: promotion budget in pages per second, at most %TP_RATE_MAX
  *	(0: every candidate is over budget)
+ * @batch: %TP_THRESH_HISTOGRAM: pages a per-CPU slot counts before it adds
+ *	its bins to the shared ones, 0..%TP_CAND_BATCH_MAX; 0 and 1 add at
+ *	once
  */
 struct tp_thresh_cfg {
 	uint32_t sz;
@@ -71,6 +88,7 @@ struct tp_thresh_cfg {
 	uint64_t ref_th;
 	uint64_t period;
 	uint64_t rate_limit;
+	uint32_t batch;
 };
 
 /**
@@ -80,6 +98,9 @@ struct tp_thresh_cfg {
  * @unit: one step in ticks (at least 1 unless @max is 0)
  * @max: upper bound in ticks
  * @rate: promotion budget in pages per second
+ * @variant: &enum tp_thresh_variant
+ * @shift: %TP_THRESH_HISTOGRAM: the first bin's width is 2^@shift ticks
+ * @batch: %TP_THRESH_HISTOGRAM: the per-CPU batch (at least 1)
  */
 struct tp_thresh_set {
 	uint64_t ref_th;
@@ -87,6 +108,9 @@ struct tp_thresh_set {
 	uint64_t unit;
 	uint64_t max;
 	uint64_t rate;
+	uint32_t variant;
+	uint32_t shift;
+	uint32_t batch;
 };
 
 /**
@@ -96,11 +120,26 @@ struct tp_thresh_set {
  *	unadjusted controller follows changes of the reference as the
  *	kernel's does
  * @base: candidate count at the start of the period
+ * @hist: %TP_THRESH_HISTOGRAM: the shared latency bins, in pages
  */
 struct tp_thresh_state {
 	struct tp_atomic64 start;
 	struct tp_atomic64 th;
 	struct tp_atomic64 base;
+	struct tp_atomic64 hist[TP_THRESH_BINS];
+};
+
+/**
+ * struct tp_thresh_cpu - one CPU's (or thread's) latency bins
+ * @pending: pages counted here since the last addition to the shared bins
+ * @hist: the bins not yet added
+ *
+ * Used by %TP_THRESH_HISTOGRAM only. Zero-filled memory is a ready slot;
+ * the rules of &struct tp_limiter_cpu apply. Private fields.
+ */
+struct tp_thresh_cpu {
+	struct tp_local64 pending;
+	struct tp_local64 hist[TP_THRESH_BINS];
 };
 
 /**
@@ -184,6 +223,22 @@ TP_API int tp_thresh_tune(struct tp_thresh *t, const struct tp_thresh_cfg *cfg);
  */
 TP_API int tp_thresh_update(struct tp_thresh *t, uint64_t nr_cand,
 			    uint64_t now);
+
+/**
+ * tp_thresh_record() - count the latency of a judged hint fault
+ * @t: the controller
+ * @cpu: the caller's slot
+ * @latency: the fault's latency in ticks (%TP_LATENCY_UNKNOWN is ignored)
+ * @n: pages of the fault
+ *
+ * %TP_THRESH_HISTOGRAM counts every fault whose latency is compared with
+ * the threshold, hot or not; the other variants ignore this call.
+ *
+ * Context: Any context that owns @cpu, wait-free (a batch's addition to
+ * the shared bins is %TP_THRESH_BINS atomic additions at most).
+ */
+TP_API void tp_thresh_record(struct tp_thresh *t, struct tp_thresh_cpu *cpu,
+			     uint64_t latency, uint64_t n);
 
 /**
  * tp_thresh_reset() - return to the reference threshold

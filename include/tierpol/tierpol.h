@@ -11,7 +11,10 @@
  *   limiter.h    promotion rate limiter (token bucket, per-second window)
  *   vma_scan.h   VMA scan rate limiter and access filter
  *   policy.h     the promotion decision pipeline, watermarks, statistics
- *   version.h    version macros and tp_version()
+ *   goal.h       goal controller (DAMOS quota-goal feedback)
+ *   hotness.h    per-page hotness record (pghot's formats)
+ *   fclock.h     fault-count clock (latency in hint faults)
+ *   version.h    version macros, tp_version() and tp_strerror()
  *
  * Bad input (docs/BAD_INPUT.md has the full table): the init, tune and
  * preset functions and tp_decide() return -EINVAL for a NULL argument and
@@ -34,5 +37,8 @@
 #include <tierpol/limiter.h>
 #include <tierpol/vma_scan.h>
 #include <tierpol/policy.h>
+#include <tierpol/goal.h>
+#include <tierpol/hotness.h>
+#include <tierpol/fclock.h>
 
 #endif /* _TIERPOL_TIERPOL_H */

@@ -164,6 +164,8 @@ struct tp_seqcount {
 #define TP_TIME_MAX			0x4000000000000000ULL
 /** the largest accepted rate in pages per second (2^32: 16 TiB/s of 4 KiB) */
 #define TP_RATE_MAX			0x100000000ULL
+/** A hint-fault latency the caller could not determine: never hot. */
+#define TP_LATENCY_UNKNOWN		(~0ULL)
 /** the largest accepted candidate batch */
 #define TP_CAND_BATCH_MAX		65536U
 /**

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * CMocka tests of the placement primitives past Linux 6.1: the goal
+ * controller, the hotness record, the fault-count clock and the
+ * capacity-fitted threshold, alone and through tp_decide(). The worked
+ * examples shared with the kernel self-test are in selftest/algos.h; this
+ * file adds properties checked against independent derivations, and
+ * threads.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "st_cmocka.h"
+#include "selftest/algos.h"
+
+static u64 rng = 0x9e3779b97f4a7c15ULL;
+
+static u64 rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void test_selftest_goal(void **state)
+{
+	(void)state;
+	st_run(tp_st_goal, "goal controller");
+}
+
+static void test_selftest_fclock(void **state)
+{
+	(void)state;
+	st_run(tp_st_fclock, "fault-count clock");
+}
+
+static void test_selftest_hotness(void **state)
+{
+	(void)state;
+	st_run(tp_st_hotness, "hotness record");
+}
+
+static void test_selftest_histogram(void **state)
+{
+	(void)state;
+	st_run(tp_st_histogram, "capacity-fitted threshold");
+}
+
+/* ---- goal controller: convergence on a proportional plant ------------------ */
+
+/*
+ * metric = out * k_num / k_den. From below the metric rises monotonically
+ * and never passes the goal by more than the rounding of one step; the
+ * error then squares (Newton), so 8 updates after reaching 1/2 of the goal
+ * it is within 1 %.
+ */
+static void test_goal_converges(void **state)
+{
+	struct tp_goal g;
+	int trial, i;
+
+	(void)state;
+	for (trial = 0; trial < 2000; trial++) {
+		u64 goal = 1 + rnd() % 1000000, k_num = 1 + rnd() % 1000;
+		u64 k_den = 1 + rnd() % 1000, out, cur, prev = 0;
+		struct tp_goal_cfg c = { .sz = sizeof(c), .goal = goal,
+					 .min = 1, .max = 1ULL << 40,
+					 .init = 1 + rnd() % 100 };
+		int reached = -1;
+
+		assert_int_equal(tp_goal_init(&g, &c), 0);
+		out = tp_goal_get(&g);
+		for (i = 0; i < 200; i++) {
+			cur = out * k_num / k_den;
+			if (cur <= goal && i)
+				assert_true(cur >= prev || prev > goal);
+			/* from below: at most one unit of rounding past it */
+			if (prev <= goal && i)
+				assert_true(cur <= goal + k_num / k_den + 1);
+			if (reached < 0 && 2 * cur >= goal)
+				reached = i;
+			prev = cur;
+			out = tp_goal_update(&g, cur);
+		}
+		cur = out * k_num / k_den;
+		/* within 1 % plus the plant's granularity k */
+		assert_true(cur + goal / 100 + k_num / k_den + 1 >= goal);
+		assert_true(cur <= goal + goal / 100 + k_num / k_den + 1);
+		assert_true(reached >= 0);
+	}
+}
+
+/* Whatever the metric, one update moves the output by x2 or x1/2 at most. */
+static void test_goal_step_bounded(void **state)
+{
+	struct tp_goal_cfg c = { .sz = sizeof(c), .goal = 12345, .min = 1,
+				 .max = 1ULL << 50, .init = 1000 };
+	struct tp_goal g;
+	u64 out, next;
+	int i;
+
+	(void)state;
+	assert_int_equal(tp_goal_init(&g, &c), 0);
+	out = tp_goal_get(&g);
+	for (i = 0; i < 100000; i++) {
+		next = tp_goal_update(&g, rnd() % 40000);
+		assert_true(next <= 2 * out || next == c.max);
+		assert_true(next >= out / 2 || next == c.min);
+		out = next;
+	}
+}
+
+/* ---- hotness record against an independent model -------------------------- */
+
+struct hot_model {
+	bool used;
+	u64 last;	/* time of the latest access, ticks */
+	u32 cnt;
+	bool ready;
+};
+
+/*
+ * The reference: a page is in its window while (bucket(now) -
+ * bucket(last)) mod 2^bits <= window; records compared field by field.
+ */
+static void test_hotness_model(void **state)
+{
+	static const u32 tps[] = { 1000, 1000000000 };
+	int f, ti, i;
+
+	(void)state;
+	for (f = 0; f <= TP_HOT_PRECISE; f++) {
+		for (ti = 0; ti < 2; ti++) {
+			struct tp_hot_cfg c = { .sz = sizeof(c), .format = f,
+						.tps = tps[ti],
+						.freq_threshold = 1 + rnd() % 3 };
+			u32 bits = f ? 14 : 5, cmax = f ? 7 : 3;
+			struct hot_model m = { 0 };
+			struct tp_hot h;
+			u64 now = rnd() >> 20;
+			u32 rec = 0;
+
+			assert_int_equal(tp_hot_init(&h, &c), 0);
+			for (i = 0; i < 20000; i++) {
+				u64 bmask = (1ULL << bits) - 1, age;
+				u32 nid = rnd() % 2000;
+
+				now += rnd() % ((1ULL << h.shift) * (h.window + 8));
+				age = ((now >> h.shift) - (m.last >> h.shift)) &
+				      bmask;
+				if (m.used && age <= h.window) {
+					m.cnt += m.cnt < cmax;
+				} else {
+					m.cnt = 1;
+					m.ready = false;
+				}
+				m.used = true;
+				m.last = now;
+				m.ready |= m.cnt >= c.freq_threshold;
+				rec = tp_hot_record(&h, rec, nid, now);
+				assert_int_equal(tp_hot_count(&h, rec), m.cnt);
+				assert_int_equal(tp_hot_ready(&h, rec), m.ready);
+				if (f)
+					assert_int_equal(tp_hot_nid(&h, rec),
+							 nid > 1023 ? 1023 : nid);
+				assert_false(tp_hot_expired(&h, rec, now));
+			}
+		}
+	}
+}
+
+struct hot_thr {
+	const struct tp_hot *h;
+	u32 *rec;
+	u64 ready;
+};
+
+static void *hot_thread(void *p)
+{
+	struct hot_thr *t = p;
+	int i;
+
+	for (i = 0; i < 200000; i++)
+		t->ready += tp_hot_record32(t->h, t->rec, 1, 1000);
+	return NULL;
+}
+
+/* Two sources recording one 32-bit record: it stays a valid record. */
+static void test_hotness_record32_threads(void **state)
+{
+	struct tp_hot_cfg c = { .sz = sizeof(c), .format = TP_HOT_PRECISE,
+				.tps = 1000, .freq_threshold = 7 };
+	struct hot_thr a, b;
+	pthread_t ta, tb;
+	struct tp_hot h;
+	u32 rec = 0;
+
+	(void)state;
+	assert_int_equal(tp_hot_init(&h, &c), 0);
+	a = (struct hot_thr){ .h = &h, .rec = &rec };
+	b = a;
+	assert_int_equal(pthread_create(&ta, NULL, hot_thread, &a), 0);
+	assert_int_equal(pthread_create(&tb, NULL, hot_thread, &b), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	assert_int_equal(tp_hot_count(&h, rec), 7);
+	assert_true(tp_hot_ready(&h, rec));
+	assert_int_equal(tp_hot_nid(&h, rec), 1);
+	assert_int_equal(rec & 0x3fff, 1000);
+	assert_true(a.ready + b.ready >= 400000 - 6 - 2 * TP_RETRIES);
+}
+
+/* ---- fault-count clock under threads ---------------------------------------- */
+
+struct fc_thr {
+	struct tp_fault_clock *clk;
+	struct tp_fault_clock_cpu slot;
+	u64 last;
+};
+
+static void *fc_thread(void *p)
+{
+	struct fc_thr *t = p;
+	u64 r;
+	int i;
+
+	for (i = 0; i < 1000000; i++) {
+		r = tp_fault_clock_tick(t->clk, &t->slot, 1);
+		assert_true(r >= t->last);	/* never goes back */
+		t->last = r;
+	}
+	return NULL;
+}
+
+static void test_fclock_threads(void **state)
+{
+	struct tp_fault_clock clk;
+	struct fc_thr t[2] = { { 0 } };
+	pthread_t id[2];
+	int i;
+
+	(void)state;
+	assert_int_equal(tp_fault_clock_init(&clk, 32), 0);
+	for (i = 0; i < 2; i++) {
+		t[i].clk = &clk;
+		assert_int_equal(pthread_create(&id[i], NULL, fc_thread, &t[i]),
+				 0);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(id[i], NULL);
+	/* shared + pending = every fault; each slot holds < 32 pending */
+	assert_int_equal(tp_fault_clock_now(&clk) + t[0].slot.diff.v +
+			 t[1].slot.diff.v, 2000000);
+	assert_true(t[0].slot.diff.v < 32 && t[1].slot.diff.v < 32);
+}
+
+/* ---- capacity-fitted threshold: properties ---------------------------------- */
+
+/*
+ * Pages recorded below the fitted threshold never exceed the budget by
+ * more than the bin the threshold falls in can hide (linear interpolation
+ * of an unknown distribution): checked against an exact count, on random
+ * latencies; and a larger budget never gives a smaller threshold.
+ */
+static void test_histogram_fit(void **state)
+{
+	static u64 lat[4000];
+	struct tp_thresh t;
+	struct tp_thresh_cpu cpu;
+	int trial, i;
+
+	(void)state;
+	for (trial = 0; trial < 300; trial++) {
+		u64 rate = rnd() % 3000, prev_th = 0, below, th, hi;
+		u32 n = 1 + rnd() % 4000;
+		int k;
+
+		for (i = 0; i < (int)n; i++)
+			lat[i] = rnd() % (1 + rnd() % 5000);
+		for (k = 0; k < 2; k++) {
+			struct tp_thresh_cfg c = {
+				.sz = sizeof(c), .variant = TP_THRESH_HISTOGRAM,
+				.tps = 1000, .ref_th = 1000, .period = 1000,
+				.rate_limit = rate + (u64)k * 500, .batch = 1 };
+
+			memset(&cpu, 0, sizeof(cpu));
+			assert_int_equal(tp_thresh_init(&t, &c, 0, 0), 0);
+			for (i = 0; i < (int)n; i++)
+				tp_thresh_record(&t, &cpu, lat[i], 1);
+			tp_thresh_update(&t, 0, 1001);
+			th = tp_thresh_get(&t);
+			assert_true(th >= 125 && th <= 2000);
+			assert_true(th >= prev_th);
+			prev_th = th;
+			/* bin of th: pages below its upper edge bound the error */
+			hi = 2ULL << (63 - __builtin_clzll(th));
+			below = 0;
+			for (i = 0; i < (int)n; i++)
+				below += lat[i] < th;
+			if (th > 125 && th < 2000) {
+				u64 budget = 2 * c.rate_limit, in_bin = 0;
+
+				for (i = 0; i < (int)n; i++)
+					in_bin += lat[i] >= hi / 2 && lat[i] < hi;
+				assert_true(below <= budget + in_bin);
+				assert_true(below + in_bin >= budget);
+			}
+		}
+	}
+}
+
+struct hist_thr {
+	struct tp_thresh *t;
+	struct tp_thresh_cpu cpu;
+	u64 pages;
+};
+
+static void *hist_thread(void *p)
+{
+	struct hist_thr *h = p;
+	u64 x = (u64)(uintptr_t)p | 1;
+	int i;
+
+	for (i = 0; i < 500000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		tp_thresh_record(h->t, &h->cpu, x % 3000, 1 + (x >> 60));
+		h->pages += 1 + (x >> 60);
+	}
+	return NULL;
+}
+
+/* Two threads recording: shared bins + every slot's bins = every page. */
+static void test_histogram_threads(void **state)
+{
+	struct tp_thresh_cfg c = { .sz = sizeof(c),
+				   .variant = TP_THRESH_HISTOGRAM, .tps = 1000,
+				   .ref_th = 1000, .period = 1000,
+				   .rate_limit = 100, .batch = 64 };
+	struct hist_thr h[2] = { { 0 } };
+	struct tp_thresh t;
+	pthread_t id[2];
+	u64 sum = 0;
+	u32 b;
+	int i;
+
+	(void)state;
+	assert_int_equal(tp_thresh_init(&t, &c, 0, 0), 0);
+	for (i = 0; i < 2; i++) {
+		h[i].t = &t;
+		assert_int_equal(pthread_create(&id[i], NULL, hist_thread,
+						&h[i]), 0);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(id[i], NULL);
+	for (b = 0; b < TP_THRESH_BINS; b++) {
+		sum += t.st.hist[b].v;
+		for (i = 0; i < 2; i++)
+			sum += h[i].cpu.hist[b].v;
+	}
+	assert_int_equal(sum, h[0].pages + h[1].pages);
+	for (i = 0; i < 2; i++)
+		assert_true(h[i].cpu.pending.v < 64);
+}
+
+/* ---- through tp_decide() ---------------------------------------------------- */
+
+static const struct tp_node_mem mem_full = {
+	.free = 60000, .wmark_min = 16384, .wmark_low = 20480,
+	.wmark_high = 25600, .wmark_promo = 30720, .present = 1 << 22,
+};
+
+/* Latencies in hint faults: the threshold is in faults, the rest in time. */
+static void test_decide_lat_faults(void **state)
+{
+	struct tp_policy_cfg c;
+	struct tp_policy pol;
+	struct tp_node node;
+	struct tp_node_cpu cpu = { 0 };
+	struct tp_node_stats s;
+	struct tp_fault f = { .nr_pages = 1 };
+
+	(void)state;
+	assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 1000), 0);
+	c.flags |= TP_POL_LAT_FAULTS;
+	c.flags &= ~TP_POL_ADAPTIVE & ~TP_POL_BYPASS_RESET;
+	c.hot_threshold_faults = 500;
+	c.hot_threshold_ms = 1;		/* unused with faults */
+	assert_int_equal(tp_policy_init(&pol, &c), 0);
+	assert_int_equal(tp_node_init(&node, &pol, 0), 0);
+	f.latency = 499;
+	assert_int_equal(tp_decide(&pol, &node, &cpu, &f, &mem_full, 10),
+			 TP_PROMOTE);
+	f.latency = 500;	/* Linux 6.1: hot means latency < threshold */
+	assert_int_equal(tp_decide(&pol, &node, &cpu, &f, &mem_full, 11),
+			 TP_REFUSE_COLD);
+	tp_node_stats(&pol, &node, &s);
+	assert_int_equal(s.threshold, 500);
+
+	c.hot_threshold_faults = 0;	/* the RFC's default: 1,000,000 */
+	assert_int_equal(tp_policy_tune(&pol, &c), 0);
+	f.latency = 999999;
+	assert_int_equal(tp_decide(&pol, &node, &cpu, &f, &mem_full, 12),
+			 TP_PROMOTE);
+	c.hot_threshold_faults = (1ULL << 62) + 1;
+	assert_int_equal(tp_policy_tune(&pol, &c), -ERANGE);
+}
+
+/*
+ * The histogram variant through the decision: the threshold goes from the
+ * reference to the fitted value in one period. Rate 4 MB/s = 1024 pages/s,
+ * period 1 s: a budget of 2048 pages over the two periods the bins hold.
+ * 4096 judged faults, latencies 0..4095 ms uniform: the fit is near 2048.
+ */
+static void test_decide_histogram(void **state)
+{
+	struct tp_policy_cfg c;
+	struct tp_policy pol;
+	struct tp_node node;
+	struct tp_node_cpu cpu = { 0 };
+	struct tp_node_stats s;
+	struct tp_fault f = { .nr_pages = 1 };
+	u64 i;
+
+	(void)state;
+	assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 1000), 0);
+	c.thresh_variant = TP_THRESH_HISTOGRAM;
+	c.rate_limit_mbps = 4;
+	c.scan_period_max_ms = 1000;
+	c.hot_threshold_ms = 4000;	/* bounds [500, 8000] */
+	c.flags &= ~TP_POL_FREE_BYPASS & ~TP_POL_BYPASS_RESET;
+	c.cand_batch = 1;
+	assert_int_equal(tp_policy_init(&pol, &c), 0);
+	assert_int_equal(tp_node_init(&node, &pol, 0), 0);
+	for (i = 0; i < 4096; i++) {
+		f.latency = i;
+		tp_decide(&pol, &node, &cpu, &f, &mem_full, 1 + i / 8);
+	}
+	tp_node_stats(&pol, &node, &s);
+	assert_int_equal(s.threshold, 4000);	/* still the reference */
+	f.latency = 0;
+	tp_decide(&pol, &node, &cpu, &f, &mem_full, 1002);
+	tp_node_stats(&pol, &node, &s);
+	tp_node_stats_add(&s, &cpu);
+	/* bin [1024, 2048) ends the budget: 2048 exactly (2048 - 1024 below) */
+	assert_true(s.threshold >= 1900 && s.threshold <= 2100);
+	assert_int_equal(s.th_lowered, 1);
+	assert_int_equal(s.decided, 4097);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_selftest_goal),
+		cmocka_unit_test(test_selftest_fclock),
+		cmocka_unit_test(test_selftest_hotness),
+		cmocka_unit_test(test_selftest_histogram),
+		cmocka_unit_test(test_goal_converges),
+		cmocka_unit_test(test_goal_step_bounded),
+		cmocka_unit_test(test_hotness_model),
+		cmocka_unit_test(test_hotness_record32_threads),
+		cmocka_unit_test(test_fclock_threads),
+		cmocka_unit_test(test_histogram_fit),
+		cmocka_unit_test(test_histogram_threads),
+		cmocka_unit_test(test_decide_lat_faults),
+		cmocka_unit_test(test_decide_histogram),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
