@@ -239,15 +239,16 @@ static inline u32 __tp_thresh_bin(u64 latency, u32 shift)
 
 /*
  * Count @n pages of @latency in a CPU's bins; once @batch pages are
- * pending, add the bins to the shared ones (as __tp_count(): read before
- * the adds, and what is moved is subtracted, so an interrupting handler
- * on the same slot loses nothing).
+ * pending, move the bins to the shared ones, each taken with one exchange
+ * as __tp_count() does, so an interrupting handler on the same slot can
+ * neither lose pages nor move them twice.
  */
 static inline void __tp_thresh_record(struct tp_thresh_state *st,
 				      struct tp_thresh_cpu *cpu, u32 shift,
 				      u32 batch, u64 latency, u64 n)
 {
-	u64 p, v;
+	bool fold;
+	u64 v;
 	u32 b;
 
 	if (latency == TP_LATENCY_UNKNOWN)
@@ -256,16 +257,15 @@ static inline void __tp_thresh_record(struct tp_thresh_state *st,
 		tp_atomic64_add(&st->hist[__tp_thresh_bin(latency, shift)], n);
 		return;
 	}
-	p = tp_local64_read(&cpu->pending) + n;
+	fold = tp_local64_read(&cpu->pending) + n >= batch;
 	tp_local64_add(&cpu->hist[__tp_thresh_bin(latency, shift)], n);
 	tp_local64_add(&cpu->pending, n);
-	if (tp_likely(p < batch))
+	if (tp_likely(!fold))
 		return;
-	tp_local64_sub(&cpu->pending, p);
+	tp_local64_xchg(&cpu->pending, 0);
 	for (b = 0; b < TP_THRESH_BINS; b++) {
-		v = tp_local64_read(&cpu->hist[b]);
-		if (v) {
-			tp_local64_sub(&cpu->hist[b], v);
+		if (tp_local64_read(&cpu->hist[b])) {
+			v = tp_local64_xchg(&cpu->hist[b], 0);
 			tp_atomic64_add(&st->hist[b], v);
 		}
 	}

@@ -96,7 +96,7 @@ static void test_init_validation(void **state)
 
 	(void)state;
 	/* every undefined flag bit */
-	for (bit = 8; bit < 32; bit++) {
+	for (bit = 9; bit < 32; bit++) {
 		assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000),
 				 0);
 		c.flags |= 1U << bit;

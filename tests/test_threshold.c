@@ -70,27 +70,28 @@ static void test_init_rejects_untouched(void **state)
 		{ { .sz = 0, .tps = 1000 }, -EINVAL },
 		{ { .sz = 39, .tps = 1000 }, -EINVAL },
 		{ { .sz = 4097, .tps = 1000 }, -EINVAL },
-		{ { .sz = 40, .variant = 2, .tps = 1000 }, -EINVAL },
-		{ { .sz = 40, .variant = 0, .tps = 0 }, -EINVAL },
-		{ { .sz = 40, .variant = 1, .tps = TP_TPS_MAX + 1 }, -EINVAL },
-		{ { .sz = 40, .tps = 1000, .steps = TP_THRESH_STEPS_MAX + 1 },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .variant = 3, .tps = 1000 },
 		  -EINVAL },
-		{ { .sz = 40, .tps = 1000, .ref_th = TP_TIME_MAX + 1 },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .variant = 0, .tps = 0 }, -EINVAL },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .variant = 1, .tps = TP_TPS_MAX + 1 }, -EINVAL },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .tps = 1000, .steps = TP_THRESH_STEPS_MAX + 1 },
+		  -EINVAL },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .tps = 1000, .ref_th = TP_TIME_MAX + 1 },
 		  -ERANGE },
-		{ { .sz = 40, .tps = 1000, .period = TP_TIME_MAX + 1 },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .tps = 1000, .period = TP_TIME_MAX + 1 },
 		  -ERANGE },
-		{ { .sz = 40, .tps = 1000, .rate_limit = TP_RATE_MAX + 1 },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .tps = 1000, .rate_limit = TP_RATE_MAX + 1 },
 		  -ERANGE },
 		/* valid, but a tune cannot change the clock */
-		{ { .sz = 40, .tps = 999, .ref_th = 7 }, 0 },
-		{ { .sz = 40, .tps = TP_TPS_MAX, .period = 3 }, 0 },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .tps = 999, .ref_th = 7 }, 0 },
+		{ { .sz = sizeof(struct tp_thresh_cfg), .tps = TP_TPS_MAX, .period = 3 }, 0 },
 	};
 	struct tp_thresh t, copy;
 	struct tp_thresh_cfg good = mkcfg(0, 0, 1000, 1000, 10, 1000);
 	size_t i;
 
 	(void)state;
-	assert_int_equal(sizeof(struct tp_thresh_cfg), 40);
+	assert_int_equal(sizeof(struct tp_thresh_cfg), 48);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		memset(&t, 0x3c, sizeof(t));
 		memcpy(&copy, &t, sizeof(t));

@@ -34,6 +34,7 @@ static void tp_st_th_cfg(struct tp_thresh_cfg *c, u32 variant, u32 steps,
 	c->ref_th = ref_th;
 	c->period = period;
 	c->rate_limit = rate;
+	c->batch = 0;
 }
 
 static void tp_st_th_fill(void *p, size_t n, u8 v)
@@ -91,7 +92,7 @@ static const struct tp_st_th_bad tp_st_th_bad_rows[] = {
 	{ "sz + 8, non-zero tail", TP_ST_TH_TAIL, 0, 0, 1000, 0, 0, 0,
 	  -EINVAL, -EINVAL },
 	{ "sz + 8, zero tail", TP_ST_TH_SZBIG, 0, 0, 1000, 5, 5, 5, 0, 0 },
-	{ "variant 2", 0, 2, 0, 1000, 0, 0, 0, -EINVAL, -EINVAL },
+	{ "variant 3", 0, 3, 0, 1000, 0, 0, 0, -EINVAL, -EINVAL },
 	{ "variant ~0", 0, ~0U, 0, 1000, 0, 0, 0, -EINVAL, -EINVAL },
 	{ "tps 0", 0, 0, 0, 0, 0, 0, 0, -EINVAL, -EINVAL },
 	{ "tps TP_TPS_MAX + 1", 0, 0, 0, TP_TPS_MAX + 1, 0, 0, 0, -EINVAL,
