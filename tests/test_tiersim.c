@@ -20,6 +20,10 @@
 
 #include "../examples/tiersim/wl.c"
 #include "../examples/tiersim/trace.c"
+#include "../examples/tiersim/sim_cfg.c"
+#include "../examples/tiersim/sim_src.c"
+#include "../examples/tiersim/sim_reclaim.c"
+#include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
 #include "../examples/tiersim/out.c"

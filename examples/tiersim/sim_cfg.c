@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim: the machine's configuration: cost profiles, the kernel's
+ * defaults, the fast node's watermarks, task_scan_min() and the checks of a
+ * configuration against a source (docs/tiersim.md, "The model" and
+ * "Costs and their sources").
+ */
+#include "sim_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/*
+ * Cost profiles. Sources (docs/tiersim.md, "Costs"):
+ *  - DRAM and Optane latencies: Izraelevitz et al., "Basic Performance
+ *    Measurements of the Intel Optane DC Persistent Memory Module",
+ *    arXiv:1903.05714 (2019): idle random-read latency about 81 ns (DRAM)
+ *    and 305 ns (Optane); Optane write bandwidth about a third of its read
+ *    bandwidth, modelled as a 3x effective write cost.
+ *  - CXL: Sun et al., "Demystifying CXL Memory with Genuine CXL-Ready
+ *    Systems and Devices", MICRO 2023, and Li et al., "Pond", ASPLOS 2023:
+ *    CXL-attached DRAM at about twice the local DRAM latency.
+ *  - Fault, migration and scan costs: order-of-magnitude estimates (a minor
+ *    fault is about 1 us, lmbench lat_pagefault class; a 4 KiB migration is
+ *    a few us including unmap, TLB flush and copy), see the document.
+ */
+const struct sim_costs sim_profiles[] = {
+	{
+		.name = "pmem",
+		.cpu_ns = 0,
+		.lat = { 305, 915, 81, 81 },
+		.fault_ns = 1000,
+		.migrate_ns = 4000,
+		.migrate_mbps = 2048,
+		.scan_pte_ns = 10,
+		.alloc_ns = 1500,
+		.reclaim_ns = 0,
+		.scan_update_ns = 0,
+	},
+	{
+		.name = "cxl",
+		.cpu_ns = 0,
+		.lat = { 170, 170, 81, 81 },
+		.fault_ns = 1000,
+		.migrate_ns = 2000,
+		.migrate_mbps = 8192,
+		.scan_pte_ns = 10,
+		.alloc_ns = 1500,
+		.reclaim_ns = 0,
+		.scan_update_ns = 0,
+	},
+};
+
+const unsigned int sim_nr_profiles = sizeof(sim_profiles) /
+				     sizeof(sim_profiles[0]);
+
+const struct sim_costs *sim_profile(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim_nr_profiles; i++)
+		if (!strcmp(name, sim_profiles[i].name))
+			return &sim_profiles[i];
+	return NULL;
+}
+
+void sim_cfg_defaults(struct sim_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->costs = sim_profiles[0];
+	c->scan_delay_ms = TP_DEFAULT_SCAN_DELAY_MS;
+	c->scan_period_min_ms = TP_DEFAULT_SCAN_PERIOD_MIN_MS;
+	c->scan_size_mb = TP_DEFAULT_SCAN_SIZE_MB;
+	c->rate_limit_mbps = -1;
+	c->sample_ms = 10;	/* doubles whenever the series fills up */
+	c->pingpong_ms = 10000;
+}
+
+/* ---- watermarks --------------------------------------------------------- */
+
+u64 sim_isqrt(u64 x)
+{
+	u64 r = (u64)sqrt((double)x);
+
+	while (r * r > x)
+		r--;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/*
+ * mm/page_alloc.c: min_free_kbytes = sqrt(lowmem_kbytes * 16), clamped to
+ * [128, 262144]; each zone gets its share of it as the min watermark; the
+ * gaps are max(min / 4, managed * watermark_scale_factor / 10000) with the
+ * default scale factor 10: low = min + gap, high = min + 2 gap, promo =
+ * high + gap (tp_wmark_promo()).
+ */
+void sim_wmarks(u64 fast_pages, u64 slow_pages, u64 wmark[4])
+{
+	u64 total = fast_pages + slow_pages, kb, minfree, min, gap;
+
+	kb = sim_isqrt(total * 4 * 16);
+	if (kb < 128)
+		kb = 128;
+	if (kb > 262144)
+		kb = 262144;
+	minfree = kb >> 2;
+	min = total ? (u64)((double)minfree * (double)fast_pages /
+			    (double)total) : 0;
+	gap = min / 4;
+	if (fast_pages * 10 / 10000 > gap)
+		gap = fast_pages * 10 / 10000;
+	wmark[0] = min;
+	wmark[1] = min + gap;
+	wmark[2] = min + 2 * gap;
+	wmark[3] = tp_wmark_promo(min, wmark[2], fast_pages, 10);
+}
+
+/* task_nr_scan_windows(): the RSS in scan_size_mb chunks, at least 1. */
+u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages)
+{
+	u64 chunk = (u64)c->scan_size_mb << 8;
+
+	return rss_pages ? (rss_pages + chunk - 1) / chunk : 1;
+}
+
+/*
+ * task_scan_min() of an RSS, ms: scan_period_min_ms over the RSS's scan
+ * windows, but never more than MAX_SCAN_WINDOW MB/s.
+ */
+u64 sim_task_scan_min_ms(const struct sim_cfg *c, u64 rss_pages)
+{
+	u64 size = c->scan_size_mb, floor, scan;
+
+	floor = 1000 / (size < MAX_SCAN_WINDOW ? MAX_SCAN_WINDOW / size : 1);
+	scan = c->scan_period_min_ms / sim_scan_windows(c, rss_pages);
+	return scan > floor ? scan : floor;
+}
+
+u32 sim_scan_period_ms(const struct sim_cfg *c, u64 footprint_pages)
+{
+	if (c->scan_period_ms)
+		return c->scan_period_ms;
+	return (u32)sim_task_scan_min_ms(c, footprint_pages);
+}
+
+int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
+		 size_t errlen)
+{
+	u64 *w = c->wmark;
+	u32 i;
+
+	if (!c->fast_pages || !c->slow_pages) {
+		snprintf(err, errlen, "zero capacity: the %s tier has no pages",
+			 c->fast_pages ? "slow" : "fast");
+		return -1;
+	}
+	if (c->fast_pages + c->slow_pages < src->pages) {
+		snprintf(err, errlen, "the footprint (%llu pages) does not fit "
+			 "in the two tiers (%llu + %llu pages)",
+			 (unsigned long long)src->pages,
+			 (unsigned long long)c->fast_pages,
+			 (unsigned long long)c->slow_pages);
+		return -1;
+	}
+	if (src->needs_pressure && !c->allow_no_pressure &&
+	    c->fast_pages >= src->pages) {
+		snprintf(err, errlen, "the fast tier (%llu pages) holds the "
+			 "whole footprint (%llu pages): workload %s needs memory "
+			 "pressure; use a smaller --fast or --allow-no-pressure",
+			 (unsigned long long)c->fast_pages,
+			 (unsigned long long)src->pages, src->name);
+		return -1;
+	}
+	if (!w[0] && !w[1] && !w[2] && !w[3])
+		sim_wmarks(c->fast_pages, c->slow_pages, w);
+	if (!(w[0] <= w[1] && w[1] <= w[2] && w[2] <= w[3])) {
+		snprintf(err, errlen, "watermarks out of order: min %llu, low "
+			 "%llu, high %llu, promo %llu (need min <= low <= high "
+			 "<= promo)", (unsigned long long)w[0],
+			 (unsigned long long)w[1], (unsigned long long)w[2],
+			 (unsigned long long)w[3]);
+		return -1;
+	}
+	if (w[3] >= c->fast_pages) {
+		snprintf(err, errlen, "the promo watermark (%llu pages) is not "
+			 "below the fast tier's capacity (%llu pages)",
+			 (unsigned long long)w[3],
+			 (unsigned long long)c->fast_pages);
+		return -1;
+	}
+	if (c->thp) {
+		if (src->tr) {
+			snprintf(err, errlen, "--thp needs a synthetic workload "
+				 "(trace pages are not 2 MiB aligned)");
+			return -1;
+		}
+		for (i = 0; i < src->nr_vmas; i++) {
+			if (src->vma[i].first % 512 || src->vma[i].pages % 512) {
+				snprintf(err, errlen, "--thp: VMA %u is not a "
+					 "multiple of 2 MiB (use --pages a "
+					 "multiple of 512 per VMA)", i);
+				return -1;
+			}
+		}
+		if (c->fast_pages < 4 * 512) {
+			snprintf(err, errlen, "--thp: the fast tier holds fewer "
+				 "than four 2 MiB folios");
+			return -1;
+		}
+	}
+	if (!c->scan_size_mb) {
+		snprintf(err, errlen, "scan size must be at least 1 MB");
+		return -1;
+	}
+	if (!c->costs.migrate_mbps) {
+		snprintf(err, errlen, "the migration bandwidth must not be 0");
+		return -1;
+	}
+	if (!c->sample_ms) {
+		snprintf(err, errlen, "the sampling interval must not be 0");
+		return -1;
+	}
+	return 0;
+}
+

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tiersim: the model's internals, shared by its files (not by main.c and
+ * the output code, which use sim.h only):
+ *
+ *   sim_cfg.c      profiles, the kernel's defaults, watermarks, task_scan_min(),
+ *                  validation
+ *   sim_src.c      sources: workloads and traces, the stream reader, the
+ *                  oracle's counts
+ *   sim_reclaim.c  fast-tier slots, first-touch allocation, the LRU and kswapd
+ *   sim_numa.c     the adaptive scan period, hint faults and promotion, the
+ *                  NUMA scanner
+ *   sim.c          setup, sampling, events, self-checks and the main loop
+ *
+ * Speed: the common access (page allocated, no hint fault armed) reads and
+ * writes one byte of per-page state and adds a table cost to the clock. All
+ * periodic work (scanner, kswapd, sampling) hangs off one "next event" time
+ * compared once per access.
+ */
+#ifndef _TIERSIM_SIM_INT_H
+#define _TIERSIM_SIM_INT_H
+
+#include "sim.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define BATCH		4096
+#define PREFETCH	16		/* accesses ahead */
+#define NO_SLOT		UINT32_MAX
+#define T_NEVER		UINT64_MAX
+#define PID_BASE	1000U
+#define KSWAPD_BATCH	32U		/* SWAP_CLUSTER_MAX */
+#define DEF_PRIORITY	12		/* mm/vmscan.c */
+#define MAX_SCAN_WINDOW	2560U		/* MB/s, kernel/sched/fair.c */
+
+/* ---- the simulation state ------------------------------------------------ */
+
+struct svma {
+	u64 first;		/* first unit */
+	u64 n;			/* units */
+	u64 start;		/* address */
+	u64 end;		/* address, exclusive */
+	int inited;
+	struct tp_vma_scan scan;
+};
+
+struct sim {
+	const struct sim_cfg *c;
+	const struct sim_policy *p;
+	const struct sim_src *src;
+	struct sim_result *r;
+
+	struct tp_node node __attribute__((aligned(64)));
+	struct tp_policy tpp;
+	struct tp_atime fmt;
+	struct tp_vma_profile vprof;
+	struct tp_scan_ring ring;
+	struct tp_scan_pass pass[TP_DEFAULT_RING_DEPTH];
+
+	u32 ushift;		/* log2 pages per unit: 0 or 9 */
+	u64 upages;		/* pages per unit */
+	u64 nr_units;
+	u8 *flags;
+	u32 *atime;		/* LAT_ATIME only */
+
+	u32 *fslot;		/* fast-tier slots: unit or NO_SLOT */
+	u32 *fpromo;		/* its promotion time in ms + 1; 0: none */
+	u32 *ffree;		/* free slot stack */
+	u64 nffree;
+	u64 fcap, fused;	/* fast tier, units */
+	u64 scap, sused;	/* slow tier, units */
+	u64 init_fast_cap;	/* allocation on the fast tier stops here */
+	u64 hand;		/* CLOCK hand */
+	/* --lru two-list: the inactive (0) and active (1) lists of slots */
+	int lru;
+	u32 *lnext, *lprev;
+	u32 lhead[2], ltail[2];
+	u64 lcount[2];
+	u64 wm[4];
+
+	int scan_on, scan_fast, scan_slow, young_clear, stamp, tiering;
+
+	u32 nr_vmas;
+	struct svma *vma;
+	struct sim_vma_stats *vst;
+
+	u64 now;
+	u64 next_event;
+	u64 next_scan, scan_period, scan_units;
+	u64 offset;		/* mm->numa_scan_offset (an address) */
+	u32 seq;		/* mm->numa_scan_seq */
+	u32 cur_tid;		/* thread of the access being processed */
+
+	/* The adaptive scan period (no --scan-period-ms), on the task's clock */
+	int adapt;
+	int stamped;		/* node_stamp started (task_scan_start done) */
+	u64 node_stamp;		/* p->node_stamp */
+	u64 numa_next_scan;	/* mm->numa_next_scan */
+	u64 migrate_retry;	/* p->numa_migrate_retry */
+	u32 task_seq;		/* p->numa_scan_seq */
+	u64 locality[2];	/* p->numa_faults_locality: remote, local */
+	u64 period_max_ms;	/* numa_balancing_scan_period_max_ms */
+	u64 reclaim_ns;		/* kswapd's cost per page examined */
+
+	int kswapd_awake;
+	u64 kswapd_clock;
+	u32 kswapd_n;		/* demotions in the current batch */
+	int picking;		/* a clock_pick() is under way */
+	u64 clock_tries;	/* its remaining budget of slots */
+	/* --kswapd rounds: balance_pgdat()'s priority and the round under way */
+	int krounds;
+	int kprio;
+	int kround;		/* a round is under way */
+	u64 kquota;		/* the round's pages to examine */
+	u64 kreclaimed;		/* units it demoted */
+	u64 mig_free_at;	/* migration channel busy until */
+	u64 xfer_ns;		/* one unit through the bandwidth cap */
+	u64 mig_cpu_ns;		/* one unit's migration CPU time */
+	u64 demote_cpu_ns;	/* kswapd's, per unit demoted */
+
+	u64 next_sample, sample_ns;
+	u32 phase;
+
+	int failed;
+};
+
+static inline u64 unit_addr(const struct sim *s, u64 u)
+{
+	const struct svma *v;
+	u32 lo = 0, hi = s->nr_vmas;
+
+	if (s->src->tr)
+		return s->src->tr->vpn[u] << 12;
+	while (hi - lo > 1) {
+		u32 mid = (lo + hi) / 2;
+
+		if (s->vma[mid].first <= u)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	v = &s->vma[lo];
+	return v->start + ((u - v->first) << (12 + s->ushift));
+}
+
+static inline u32 vma_of(const struct sim *s, u64 u)
+{
+	u32 lo = 0, hi = s->nr_vmas;
+
+	while (hi - lo > 1) {
+		u32 mid = (lo + hi) / 2;
+
+		if (s->vma[mid].first <= u)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static inline u64 fast_free_pages(const struct sim *s)
+{
+	return (s->fcap - s->fused) << s->ushift;
+}
+
+static inline void fast_mem(const struct sim *s, struct tp_node_mem *m)
+{
+	m->free = fast_free_pages(s);
+	m->wmark_min = s->wm[0];
+	m->wmark_low = s->wm[1];
+	m->wmark_high = s->wm[2];
+	m->wmark_promo = s->wm[3];
+	m->present = s->fcap << s->ushift;
+}
+
+static inline void update_next_event(struct sim *s)
+{
+	u64 t = s->next_sample;
+
+	if (s->next_scan < t)
+		t = s->next_scan;
+	if (s->kswapd_awake && s->kswapd_clock < t)
+		t = s->kswapd_clock;
+	s->next_event = t;
+}
+
+#define CLOCK_NONE	UINT64_MAX		/* nothing old: two sweeps */
+#define CLOCK_LATER	(UINT64_MAX - 1)	/* kswapd's clock passed now */
+
+/* The stream being replayed: a workload generator or a trace. */
+struct reader {
+	const struct sim_src *src;
+	struct wl wl;
+	struct trace_stream ts;
+};
+
+/* sim_cfg.c */
+u64 sim_isqrt(u64 x);
+u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages);
+u64 sim_task_scan_min_ms(const struct sim_cfg *c, u64 rss_pages);
+
+/* sim_src.c */
+int reader_open(struct reader *rd, const struct sim_src *src, char *err,
+		size_t errlen);
+long reader_fill(struct reader *rd, u64 *buf, u64 *gap, size_t n,
+		 u32 *phase, char *err, size_t errlen);
+void reader_close(struct reader *rd);
+
+/* sim_reclaim.c */
+void slot_insert(struct sim *s, u64 u, u32 promo_ms);
+void wake_kswapd(struct sim *s);
+void kswapd_run(struct sim *s);
+u8 alloc_unit(struct sim *s, u64 u);
+
+/* sim_numa.c */
+u64 task_scan_min_ns(const struct sim *s);
+u8 hint_fault(struct sim *s, u64 u, u32 write, u32 tid);
+void scan_pass(struct sim *s);
+void numa_tick(struct sim *s);
+
+/* sim.c */
+void sim_fail(struct sim *s, const char *what, int ret);
+
+#endif /* _TIERSIM_SIM_INT_H */
