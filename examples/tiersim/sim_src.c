@@ -12,6 +12,7 @@
 
 int sim_src_workload(struct sim_src *s, struct wl *w)
 {
+	struct wl_machine m;
 	u32 i;
 
 	memset(s, 0, sizeof(*s));
@@ -34,14 +35,14 @@ int sim_src_workload(struct sim_src *s, struct wl *w)
 		s->phase_measured[i] = w->phase[i].measured;
 	}
 	s->needs_pressure = 1;
-	/* Redis: about 7 us of CPU per request (117k requests/s). */
-	s->cpu_ns = w->p.kind == WL_COLD_BURST ? 7000 :
-		    w->p.kind == WL_DISJOINT_VMA ? 100 : 25;
+	wl_machine_defaults(w->p.kind, &m);
+	s->cpu_ns = m.cpu_ns;
 	return 0;
 }
 
 int sim_src_trace(struct sim_src *s, struct trace *t)
 {
+	struct wl_machine m;
 	u32 i;
 
 	memset(s, 0, sizeof(*s));
@@ -62,7 +63,8 @@ int sim_src_trace(struct sim_src *s, struct trace *t)
 	s->phase_name[0] = "trace";
 	s->phase_measured[0] = 1;
 	s->needs_pressure = 0;
-	s->cpu_ns = 25;
+	wl_machine_defaults(WL_NR_KINDS, &m);	/* no workload's own */
+	s->cpu_ns = m.cpu_ns;
 	return 0;
 }
 

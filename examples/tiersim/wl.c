@@ -219,6 +219,32 @@ void wl_defaults(struct wl_params *p, uint32_t kind)
 	}
 }
 
+void wl_machine_defaults(uint32_t kind, struct wl_machine *m)
+{
+	m->cpu_ns = 25;		/* a pmbench-like loop between accesses */
+	m->fast_frac = 0.25;
+	m->profile = "pmem";
+	m->init_fast = 0;
+	switch (kind) {
+	case WL_COLD_BURST:
+		/*
+		 * The bypass knob's Redis test (docs/SOURCES.md): about 7 us
+		 * of CPU per request (117k requests/s), CXL memory, a fast
+		 * tier with room, 85 % of the data reclaimed to the slow tier.
+		 */
+		m->cpu_ns = 7000;
+		m->fast_frac = 0.5;
+		m->profile = "cxl";
+		m->init_fast = 0.15;
+		break;
+	case WL_DISJOINT_VMA:
+		m->cpu_ns = 100;
+		break;
+	default:
+		break;
+	}
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
 	while (b) {

@@ -129,6 +129,27 @@ struct wl {
 	uint32_t *alias_idx;
 };
 
+/**
+ * struct wl_machine - what a workload expects of the simulated machine
+ * @cpu_ns: CPU time per access between memory accesses, ns
+ * @fast_frac: fast tier size as a fraction of the footprint
+ * @profile: cost profile name (tiersim's "pmem" or "cxl")
+ * @init_fast: first-touch allocation stops using the fast tier once it
+ *	holds this fraction of the footprint; 0: only the watermarks stop it
+ */
+struct wl_machine {
+	uint32_t cpu_ns;
+	double fast_frac;
+	const char *profile;
+	double init_fast;
+};
+
+/*
+ * The machine a workload of @kind is run on unless told otherwise (any
+ * other @kind, e.g. %WL_NR_KINDS for a trace: the common defaults).
+ */
+void wl_machine_defaults(uint32_t kind, struct wl_machine *m);
+
 /* Name of a kind, and the kind of a name (-1 if unknown). */
 const char *wl_kind_name(uint32_t kind);
 int wl_kind_parse(const char *name);

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim's sets: one source (a workload or a trace) under several
+ * policies, on one machine. A set is built from the workload's defaults
+ * (wl_defaults(), wl_machine_defaults()), then a suite item's settings,
+ * then the command line's options on top: the options override a suite's
+ * settings field by field (the tables in opts.c).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const default_policies =
+	"none,promote-all,seed,mainline,mainline-bypass-off,oracle";
+
+static void set_fail(struct set *s, const char *what, const char *err)
+{
+	die(EXIT_USAGE, "%s: %s", what ? what : s->label, err);
+}
+
+/*
+ * --cpu-ns-file: "ACCESS NS" lines, the first column ascending and scaled
+ * by @key_scale ('#' starts a comment). The arrays live until exit.
+ */
+static void load_pairs(const char *path, u32 *nr, const u64 **key,
+		       const u32 **val, u64 key_scale, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	u64 *at = NULL;
+	u32 *ns = NULL, n = 0, cap = 0, ln = 0;
+
+	if (!f)
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, v;
+		char tail;
+		int k;
+
+		ln++;
+		line[strcspn(line, "#\n")] = 0;
+		k = sscanf(line, "%llu %llu %c", &a, &v, &tail);
+		if (k <= 0)
+			continue;
+		if (k != 2 || v > UINT32_MAX)
+			die(EXIT_USAGE, "%s:%u: expected \"%s NS\"", path, ln,
+			    what);
+		a *= key_scale;
+		if (n && a <= at[n - 1])
+			die(EXIT_USAGE, "%s:%u: %s must ascend", path, ln, what);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			at = realloc(at, cap * sizeof(*at));
+			ns = realloc(ns, cap * sizeof(*ns));
+			if (!at || !ns)
+				die(1, "out of memory");
+		}
+		at[n] = a;
+		ns[n] = (u32)v;
+		n++;
+	}
+	fclose(f);
+	if (!n)
+		die(EXIT_USAGE, "%s: no \"%s NS\" line", path, what);
+	*nr = n;
+	*key = at;
+	*val = ns;
+}
+
+/* Set the field @f describes in @base to @v. */
+static void set_field(void *base, const struct field_opt *f, double v)
+{
+	char *p = (char *)base + f->off;
+
+	switch (f->kind) {
+	case FIELD_U32:
+		*(u32 *)p = (u32)v;
+		break;
+	case FIELD_S64:
+		*(s64 *)p = (s64)v;
+		break;
+	case FIELD_U64:
+		*(u64 *)p = (u64)v;
+		break;
+	default:
+		*(double *)p = v;
+		break;
+	}
+}
+
+/* The workload: its defaults, the suite item's shape, the options. */
+static void build_workload(struct set *s, const struct opts *o,
+			   const struct item *it, struct wl_machine *m)
+{
+	const char *wname = it ? it->workload : o->workload;
+	char err[SIM_ERRLEN] = "";
+	int kind = wl_kind_parse(wname ? wname : "pmbench"), i;
+
+	wl_defaults(&s->wp, (u32)kind);
+	wl_machine_defaults((u32)kind, m);
+	s->wp.seed = o->seed;
+	if (it && it->pages)
+		s->wp.pages = it->pages;
+	if (it && it->accesses)
+		s->wp.accesses = it->accesses;
+	if (it && it->hot_frac > 0)
+		s->wp.hot_frac = it->hot_frac;
+	if (it && it->hot_prob > 0)
+		s->wp.hot_prob = it->hot_prob;
+	if (o->pages)
+		s->wp.pages = o->pages;
+	if (o->accesses)
+		s->wp.accesses = o->accesses;
+	if (o->no_init)
+		s->wp.init = 0;
+	for (i = 0; i < W_NR; i++)
+		if (o->wl[i] >= 0)
+			set_field(&s->wp, &wl_opts[i], o->wl[i]);
+	if (wl_init(&s->wl, &s->wp, err, sizeof(err)))
+		die(EXIT_USAGE, "workload %s: %s", wl_kind_name(kind), err);
+	s->has_wl = 1;
+	if (sim_src_workload(&s->src, &s->wl))
+		die(1, "out of memory");
+	snprintf(s->label, sizeof(s->label), "%s",
+		 it && it->label ? it->label : wl_kind_name(kind));
+}
+
+/* Build one set from the options and an optional suite item. */
+void build_set(struct set *s, const struct opts *o, const struct item *it)
+{
+	struct sim_cfg *c = &s->cfg;
+	const char *pols;
+	char err[SIM_ERRLEN] = "", buf[4096], *tok, *save;
+	struct size_opt fast = o->fast, slow = o->slow;
+	struct wl_machine m;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	sim_cfg_defaults(c);
+	if (!o->trace || it) {
+		build_workload(s, o, it, &m);
+	} else {
+		if (trace_open(&s->tr, o->trace, o->format, o->instr, err,
+			       sizeof(err)))
+			die(EXIT_USAGE, "%s", err);
+		s->has_tr = 1;
+		if (sim_src_trace(&s->src, &s->tr))
+			die(1, "out of memory");
+		snprintf(s->label, sizeof(s->label), "%s", o->trace);
+		wl_machine_defaults(WL_NR_KINDS, &m);
+	}
+
+	/* The machine: the workload's, the suite item's, the options. */
+	c->costs = *sim_profile(it && it->profile ? it->profile :
+				o->profile ? o->profile : m.profile);
+	c->init_fast = m.init_fast;
+	if (it && it->cpu_ns)
+		c->costs.cpu_ns = it->cpu_ns;
+	for (i = 0; i < C_NR; i++)
+		if (o->cost[i] >= 0)
+			set_field(&c->costs, &cost_opts[i], (double)o->cost[i]);
+	if (it && it->fast)
+		parse_size("suite --fast", it->fast, &fast);
+	if (!fast.set) {
+		fast.set = 1;
+		fast.frac = m.fast_frac;
+	}
+	c->fast_pages = fast.frac > 0 ?
+			(u64)(fast.frac * (double)s->src.pages) : fast.pages;
+	c->slow_pages = slow.set ? (slow.frac > 0 ?
+				    (u64)(slow.frac * (double)s->src.pages) :
+				    slow.pages) : s->src.pages;
+	memcpy(c->wmark, o->wmark, sizeof(c->wmark));
+	c->thp = o->thp;
+
+	/* The kernel's settings: the suite item's, then the options. */
+	if (it && it->scan_size_mb)
+		c->scan_size_mb = it->scan_size_mb;
+	if (it && it->scan_period_min_ms)
+		c->scan_period_min_ms = it->scan_period_min_ms;
+	if (it && it->scan_period_max_ms > 0)
+		c->scan_period_max_ms = (u32)it->scan_period_max_ms;
+	if (it && it->rate_limit_mbps >= 0)
+		c->rate_limit_mbps = it->rate_limit_mbps;
+	for (i = 0; i < K_NR; i++)
+		if (o->kern[i] >= 0)
+			set_field(c, &kern_opts[i], (double)o->kern[i]);
+	if (o->init_fast >= 0)
+		c->init_fast = o->init_fast;
+	if (o->sample_ms >= 0)
+		c->sample_ms = (u32)o->sample_ms;
+	if (o->pingpong_ms >= 0)
+		c->pingpong_ms = (u32)o->pingpong_ms;
+	/* A fixed period: task_scan_min() of the footprint, no adaptation. */
+	if (it && it->scan_fixed && !c->scan_period_ms)
+		c->scan_period_ms = sim_scan_period_ms(c, s->src.pages);
+	c->allow_no_pressure = o->allow_no_pressure;
+	if (o->cpu_file)
+		load_pairs(o->cpu_file, &c->nr_cpu, &c->cpu_at, &c->cpu_ns, 1,
+			   "ACCESS");
+
+	c->lru_two_list = o->lru_two_list;
+	c->kswapd_rounds = o->kswapd_rounds;
+	if (sim_validate(c, &s->src, err, sizeof(err)))
+		set_fail(s, NULL, err);
+
+	pols = it ? it->policies : o->have_policies ? o->policies :
+	       default_policies;
+	snprintf(buf, sizeof(buf), "%s", pols);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct sim_policy *p = &s->pol[s->nr_pol];
+
+		if (s->nr_pol == SIM_MAX_POLICIES)
+			die_usage("at most %d policies", SIM_MAX_POLICIES);
+		if (sim_policy_parse(tok, p, err, sizeof(err)))
+			die_usage("%s", err);
+		if (sim_policy_finalize(p, c, err, sizeof(err)))
+			die(EXIT_USAGE, "%s", err);
+		if (p->oracle && sim_src_count(&s->src, err, sizeof(err)))
+			die(1, "%s", err);
+		s->nr_pol++;
+	}
+	if (!s->nr_pol)
+		die_usage("no policy named");
+	s->rs.title = s->label;
+	s->rs.cfg = c;
+	s->rs.src = &s->src;
+	s->rs.wp = s->has_wl ? &s->wp : NULL;
+	s->rs.seed = o->seed;
+	s->rs.nr = s->nr_pol;
+	s->rs.res = calloc(s->nr_pol, sizeof(*s->rs.res));
+	if (!s->rs.res)
+		die(1, "out of memory");
+}
+
+void free_set(struct set *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->rs.nr; i++)
+		sim_result_free(&s->rs.res[i]);
+	free(s->rs.res);
+	sim_src_free(&s->src);
+	if (s->has_wl)
+		wl_free(&s->wl);
+	if (s->has_tr)
+		trace_close(&s->tr);
+}
+
