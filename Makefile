@@ -510,11 +510,15 @@ $(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
 		tests/truth/guest.c examples/tiersim/wl.c -lm -o $@
 
-$(TRUTH_TOOL): tests/truth/truth.c tests/truth/json.c tests/truth/json.h
+TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
+		   examples/tiersim/svg.c
+
+$(TRUTH_TOOL): $(TRUTH_SRCS) tests/truth/truth.h tests/truth/json.h \
+		examples/tiersim/svg.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(PROG_CFLAGS) $(LDFLAGS) tests/truth/truth.c \
-		tests/truth/json.c -lm -o $@
+	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $(TRUTH_SRCS) \
+		-lm -o $@
 
 kernel-truth: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
 	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh \

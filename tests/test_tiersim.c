@@ -4,8 +4,9 @@
  * parsing, workload determinism, policy specs) and end-to-end runs checked
  * against the model's invariants.
  *
- * The simulator's sources are compiled into this test (all but main.c and
- * results.c), so every build of the tests covers them, sanitizers included.
+ * The simulator's sources are compiled into this test (all but the command
+ * line, cli.h's files, and results.c), so every build of the tests covers
+ * them, sanitizers included.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 #include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
+#include "../examples/tiersim/svg.c"
 #include "../examples/tiersim/out.c"
 
 /* ---- helpers ------------------------------------------------------------- */

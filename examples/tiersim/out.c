@@ -6,6 +6,7 @@
  * with a fixed format, so the same seed and options give the same bytes.
  */
 #include "out.h"
+#include "svg.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -513,9 +514,6 @@ int out_svg(const char *path, const struct run_set *rs)
 	u32 i, j;
 	int k, t;
 
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
 	for (i = 0; i < rs->nr; i++) {
 		const struct sim_result *r = &rs->res[i];
 
@@ -530,21 +528,12 @@ int out_svg(const char *path, const struct run_set *rs)
 	tmax = nice_max(tmax);
 	ymax[1] = nice_max(ymax[1]);
 	ymax[2] = nice_max(ymax[2]);
-	fprintf(f, "<!-- SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause -->\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		SVG_W, SVG_T + 3 * (SVG_PH + SVG_GAP));
+	f = svg_open(path, SVG_W, SVG_T + 3 * (SVG_PH + SVG_GAP), 12);
+	if (!f)
+		return -1;
 	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">tiersim: ",
 		SVG_L);
-	for (const char *s = rs->title; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
+	svg_esc(f, rs->title);
 	fprintf(f, " (%s, fast tier %.0f %%)</text>\n", rs->cfg->costs.name,
 		100.0 * (double)rs->cfg->fast_pages / (double)rs->src->pages);
 	for (k = 0; k < 3; k++) {
@@ -552,9 +541,7 @@ int out_svg(const char *path, const struct run_set *rs)
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", SVG_L,
 			y0 - 6, titles[k]);
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-			"fill=\"none\" stroke=\"#888\"/>\n", SVG_L, y0, pw,
-			SVG_PH);
+		svg_frame(f, SVG_L, y0, pw, SVG_PH, "#888");
 		for (t = 0; t <= 4; t++) {
 			int y = y0 + SVG_PH - t * SVG_PH / 4;
 			int x = SVG_L + t * pw / 4;
@@ -577,7 +564,7 @@ int out_svg(const char *path, const struct run_set *rs)
 
 				if (!series_val(r, j, k, &v)) {
 					if (open)
-						fputs("\"/>\n", f);
+						svg_poly_end(f);
 					open = 0;
 					continue;
 				}
@@ -586,15 +573,12 @@ int out_svg(const char *path, const struct run_set *rs)
 				y = y0 + SVG_PH - SVG_PH * (v > ymax[k] ?
 							    1 : v / ymax[k]);
 				if (!open)
-					fprintf(f, "<polyline fill=\"none\" "
-						"stroke=\"%s\" stroke-width="
-						"\"1.5\" points=\"",
-						palette[i % 10]);
-				fprintf(f, "%s%.1f,%.1f", open ? " " : "", x, y);
+					svg_poly_begin(f, palette[i % 10], NULL);
+				svg_poly_point(f, x, y, !open);
 				open = 1;
 			}
 			if (open)
-				fputs("\"/>\n", f);
+				svg_poly_end(f);
 		}
 	}
 	for (i = 0; i < rs->nr; i++) {
@@ -604,16 +588,8 @@ int out_svg(const char *path, const struct run_set *rs)
 			"stroke=\"%s\" stroke-width=\"3\"/>\n<text x=\"%d\" "
 			"y=\"%d\">", SVG_W - SVG_R + 12, y, SVG_W - SVG_R + 36,
 			y, palette[i % 10], SVG_W - SVG_R + 42, y + 4);
-		for (const char *s = rs->res[i].policy; *s; s++) {
-			if (*s == '<')
-				fputs("&lt;", f);
-			else if (*s == '&')
-				fputs("&amp;", f);
-			else
-				fputc(*s, f);
-		}
+		svg_esc(f, rs->res[i].policy);
 		fputs("</text>\n", f);
 	}
-	fputs("</svg>\n", f);
-	return fclose(f) ? -1 : 0;
+	return svg_close(f);
 }
