@@ -573,6 +573,76 @@ static void test_workload_shapes(void **state)
 	wl_free(&w);
 }
 
+/*
+ * Per-thread streams: each phase's shares add up to the phase, only the
+ * phase's threads take part, and wl_fill() yields exactly the threads'
+ * streams one after the other.
+ */
+static void test_workload_threads(void **state)
+{
+	static const u32 kinds[] = { WL_PMBENCH, WL_COLD_BURST,
+				     WL_DISJOINT_VMA };
+	struct wl_params p;
+	struct wl w;
+	struct wl_thread t;
+	char err[SIM_ERRLEN];
+	u64 buf[512], ref[512], total, got, n, h_thr, h_fill;
+	u32 i, k, ph;
+
+	(void)state;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		wl_defaults(&p, kinds[k]);
+		p.pages = 1 << 14;
+		p.accesses = 30001;
+		p.burst_pages = 999;
+		p.threads = 5;
+		assert_int_equal(wl_init(&w, &p, err, sizeof(err)), 0);
+		for (ph = 0; ph < w.nr_phases; ph++) {
+			for (total = 0, i = 0; i < p.threads; i++) {
+				n = wl_thread_quota(&w, ph, i);
+				if (i < w.phase[ph].t_lo ||
+				    i >= w.phase[ph].t_hi)
+					assert_int_equal(n, 0);
+				total += n;
+			}
+			assert_int_equal(total, w.phase[ph].count);
+		}
+		/* Phase by phase, thread by thread: wl_fill()'s order. */
+		h_thr = 1;
+		for (ph = 0; ph < w.nr_phases; ph++)
+			for (i = 0; i < p.threads; i++) {
+				/* Its earlier phases, then phase ph. */
+				wl_thread_start(&w, &t, i);
+				for (;;) {
+					while ((got = wl_thread_fill(&w, &t, buf,
+							512)) > 0) {
+						u64 j;
+
+						if (t.cur != ph)
+							continue;
+						for (j = 0; j < got; j++) {
+							assert_int_equal(
+								WL_TID(buf[j]),
+								i);
+							h_thr = (h_thr ^ buf[j]) *
+								1099511628211ULL;
+						}
+					}
+					if (t.cur == ph ||
+					    !wl_thread_next(&w, &t))
+						break;
+				}
+			}
+		h_fill = 1;
+		wl_rewind(&w);
+		while ((got = wl_fill(&w, ref, 512)) > 0)
+			for (n = 0; n < got; n++)
+				h_fill = (h_fill ^ ref[n]) * 1099511628211ULL;
+		assert_int_equal(h_thr, h_fill);
+		wl_free(&w);
+	}
+}
+
 static void test_workload_bad_params(void **state)
 {
 	struct wl_params p;
@@ -876,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_tiersim_format),
 		cmocka_unit_test(test_workload_determinism),
 		cmocka_unit_test(test_workload_shapes),
+		cmocka_unit_test(test_workload_threads),
 		cmocka_unit_test(test_workload_bad_params),
 		cmocka_unit_test(test_policy_specs),
 		cmocka_unit_test(test_end_to_end),

@@ -372,14 +372,17 @@ static int zipf_build(struct wl *w, char *err, size_t errlen)
 	return 0;
 }
 
+/* A phase of @count accesses by threads [@t_lo, @t_hi). */
 static void add_phase(struct wl *w, const char *name, uint64_t count,
-		      int measured)
+		      int measured, uint32_t t_lo, uint32_t t_hi)
 {
 	struct wl_phase *ph = &w->phase[w->nr_phases++];
 
 	ph->name = name;
 	ph->count = count;
 	ph->measured = measured;
+	ph->t_lo = t_lo;
+	ph->t_hi = t_hi;
 }
 
 static uint32_t frac32(double f)
@@ -391,19 +394,60 @@ static uint32_t frac32(double f)
 	return (uint32_t)(f * 4294967296.0);
 }
 
-void wl_rewind(struct wl *w)
+uint64_t wl_thread_quota(const struct wl *w, uint32_t ph, uint32_t tid)
 {
-	uint64_t x = w->p.seed;
+	const struct wl_phase *p = &w->phase[ph];
+	uint32_t n = p->t_hi - p->t_lo, k = tid - p->t_lo;
+
+	if (tid < p->t_lo || tid >= p->t_hi)
+		return 0;
+	return p->count / n + (k < p->count % n);
+}
+
+/* Enter phase @ph: the thread's share and where it starts. */
+static void thread_enter(const struct wl *w, struct wl_thread *t, uint32_t ph)
+{
+	uint32_t k;
+
+	t->cur = ph;
+	t->done = 0;
+	t->quota = ph < w->nr_phases ? wl_thread_quota(w, ph, t->tid) : 0;
+	t->base = 0;
+	for (k = 0; ph < w->nr_phases && k < t->tid; k++)
+		t->base += wl_thread_quota(w, ph, k);
+}
+
+/*
+ * Thread 0's random numbers are seeded from the seed alone (one thread is
+ * the stream of earlier versions), thread t's from the seed and t.
+ */
+void wl_thread_start(const struct wl *w, struct wl_thread *t, uint32_t tid)
+{
+	uint64_t x = w->p.seed + tid * 0xd1b54a32d192ed03ULL;
 	int i;
 
 	for (i = 0; i < 4; i++)
-		w->s[i] = splitmix64(&x);
-	w->cur = 0;
-	w->done = 0;
-	w->rr = 0;
+		t->s[i] = splitmix64(&x);
+	t->tid = tid;
+	thread_enter(w, t, 0);
+}
+
+int wl_thread_next(const struct wl *w, struct wl_thread *t)
+{
+	if (t->cur >= w->nr_phases)
+		return 0;
+	thread_enter(w, t, t->cur + 1);
+	return t->cur < w->nr_phases;
+}
+
+void wl_rewind(struct wl *w)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->p.threads; i++)
+		wl_thread_start(w, &w->thr[i], i);
+	w->it = 0;
 	w->last_phase = 0;
-	while (w->cur < w->nr_phases && !w->phase[w->cur].count)
-		w->cur++;
 }
 
 int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
@@ -512,14 +556,15 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		break;
 	}
 
+	/* Thread 0 initialises (touches every page once), as a main thread. */
 	if (p->init)
 		add_phase(w, "init", p->kind == WL_DISJOINT_VMA ?
-			  w->vma[0].pages : n, 0);
+			  w->vma[0].pages : n, 0, 0, 1);
 	switch (p->kind) {
 	case WL_PHASE_SHIFT:
 		before = (uint64_t)(p->shift_at * (double)acc);
-		add_phase(w, "before", before, 1);
-		add_phase(w, "after", acc - before, 1);
+		add_phase(w, "before", before, 1, 0, p->threads);
+		add_phase(w, "after", acc - before, 1, 0, p->threads);
 		break;
 	case WL_DISJOINT_VMA:
 		/*
@@ -529,19 +574,20 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		 * and both run.
 		 */
 		before = (uint64_t)(p->shift_at * (double)acc);
-		add_phase(w, "warm", before, 1);
+		add_phase(w, "warm", before, 1, 0, p->threads / 2);
 		if (p->init)
-			add_phase(w, "init-y", w->vma[1].pages, 0);
-		add_phase(w, "main", acc - before, 1);
+			add_phase(w, "init-y", w->vma[1].pages, 0,
+				  p->threads / 2, p->threads / 2 + 1);
+		add_phase(w, "main", acc - before, 1, 0, p->threads);
 		break;
 	case WL_COLD_BURST:
 		before = (uint64_t)(p->shift_at * (double)acc);
-		add_phase(w, "hot", before, 1);
-		add_phase(w, "burst", p->burst_pages, 1);
-		add_phase(w, "after", acc - before, 1);
+		add_phase(w, "hot", before, 1, 0, p->threads);
+		add_phase(w, "burst", p->burst_pages, 1, 0, p->threads);
+		add_phase(w, "after", acc - before, 1, 0, p->threads);
 		break;
 	default:
-		add_phase(w, "main", acc, 1);
+		add_phase(w, "main", acc, 1, 0, p->threads);
 		break;
 	}
 	w->total = 0;
@@ -597,28 +643,20 @@ uint32_t wl_region(const struct wl *w, uint64_t page)
 	}
 }
 
-/* Touch every page of [first, ...) once, in address order, by @tid. */
-static size_t fill_init(struct wl *w, uint64_t *buf, size_t n,
-			uint64_t first, uint32_t tid)
+/* Touch every page of [first, ...) once, in address order. */
+static size_t fill_init(struct wl_thread *t, uint64_t *buf, size_t n,
+			uint64_t first)
 {
-	uint64_t page = first + w->done;
+	uint64_t page = first + t->base + t->done;
 	size_t i;
 
 	for (i = 0; i < n; i++, page++)
-		buf[i] = WL_MAKE(page, 1, tid);
+		buf[i] = WL_MAKE(page, 1, t->tid);
 	return n;
 }
 
-static inline uint32_t next_tid(struct wl *w)
-{
-	uint32_t t = w->rr;
-
-	if (++w->rr == w->p.threads)
-		w->rr = 0;
-	return t;
-}
-
-static size_t fill_pmbench(struct wl *w, uint64_t *buf, size_t n)
+static size_t fill_pmbench(const struct wl *w, struct wl_thread *t,
+			   uint64_t *buf, size_t n)
 {
 	const double mean = w->mean, sigma = w->sigma;
 	const double top = (double)w->p.pages;
@@ -632,7 +670,7 @@ static size_t fill_pmbench(struct wl *w, uint64_t *buf, size_t n)
 		do {
 			uint32_t bin, frac;
 
-			r = rnd(w->s);
+			r = rnd(t->s);
 			bin = (uint32_t)(r >> (64 - GAUSS_BITS));
 			frac = (uint32_t)(r >> 32) & 0xfffff;
 			z = gauss_tab[bin] + (gauss_tab[bin + 1] -
@@ -640,51 +678,52 @@ static size_t fill_pmbench(struct wl *w, uint64_t *buf, size_t n)
 				(frac * (1.0 / 1048576.0));
 			pos = mean + z * sigma;
 		} while (!(pos >= 0 && pos < top));
-		buf[i] = WL_MAKE((uint64_t)pos, (uint32_t)r < wth,
-				 next_tid(w));
+		buf[i] = WL_MAKE((uint64_t)pos, (uint32_t)r < wth, t->tid);
 	}
 	return n;
 }
 
-static size_t fill_zipf(struct wl *w, uint64_t *buf, size_t n)
+static size_t fill_zipf(const struct wl *w, struct wl_thread *t,
+			uint64_t *buf, size_t n)
 {
 	const uint32_t pages = (uint32_t)w->p.pages, wth = w->write_th;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), r2;
+		uint64_t r = rnd(t->s), r2;
 		uint32_t idx = bounded32((uint32_t)(r >> 32), pages);
 
 		if ((uint32_t)r >= w->alias_prob[idx])
 			idx = w->alias_idx[idx];
-		r2 = rnd(w->s);
-		buf[i] = WL_MAKE(idx, (uint32_t)r2 < wth, next_tid(w));
+		r2 = rnd(t->s);
+		buf[i] = WL_MAKE(idx, (uint32_t)r2 < wth, t->tid);
 	}
 	return n;
 }
 
-static size_t fill_uniform(struct wl *w, uint64_t *buf, size_t n)
+static size_t fill_uniform(const struct wl *w, struct wl_thread *t,
+			   uint64_t *buf, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s);
+		uint64_t r = rnd(t->s);
 
 		buf[i] = WL_MAKE(bounded(r, w->p.pages),
-				 (uint32_t)rnd(w->s) < w->write_th,
-				 next_tid(w));
+				 (uint32_t)rnd(t->s) < w->write_th, t->tid);
 	}
 	return n;
 }
 
 /* gups-hotset and phase-shift: @hot is the current hot set's start. */
-static size_t fill_hotset(struct wl *w, uint64_t *buf, size_t n, uint64_t hot)
+static size_t fill_hotset(const struct wl *w, struct wl_thread *t,
+			  uint64_t *buf, size_t n, uint64_t hot)
 {
 	const uint64_t hn = w->hot_n, cold = w->p.pages - hn;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), r2 = rnd(w->s), page;
+		uint64_t r = rnd(t->s), r2 = rnd(t->s), page;
 
 		if ((uint32_t)r < w->hot_th) {
 			page = hot + bounded(r2, hn);
@@ -695,13 +734,13 @@ static size_t fill_hotset(struct wl *w, uint64_t *buf, size_t n, uint64_t hot)
 				page += hn;
 		}
 		buf[i] = WL_MAKE(page, (uint32_t)(r >> 32) < w->write_th,
-				 next_tid(w));
+				 t->tid);
 	}
 	return n;
 }
 
-static size_t fill_cold_burst(struct wl *w, uint64_t *buf, size_t n,
-			      int burst)
+static size_t fill_cold_burst(const struct wl *w, struct wl_thread *t,
+			      uint64_t *buf, size_t n, int burst)
 {
 	const uint64_t pages = w->p.pages, hn = w->hot_n;
 	const uint64_t bn = w->p.burst_pages;
@@ -709,96 +748,107 @@ static size_t fill_cold_burst(struct wl *w, uint64_t *buf, size_t n,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), k;
+		uint64_t r = rnd(t->s), k;
 
 		if (burst) {
 			/* Every burst key once, in a scattered order. */
-			k = hn + mulmod(w->done + i, bm, bn);
+			k = hn + mulmod(t->base + t->done + i, bm, bn);
 		} else if ((uint32_t)r < w->hot_th) {
-			k = bounded(rnd(w->s), hn);
+			k = bounded(rnd(t->s), hn);
 		} else {
-			k = bounded(rnd(w->s), pages);
+			k = bounded(rnd(t->s), pages);
 		}
 		buf[i] = WL_MAKE(key_page(w, k),
-				 (uint32_t)(r >> 32) < w->write_th,
-				 next_tid(w));
+				 (uint32_t)(r >> 32) < w->write_th, t->tid);
 	}
 	return n;
 }
 
-/* @warm: only the first group runs. */
-static size_t fill_disjoint(struct wl *w, uint64_t *buf, size_t n, int warm)
+/* The first half of the threads on the small VMA, the rest on the large. */
+static size_t fill_disjoint(const struct wl *w, struct wl_thread *t,
+			    uint64_t *buf, size_t n)
 {
-	const uint32_t th = w->p.threads, half = th / 2;
 	const uint64_t small = w->vma[0].pages, big = w->vma[1].pages;
+	const int first_group = t->tid < w->p.threads / 2;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), r2 = rnd(w->s), page;
-		uint32_t tid = bounded32((uint32_t)(r >> 32), warm ? half : th);
+		uint64_t r = rnd(t->s), r2 = rnd(t->s), page;
 
-		if (tid < half)
+		if (first_group)
 			page = bounded(r2, small);
 		else if ((uint32_t)r < w->hot_th)
 			page = w->hot0 + bounded(r2, w->hot_n);
 		else
 			page = small + bounded(r2, big);
-		buf[i] = WL_MAKE(page, (uint32_t)r2 < w->write_th, tid);
+		buf[i] = WL_MAKE(page, (uint32_t)r2 < w->write_th, t->tid);
 	}
 	return n;
 }
 
-size_t wl_fill(struct wl *w, uint64_t *buf, size_t n)
+size_t wl_thread_fill(const struct wl *w, struct wl_thread *t, uint64_t *buf,
+		      size_t n)
 {
-	const struct wl_phase *ph;
 	const char *name;
-	uint64_t left;
 	size_t got;
 
-	while (w->cur < w->nr_phases && w->done == w->phase[w->cur].count) {
-		w->cur++;
-		w->done = 0;
-	}
-	if (w->cur >= w->nr_phases)
+	if (t->cur >= w->nr_phases || t->done == t->quota)
 		return 0;
-	ph = &w->phase[w->cur];
-	left = ph->count - w->done;
-	if (n > left)
-		n = (size_t)left;
-	name = ph->name;
-	w->last_phase = w->cur;
-
+	if (n > t->quota - t->done)
+		n = (size_t)(t->quota - t->done);
+	name = w->phase[t->cur].name;
 	if (!strcmp(name, "init")) {
-		got = fill_init(w, buf, n, 0, 0);
+		got = fill_init(t, buf, n, 0);
 	} else if (!strcmp(name, "init-y")) {
-		got = fill_init(w, buf, n, w->vma[1].first, w->p.threads / 2);
+		got = fill_init(t, buf, n, w->vma[1].first);
 	} else {
 		switch (w->p.kind) {
 		case WL_PMBENCH:
-			got = fill_pmbench(w, buf, n);
+			got = fill_pmbench(w, t, buf, n);
 			break;
 		case WL_ZIPF:
-			got = fill_zipf(w, buf, n);
+			got = fill_zipf(w, t, buf, n);
 			break;
 		case WL_GUPS_HOTSET:
-			got = fill_hotset(w, buf, n, w->hot0);
+			got = fill_hotset(w, t, buf, n, w->hot0);
 			break;
 		case WL_PHASE_SHIFT:
-			got = fill_hotset(w, buf, n, strcmp(name, "after") ?
+			got = fill_hotset(w, t, buf, n, strcmp(name, "after") ?
 					  w->hot0 : w->hot2);
 			break;
 		case WL_COLD_BURST:
-			got = fill_cold_burst(w, buf, n,
+			got = fill_cold_burst(w, t, buf, n,
 					      !strcmp(name, "burst"));
 			break;
 		case WL_DISJOINT_VMA:
-			got = fill_disjoint(w, buf, n, !strcmp(name, "warm"));
+			got = fill_disjoint(w, t, buf, n);
 			break;
 		default:
-			got = fill_uniform(w, buf, n);
+			got = fill_uniform(w, t, buf, n);
 			break;
 		}
 	}
-	w->done += got;
+	t->done += got;
 	return got;
+}
+
+size_t wl_fill(struct wl *w, uint64_t *buf, size_t n)
+{
+	size_t got;
+	uint32_t i;
+
+	while (w->thr[0].cur < w->nr_phases) {
+		got = wl_thread_fill(w, &w->thr[w->it], buf, n);
+		if (got) {
+			w->last_phase = w->thr[w->it].cur;
+			return got;
+		}
+		if (++w->it < w->p.threads)
+			continue;
+		/* Every thread is done with the phase: the next one. */
+		w->it = 0;
+		for (i = 0; i < w->p.threads; i++)
+			wl_thread_next(w, &w->thr[i]);
+	}
+	return 0;
 }
