@@ -25,6 +25,7 @@
 #include "../examples/tiersim/sim_src.c"
 #include "../examples/tiersim/sim_reclaim.c"
 #include "../examples/tiersim/sim_numa.c"
+#include "../examples/tiersim/sim_mem.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
 #include "../examples/tiersim/svg.c"
@@ -161,6 +162,10 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	st.cfg.lru_two_list = 1;
 	st.cfg.kswapd_rounds = rounds;
 	st.cfg.costs.demote_ns = demote_ns;
+	/* kswapd's time is its demotions' alone. */
+	st.cfg.costs.reclaim_ns = 0;
+	st.cfg.costs.tlb_ns = 0;
+	st.cfg.costs.ipi_ns = 0;
 	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
 	policy(&p, "mainline", &st.cfg);
 	memset(&s, 0, sizeof(s));

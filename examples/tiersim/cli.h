@@ -32,12 +32,15 @@ struct size_opt {
 enum {
 	C_CPU, C_FAST_R, C_FAST_W, C_SLOW_R, C_SLOW_W, C_FAULT, C_MIGR,
 	C_MIGR_BW, C_SCAN, C_ALLOC, C_RECLAIM, C_SCAN_UPD, C_DEMOTE,
+	C_BW_SR, C_BW_SW, C_BW_FR, C_BW_FW, C_GRAN_S, C_GRAN_F, C_Q_S, C_Q_F,
+	C_MLP, C_TLB, C_IPI,
 	C_NR,
 };
 
 /* The kernel settings (sysctls), each one field of struct sim_cfg. */
 enum {
 	K_DELAY, K_PERIOD, K_PERIOD_MIN, K_SIZE, K_PERIOD_MAX, K_HOT, K_RATE,
+	K_THRESH,
 	K_NR,
 };
 
@@ -87,8 +90,11 @@ struct opts {
 	double wl[W_NR];
 	double init_fast;
 	const char *cpu_file;
+	/* the model's choices; < 0: unset */
 	int lru_two_list;
 	int kswapd_rounds;
+	int serial_clock;
+	long long tlb_entries;
 	int no_init;
 	long long sample_ms, pingpong_ms;
 	int allow_no_pressure;

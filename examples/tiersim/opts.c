@@ -34,6 +34,17 @@ const struct field_opt cost_opts[C_NR] = {
 	[C_RECLAIM] = COST("reclaim-ns", reclaim_ns),
 	[C_SCAN_UPD] = COST("scan-update-ns", scan_update_ns),
 	[C_DEMOTE] = COST("demote-ns", demote_ns),
+	[C_BW_SR] = COST("slow-read-mbps", bw_mbps[0]),
+	[C_BW_SW] = COST("slow-write-mbps", bw_mbps[1]),
+	[C_BW_FR] = COST("fast-read-mbps", bw_mbps[2]),
+	[C_BW_FW] = COST("fast-write-mbps", bw_mbps[3]),
+	[C_GRAN_S] = COST("slow-gran", gran[0]),
+	[C_GRAN_F] = COST("fast-gran", gran[1]),
+	[C_Q_S] = COST("slow-queue-ns", queue_ns[0]),
+	[C_Q_F] = COST("fast-queue-ns", queue_ns[1]),
+	[C_MLP] = COST("mlp", mlp),
+	[C_TLB] = COST("tlb-ns", tlb_ns),
+	[C_IPI] = COST("ipi-ns", ipi_ns),
 };
 
 #define KERN(nm, field, k) { nm, offsetof(struct sim_cfg, field), k }
@@ -48,6 +59,7 @@ const struct field_opt kern_opts[K_NR] = {
 			      FIELD_U32),
 	[K_HOT] = KERN("hot-threshold-ms", hot_threshold_ms, FIELD_U32),
 	[K_RATE] = KERN("rate-limit-mbps", rate_limit_mbps, FIELD_S64),
+	[K_THRESH] = KERN("thresh-period-ms", thresh_period_ms, FIELD_U32),
 };
 
 #define WLP(nm, field, k) { nm, offsetof(struct wl_params, field), k }
@@ -69,7 +81,7 @@ enum {
 	O_FORMAT = 256, O_INSTR, O_PAGES, O_ACCESSES, O_SEED, O_FAST, O_SLOW,
 	O_WMARK, O_THP, O_PROFILE, O_INIT_FAST, O_NO_INIT, O_SAMPLE,
 	O_PINGPONG, O_NO_PRESSURE, O_JSON, O_CSV, O_SVG, O_SUITE, O_OUTDIR,
-	O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU, O_KSWAPD,
+	O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU, O_KSWAPD, O_CLOCK, O_TLB,
 	O_COST = 512, O_KERN = O_COST + C_NR, O_WL = O_KERN + K_NR,
 	O_END = O_WL + W_NR,
 };
@@ -91,6 +103,8 @@ static const struct option base_opts[] = {
 	{ "cpu-ns-file", required_argument, NULL, O_CPU_FILE },
 	{ "lru", required_argument, NULL, O_LRU },
 	{ "kswapd", required_argument, NULL, O_KSWAPD },
+	{ "clock", required_argument, NULL, O_CLOCK },
+	{ "tlb-entries", required_argument, NULL, O_TLB },
 	{ "init-fast", required_argument, NULL, O_INIT_FAST },
 	{ "no-init", no_argument, NULL, O_NO_INIT },
 	{ "sample-ms", required_argument, NULL, O_SAMPLE },
@@ -212,16 +226,34 @@ static void usage(FILE *f)
 "      --fast-read-ns N, --fast-write-ns N, --slow-read-ns N, --slow-write-ns N,\n"
 "      --fault-ns N, --migrate-ns N, --migrate-mbps N, --scan-pte-ns N,\n"
 "      --alloc-ns N        override the profile's costs\n"
-"      --reclaim-ns N      kswapd's cost per page it examines [0]\n"
-"      --demote-ns N       kswapd's cost per page it demotes [--migrate-ns]\n"
+"      --reclaim-ns N      kswapd's cost per page it examines [500]\n"
+"      --demote-ns N       kswapd's cost per page it demotes [pmem 6000, cxl 3000]\n"
 "      --lru clock|two-list  kswapd picks pages with a CLOCK, or from 6.1's\n"
-"                          active and inactive lists [clock]\n"
+"                          active and inactive lists [two-list]\n"
 "      --kswapd simple|rounds  kswapd stops as soon as the demotion target is\n"
 "                          met, or works in 6.1's balance_pgdat() rounds\n"
 "                          (lru >> priority pages, watermark checked between\n"
-"                          rounds) [simple]\n"
+"                          rounds) [rounds]\n"
 "      --scan-update-ns N  the scanner's cost per PTE it changes, on top of\n"
-"                          --scan-pte-ns [0]\n"
+"                          --scan-pte-ns [10]\n"
+"      --mlp N             misses a thread keeps in flight: an access stalls it\n"
+"                          for latency / N [the workload's: 4; cold-burst and\n"
+"                          traces 1]\n"
+"      --slow-read-mbps N, --slow-write-mbps N, --fast-read-mbps N,\n"
+"      --fast-write-mbps N media bandwidth, 10^6 bytes/s; 0: unlimited [pmem\n"
+"                          39000/13000/100000/60000, cxl 30000/30000/...]\n"
+"      --slow-gran N, --fast-gran N  bytes the media moves per access [pmem\n"
+"                          256/64, cxl 64/64]\n"
+"      --slow-queue-ns N, --fast-queue-ns N  loaded latency: idle + N x u/(1-u)\n"
+"                          at utilisation u [pmem 100/12, cxl 30/12]\n"
+"      --tlb-ns N, --ipi-ns N  a TLB shootdown's cost to its initiator and to\n"
+"                          each other CPU running the process [3000/1000]\n"
+"      --tlb-entries N     each thread's TLB (direct-mapped, a power of 2): the\n"
+"                          accessed bit is set on a TLB fill; 0: on every\n"
+"                          access [2048]\n"
+"      --clock threads|serial  a clock per thread, the threads run in time\n"
+"                          order; or one clock they share, access by access\n"
+"                          [threads]\n"
 "      --cpu-ns-file FILE  CPU time per access over the stream: lines\n"
 "                          \"ACCESS NS\", from access ACCESS on each access\n"
 "                          costs NS (a measured machine's speed; make\n"
@@ -237,6 +269,8 @@ static void usage(FILE *f)
 "      --hot-threshold-ms N  numa_balancing_hot_threshold_ms [the policy's: 1000]\n"
 "      --rate-limit-mbps N numa_balancing_promote_rate_limit_MBps [the policy's:\n"
 "                          seed 0 = high watermark/s, mainline 65536]\n"
+"      --thresh-period-ms N  the hot-threshold controller's period alone (the\n"
+"                          scanner keeps --scan-period-max-ms) [that value]\n"
 "\n"
 "Output:\n"
 "      --json FILE|-       JSON (byte-identical for the same seed and options)\n"
@@ -369,6 +403,9 @@ void opts_init(struct opts *o)
 		o->wl[i] = -1;
 	o->init_fast = -1;
 	o->sample_ms = o->pingpong_ms = -1;
+	o->lru_two_list = o->kswapd_rounds = -1;
+	o->serial_clock = -1;
+	o->tlb_entries = -1;
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->jobs < 1)
 		o->jobs = 1;
@@ -495,6 +532,18 @@ void parse_args(struct opts *o, int argc, char **argv)
 		case O_KSWAPD:
 			o->kswapd_rounds = parse_choice("--kswapd", optarg,
 							"simple", "rounds");
+			break;
+		case O_CLOCK:
+			o->serial_clock = parse_choice("--clock", optarg,
+						       "threads", "serial");
+			break;
+		case O_TLB:
+			o->tlb_entries = (long long)parse_u64("--tlb-entries",
+							      optarg);
+			if (o->tlb_entries & (o->tlb_entries - 1) ||
+			    o->tlb_entries > (1 << 24))
+				die_usage("--tlb-entries must be 0 or a power "
+					  "of 2 up to 2^24");
 			break;
 		case O_CSV:
 			o->csv = optarg;

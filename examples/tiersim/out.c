@@ -79,6 +79,12 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	D("t_migrate_s", (double)r->t_migr / 1e9);
 	D("t_scan_s", (double)r->t_scan / 1e9);
 	D("t_alloc_s", (double)r->t_alloc / 1e9);
+	D("t_tlb_s", (double)r->t_tlb / 1e9);
+	U("tlb_shootdowns", r->tlb_shootdowns);
+	D("slow_util", r->sim_time_ns ?
+	  (double)r->busy_ns[0] / (double)r->sim_time_ns : 0);
+	D("fast_util", r->sim_time_ns ?
+	  (double)r->busy_ns[1] / (double)r->sim_time_ns : 0);
 	O("response_ms", r->response_ms);
 	U("promotions_hot", r->region_promo[WL_REGION_HOT]);
 	U("promotions_hot2", r->region_promo[WL_REGION_HOT2]);
@@ -153,7 +159,12 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"fast_pages\": %llu, "
 		"\"slow_pages\": %llu, \"wmark_min\": %llu, \"wmark_low\": "
 		"%llu, \"wmark_high\": %llu, \"wmark_promo\": %llu, "
-		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\", \"kswapd\": \"%s\"},\n",
+		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\", \"kswapd\": \"%s\", "
+		"\"mlp\": %u, \"slow_read_mbps\": %u, \"slow_write_mbps\": %u, "
+		"\"fast_read_mbps\": %u, \"fast_write_mbps\": %u, "
+		"\"slow_gran\": %u, \"fast_gran\": %u, \"slow_queue_ns\": %u, "
+		"\"fast_queue_ns\": %u, \"tlb_ns\": %u, \"ipi_ns\": %u, "
+		"\"tlb_entries\": %u, \"clock\": \"%s\"},\n",
 		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
 		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
@@ -167,14 +178,21 @@ static void json_config(FILE *f, const struct run_set *rs)
 		(unsigned long long)c->wmark[2], (unsigned long long)c->wmark[3],
 		c->thp ? "true" : "false", c->init_fast,
 		c->lru_two_list ? "two-list" : "clock",
-		c->kswapd_rounds ? "rounds" : "simple");
+		c->kswapd_rounds ? "rounds" : "simple",
+		c->costs.mlp ? c->costs.mlp : rs->src->mlp ? rs->src->mlp : 1,
+		c->costs.bw_mbps[0], c->costs.bw_mbps[1], c->costs.bw_mbps[2],
+		c->costs.bw_mbps[3], c->costs.gran[0], c->costs.gran[1],
+		c->costs.queue_ns[0], c->costs.queue_ns[1], c->costs.tlb_ns,
+		c->costs.ipi_ns, c->tlb_entries,
+		c->serial_clock ? "serial" : "threads");
 	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
 		"%u, \"scan_period_adaptive\": %s, \"scan_size_mb\": %u, "
-		"\"scan_period_max_ms\": %u, "
+		"\"scan_period_max_ms\": %u, \"thresh_period_ms\": %u, "
 		"\"hot_threshold_ms\": %u, \"rate_limit_mbps\": %lld, "
 		"\"sample_ms\": %u, \"pingpong_ms\": %u},\n",
 		c->scan_delay_ms, sim_scan_period_ms(c, rs->src->pages),
-		c->scan_period_ms ? "false" : "true", c->scan_size_mb, c->scan_period_max_ms, c->hot_threshold_ms,
+		c->scan_period_ms ? "false" : "true", c->scan_size_mb,
+		c->scan_period_max_ms, c->thresh_period_ms, c->hot_threshold_ms,
 		(long long)c->rate_limit_mbps, c->sample_ms, c->pingpong_ms);
 }
 
@@ -216,6 +234,8 @@ static const struct {
 	{ ", \"demotions\"", offsetof(struct sim_sample, demo), 0 },
 	{ ", \"fast_used\"", offsetof(struct sim_sample, fast_used), 0 },
 	{ ", \"pte_updates\"", offsetof(struct sim_sample, pte_updates), 0 },
+	{ ", \"slow_util\"", offsetof(struct sim_sample, util[0]), 1000 },
+	{ ", \"fast_util\"", offsetof(struct sim_sample, util[1]), 1000 },
 };
 
 static void json_run(FILE *f, const struct run_set *rs,

@@ -201,8 +201,14 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		load_pairs(o->cpu_file, &c->nr_cpu, &c->cpu_at, &c->cpu_ns, 1,
 			   "ACCESS");
 
-	c->lru_two_list = o->lru_two_list;
-	c->kswapd_rounds = o->kswapd_rounds;
+	if (o->lru_two_list >= 0)
+		c->lru_two_list = o->lru_two_list;
+	if (o->kswapd_rounds >= 0)
+		c->kswapd_rounds = o->kswapd_rounds;
+	if (o->serial_clock >= 0)
+		c->serial_clock = o->serial_clock;
+	if (o->tlb_entries >= 0)
+		c->tlb_entries = (u32)o->tlb_entries;
 	if (sim_validate(c, &s->src, err, sizeof(err)))
 		set_fail(s, NULL, err);
 

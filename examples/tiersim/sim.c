@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * tiersim: the two-tier memory model's main loop: setup, sampling, the
- * periodic events, the self-checks and the replay of the stream.
- * docs/tiersim.md describes what is simulated and what is left out;
- * sim_int.h says which file holds which part.
+ * tiersim: the two-tier memory model's main loop: setup, the threads and
+ * their clocks, sampling, the periodic events, the self-checks and the
+ * replay of the streams. docs/tiersim.md describes what is simulated and
+ * what is left out; sim_int.h says which file holds which part.
  */
 #include "sim_int.h"
 
@@ -21,6 +21,11 @@ void sim_fail(struct sim *s, const char *what, int ret)
 		 s->p->name, what, ret);
 }
 
+void thread_update_tick(const struct sim *s, struct sthread *t)
+{
+	t->next_tick = s->scan_on ? t->node_stamp + t->scan_period + t->idle :
+		       T_NEVER;
+}
 
 /* ---- sampling and events ---------------------------------------------------- */
 
@@ -50,10 +55,13 @@ static void take_sample(struct sim *s)
 	sm->cand = ns.pgpromote_candidate;
 	sm->fast_used = s->fused << s->ushift;
 	sm->pte_updates = r->pte_updates;
+	sm->util[0] = (u64)(s->util[0] * 1000 + 0.5);
+	sm->util[1] = (u64)(s->util[1] * 1000 + 0.5);
 	while (s->next_sample <= s->now)
 		s->next_sample += s->sample_ns;
 }
 
+/* Every event due at the current time: samples, kswapd, bandwidth. */
 static void sim_events(struct sim *s)
 {
 	do {
@@ -61,19 +69,9 @@ static void sim_events(struct sim *s)
 			take_sample(s);
 		if (s->kswapd_awake && s->now >= s->kswapd_clock)
 			kswapd_run(s);
-		if (s->now >= s->next_scan && s->adapt) {
-			numa_tick(s);
-		} else if (s->now >= s->next_scan) {
-			u64 t = s->now;
-
-			scan_pass(s);
-			/*
-			 * task_numa_work() charges the task 32 times the CPU
-			 * time it spent scanning (node_stamp), so scanning
-			 * stays under about 3 % of its runtime.
-			 */
-			s->next_scan = s->now + s->scan_period +
-				       32 * (s->now - t);
+		if (s->now >= s->next_bw) {
+			bw_epoch(s, s->now - s->next_bw + BW_EPOCH_NS);
+			s->next_bw = s->now + BW_EPOCH_NS;
 		}
 		update_next_event(s);
 	} while (s->now >= s->next_event && !s->failed);
@@ -126,6 +124,44 @@ static int pin_oracle(struct sim *s)
 			pinned++;
 		}
 	free(uc);
+	return 0;
+}
+
+/* The threads: their streams, buffers, TLBs and NUMA state. */
+static int setup_threads(struct sim *s)
+{
+	const struct sim_src *src = s->src;
+	u32 i;
+
+	/* A trace is one stream in its recorded (time) order. */
+	s->nr_thr = src->wl ? src->nr_threads : 1;
+	s->thr = calloc(s->nr_thr, sizeof(*s->thr));
+	if (!s->thr)
+		return -1;
+	for (i = 0; i < s->nr_thr; i++) {
+		struct sthread *t = &s->thr[i];
+
+		t->tid = i;
+		t->buf = malloc(BATCH * sizeof(*t->buf));
+		t->tlb = malloc((s->tlb_mask + 1) * sizeof(*t->tlb));
+		if (!t->buf || !t->tlb)
+			return -1;
+		if (src->tr && src->tr->has_time) {
+			t->gap = malloc(BATCH * sizeof(*t->gap));
+			if (!t->gap)
+				return -1;
+		}
+		memset(t->tlb, 0xff, (s->tlb_mask + 1) * sizeof(*t->tlb));
+		if (src->wl)
+			wl_thread_start(src->wl, &t->ws, i);
+		numa_thread_init(s, t);
+	}
+	if (src->tr) {
+		if (trace_stream_open(&s->ts, src->tr, s->r->err,
+				      sizeof(s->r->err)))
+			return -2;
+		s->ts_open = 1;
+	}
 	return 0;
 }
 
@@ -195,9 +231,10 @@ static int sim_setup(struct sim *s)
 		memset(s->atime, 0xff, s->nr_units * sizeof(*s->atime));
 	for (i = 0; i < s->fcap; i++) {
 		s->fslot[i] = NO_SLOT;
-		s->ffree[i] = (u32)(s->fcap - 1 - i);
+		s->ffree[i] = s->fcap - 1 - i;
 	}
 	s->nffree = s->fcap;
+	s->inflight = NO_SLOT;
 
 	/* Synthetic VMAs: 1 GiB apart, starting at 0x7f0000000000. */
 	addr = 0x7f0000000000ULL;
@@ -224,26 +261,22 @@ static int sim_setup(struct sim *s)
 	s->scan_slow = tp_scan_wanted(&s->tpp, false);
 	s->young_clear = s->tiering && (p->cfg.flags & TP_POL_YOUNG);
 	s->stamp = s->tiering && p->lat_src == LAT_ATIME;
-	s->scan_period = (u64)sim_scan_period_ms(c, src->pages) * SIM_NS_PER_MS;
 	s->scan_units = ((u64)c->scan_size_mb << 8) >> s->ushift;
 	if (!s->scan_units)
 		s->scan_units = 1;
-	s->next_scan = s->scan_on ? (u64)c->scan_delay_ms * SIM_NS_PER_MS :
-		       T_NEVER;
 	/*
-	 * The adaptive period (tiering policies, no fixed period): as
-	 * init_numa_balancing() sets it, the task's period starts at
-	 * scan_delay and the mm's first scan is scan_delay away.
+	 * The period adapts in tiering mode (update_task_scan_period()); a
+	 * fixed one (--scan-period-ms, or task_scan_min() of the footprint
+	 * for a policy without tiering) does not. As init_numa_balancing()
+	 * sets it, the mm's first scan is scan_delay away.
 	 */
-	s->adapt = s->scan_on && s->tiering && !c->scan_period_ms;
-	if (s->adapt) {
-		s->scan_period = (u64)c->scan_delay_ms * SIM_NS_PER_MS;
-		s->numa_next_scan = s->scan_period;
-		s->next_scan = s->scan_period;
-		s->period_max_ms = p->cfg.scan_period_max_ms ?
-				   p->cfg.scan_period_max_ms :
-				   TP_DEFAULT_SCAN_PERIOD_MAX_MS;
-	}
+	s->fixed_period = (u64)c->scan_period_ms * SIM_NS_PER_MS;
+	if (!s->tiering && !s->fixed_period)
+		s->fixed_period = (u64)sim_scan_period_ms(c, src->pages) *
+				  SIM_NS_PER_MS;
+	s->numa_next_scan = (u64)c->scan_delay_ms * SIM_NS_PER_MS;
+	s->period_max_ms = c->scan_period_max_ms ? c->scan_period_max_ms :
+			   TP_DEFAULT_SCAN_PERIOD_MAX_MS;
 	s->reclaim_ns = (u64)c->costs.reclaim_ns << s->ushift;
 	s->lru = c->lru_two_list && s->p->demote;
 	s->krounds = c->kswapd_rounds;
@@ -256,14 +289,30 @@ static int sim_setup(struct sim *s)
 		}
 		s->lhead[0] = s->lhead[1] = NO_SLOT;
 		s->ltail[0] = s->ltail[1] = NO_SLOT;
-	}	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
+	}
+	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
 			   ((double)c->costs.migrate_mbps * 1048576.0));
 	s->mig_cpu_ns = (u64)c->costs.migrate_ns << s->ushift;
 	s->demote_cpu_ns = (u64)sim_demote_ns(&c->costs) << s->ushift;
 	s->sample_ns = (u64)c->sample_ms * SIM_NS_PER_MS;
 	s->next_sample = 0;
+
+	/* Memory: the latencies at rest, the bandwidth epochs. */
+	s->mlp = c->costs.mlp ? c->costs.mlp : src->mlp ? src->mlp : 1;
+	s->cpu_ns = c->costs.cpu_ns ? c->costs.cpu_ns : src->cpu_ns;
+	mem_costs(s);
+	s->bw = c->costs.bw_mbps[0] || c->costs.bw_mbps[1] ||
+		c->costs.bw_mbps[2] || c->costs.bw_mbps[3];
+	s->next_bw = s->bw ? BW_EPOCH_NS : T_NEVER;
+	s->tlb_mask = c->tlb_entries ? c->tlb_entries - 1 : 0;
 	update_next_event(s);
 
+	ret = setup_threads(s);
+	if (ret) {
+		if (ret == -1)
+			snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+		return -1;
+	}
 	if (p->oracle && pin_oracle(s))
 		return -1;
 	return 0;
@@ -271,6 +320,16 @@ static int sim_setup(struct sim *s)
 
 static void sim_teardown(struct sim *s)
 {
+	u32 i;
+
+	for (i = 0; s->thr && i < s->nr_thr; i++) {
+		free(s->thr[i].buf);
+		free(s->thr[i].gap);
+		free(s->thr[i].tlb);
+	}
+	free(s->thr);
+	if (s->ts_open)
+		trace_stream_close(&s->ts);
 	free(s->lnext);
 	free(s->lprev);
 	free(s->flags);
@@ -302,7 +361,7 @@ static int sim_check(struct sim *s)
 	if (!seen)
 		goto bad;
 	for (u = 0; u < s->fcap; u++) {
-		u32 x = s->fslot[u];
+		u64 x = s->fslot[u];
 
 		if (x == NO_SLOT)
 			continue;
@@ -381,27 +440,329 @@ static double response_ms(const struct sim_result *r, const struct sim_src *src)
 }
 
 /* Allocation or hint fault; returns the flags the access then sees. */
-static u8 sim_slow(struct sim *s, u64 u, u64 a)
+static u8 sim_slow(struct sim *s, struct sthread *t, u64 u, u64 a)
 {
 	u8 f = s->flags[u];
 
 	if (f & PF_NOALLOC)
 		return alloc_unit(s, u);
-	return hint_fault(s, u, (u32)WL_IS_WRITE(a), WL_TID(a));
+	return hint_fault(s, t, u, (u32)WL_IS_WRITE(a), WL_TID(a));
+}
+
+/* ---- the threads ------------------------------------------------------------ */
+
+/* The phase all threads are in begins (at the current time). */
+static void phase_begin(struct sim *s)
+{
+	struct sim_result *r = s->r;
+
+	r->phase[s->phase].start_ns = s->now;
+	s->ph_start = s->now;
+	s->ph_promo = r->promotions;
+	s->ph_faults = r->hint_faults;
+	s->ph_stall = r->t_fault + r->t_migr;
+}
+
+/* The phase ends at @t_end: its time is wall time, the threads' span. */
+static void phase_end(struct sim *s, u64 t_end)
+{
+	struct sim_result *r = s->r;
+	struct sim_phase_stats *ph = &r->phase[s->phase];
+
+	ph->time_ns = t_end - s->ph_start;
+	ph->promotions = r->promotions - s->ph_promo;
+	ph->hint_faults = r->hint_faults - s->ph_faults;
+	if (s->src->phase_measured[s->phase]) {
+		r->measured_time_ns += ph->time_ns;
+		r->measured_stall_ns += r->t_fault + r->t_migr - s->ph_stall;
+	}
+}
+
+/*
+ * Every thread is done with its share of the phase: the phase ends when the
+ * last one does, and the next begins for all at that time (the others
+ * waited: their runtime did not advance). Returns 0 when the stream is over.
+ */
+static int barrier(struct sim *s)
+{
+	u64 t_end = 0;
+	u32 i, more = 0;
+
+	for (i = 0; i < s->nr_thr; i++)
+		if (s->thr[i].now > t_end)
+			t_end = s->thr[i].now;
+	phase_end(s, t_end);
+	for (i = 0; i < s->nr_thr; i++) {
+		struct sthread *t = &s->thr[i];
+
+		t->idle += t_end - t->now;
+		t->now = t_end;
+		thread_update_tick(s, t);
+		if (s->src->wl && t->state != TH_DONE &&
+		    wl_thread_next(s->src->wl, &t->ws)) {
+			t->state = TH_RUN;
+			more = 1;
+		} else {
+			t->state = TH_DONE;
+		}
+	}
+	if (!more)
+		return 0;
+	s->now = t_end;
+	s->phase++;
+	phase_begin(s);
+	return 1;
+}
+
+/*
+ * The thread's next batch of accesses; 0 when its share of the phase (or
+ * the trace) is done. The measured speed profile (--cpu-ns-file) applies
+ * per batch, at the accesses replayed so far.
+ */
+static long thread_refill(struct sim *s, struct sthread *t,
+			  _Atomic u64 *progress)
+{
+	const struct sim_cfg *c = s->c;
+	struct sim_result *r = s->r;
+	long got;
+
+	if (s->src->wl)
+		got = (long)wl_thread_fill(s->src->wl, &t->ws, t->buf, BATCH);
+	else
+		got = trace_stream_fill(&s->ts, t->buf, t->gap, BATCH, r->err,
+					sizeof(r->err));
+	if (got < 0) {
+		s->failed = 1;
+		return got;
+	}
+	t->pos = 0;
+	t->got = (u32)got;
+	if (c->nr_cpu) {
+		while (s->ci + 1 < c->nr_cpu &&
+		       c->cpu_at[s->ci + 1] <= r->accesses)
+			s->ci++;
+		if (c->cpu_at[s->ci] <= r->accesses)
+			s->cpu_ns = c->cpu_ns[s->ci];
+	}
+	if (progress)
+		atomic_store_explicit(progress, r->accesses,
+				      memory_order_relaxed);
+	return got;
+}
+
+/*
+ * The thread to run: the running one with the earliest clock (the lowest
+ * index of equal ones); with --clock serial, the next one in turn. NULL
+ * when every thread waits for the phase to end.
+ */
+static struct sthread *pick(struct sim *s, u64 *second)
+{
+	struct sthread *best = NULL;
+	u32 i, k;
+
+	*second = T_NEVER;
+	if (s->c->serial_clock) {
+		for (k = 1; k <= s->nr_thr; k++) {
+			i = (u32)((s->cur ? s->cur - s->thr : s->nr_thr - 1) +
+				  k) % s->nr_thr;
+			if (s->thr[i].state == TH_RUN)
+				return &s->thr[i];
+		}
+		return NULL;
+	}
+	for (i = 0; i < s->nr_thr; i++) {
+		struct sthread *t = &s->thr[i];
+
+		if (t->state != TH_RUN)
+			continue;
+		if (!best || t->now < best->now) {
+			if (best)
+				*second = best->now;
+			best = t;
+		} else if (t->now < *second) {
+			*second = t->now;
+		}
+	}
+	return best;
+}
+
+/* A slice's accesses into the run's, the phase's and the epoch's counts. */
+static void slice_account(struct sim *s, const u64 cnt[4], u64 cpu)
+{
+	struct sim_result *r = s->r;
+	struct sim_phase_stats *ph = &r->phase[s->phase];
+	u64 n = cnt[0] + cnt[1] + cnt[2] + cnt[3], nfast = cnt[2] + cnt[3];
+	u64 stall = 0, lat = 0;
+	u32 k;
+
+	for (k = 0; k < 4; k++) {
+		stall += cnt[k] * s->cost[k];
+		lat += cnt[k] * s->lat[k];
+		s->ep_cnt[k] += cnt[k];
+	}
+	r->accesses += n;
+	r->fast_accesses += nfast;
+	r->t_cpu += cpu;
+	r->t_mem += stall;
+	ph->accesses += n;
+	ph->fast += nfast;
+	if (s->src->phase_measured[s->phase]) {
+		r->measured_accesses += n;
+		r->measured_fast += nfast;
+		r->measured_mem_ns += lat;
+	}
+}
+
+/*
+ * Thread @t's accesses until its clock reaches @limit (at least one): the
+ * common access reads one byte of page state and one TLB entry; an
+ * allocation or a hint fault takes the slow path. The accessed bit is set
+ * by a TLB fill (@young_every: by every access), and an access stalls the
+ * thread for its tier's current latency over the misses in flight.
+ */
+static inline __attribute__((always_inline)) void
+run_slice_impl(struct sim *s, struct sthread *t, u64 limit,
+	       const int young_every)
+{
+	u8 *const flags = s->flags;
+	const u32 *const atime = s->atime;
+	u64 *const tlb = t->tlb;
+	const u64 tmask = s->tlb_mask;
+	const u64 *const buf = t->buf, *const gp = t->gap;
+	const u32 sh = s->ushift, got = t->got;
+	const u64 cpu_ns = s->cpu_ns;
+	u64 cost[4], cnt[4] = { 0, 0, 0, 0 }, now = t->now, cpu = 0;
+	u32 i = t->pos, k;
+
+	for (k = 0; k < 4; k++)
+		cost[k] = s->cost[k];
+	do {
+		const u64 a = buf[i];
+		const u64 u = WL_PAGE(a) >> sh;
+		u8 f;
+
+		/*
+		 * The stream is known a batch ahead: fetch the state of the
+		 * page PREFETCH accesses ahead (and its stamp, if it will
+		 * take a hint fault).
+		 */
+		if (likely(i + PREFETCH < got)) {
+			const u64 un = WL_PAGE(buf[i + PREFETCH]) >> sh;
+
+			__builtin_prefetch(&flags[un], 1);
+			if (atime && (flags[WL_PAGE(buf[i + PREFETCH / 2]) >>
+					    sh] & PF_PROT))
+				__builtin_prefetch(&atime[WL_PAGE(
+					buf[i + PREFETCH / 2]) >> sh], 1);
+		}
+		f = flags[u];
+		if (unlikely(f & PF_SLOWPATH)) {
+			s->now = now;
+			s->cur_tid = WL_TID(a);
+			f = sim_slow(s, t, u, a);
+			now = s->now;
+			if (s->next_event < limit)
+				limit = s->next_event;
+			if (t->next_tick < limit)
+				limit = t->next_tick;
+		}
+		k = (f & PF_FAST) | WL_IS_WRITE(a);
+		if (young_every) {
+			flags[u] = f | PF_YOUNG;
+		} else if (tlb[u & tmask] != u) {
+			tlb[u & tmask] = u;
+			flags[u] = f | PF_YOUNG;
+		}
+		cnt[k]++;
+		if (gp) {
+			cpu += gp[i];
+			now += gp[i] + cost[k];
+		} else {
+			now += cpu_ns + cost[k];
+		}
+		i++;
+	} while (i < got && now < limit && !s->failed);
+	t->now = now;
+	t->pos = i;
+	slice_account(s, cnt, gp ? cpu : cpu_ns * (cnt[0] + cnt[1] + cnt[2] +
+						   cnt[3]));
+}
+
+static void run_slice(struct sim *s, struct sthread *t, u64 limit)
+{
+	if (!s->c->tlb_entries)
+		run_slice_impl(s, t, limit, 1);
+	else
+		run_slice_impl(s, t, limit, 0);
 }
 
 /* ---- the main loop ------------------------------------------------------------ */
+
+/*
+ * Run the threads in time order: the one with the earliest clock runs
+ * until it passes the next one's (or the next event, or its next NUMA
+ * tick), then the next. Events and ticks happen at the time they are due.
+ */
+static void sim_loop(struct sim *s, _Atomic u64 *progress)
+{
+	struct sthread *t;
+	u64 second, limit;
+
+	phase_begin(s);
+	while (!s->failed) {
+		t = pick(s, &second);
+		if (!t) {
+			if (!barrier(s))
+				break;
+			continue;
+		}
+		s->cur = t;
+		s->now = t->now;
+		s->cur_tid = t->tid;
+		if (s->now >= s->next_event) {
+			sim_events(s);
+			continue;
+		}
+		if (t->pos == t->got) {
+			if (thread_refill(s, t, progress) <= 0 && !s->failed)
+				t->state = s->src->wl ? TH_WAIT : TH_DONE;
+			continue;
+		}
+		if (s->now >= t->next_tick) {
+			if (!s->src->wl)
+				s->cur_tid = WL_TID(t->buf[t->pos]);
+			numa_tick(s, t);
+			t->now = s->now;
+			continue;
+		}
+		limit = s->next_event;
+		if (t->next_tick < limit)
+			limit = t->next_tick;
+		if (second < limit)
+			limit = second;
+		if (s->c->serial_clock)
+			limit = 0;	/* one access, then the next thread */
+		run_slice(s, t, limit);
+		if (s->c->serial_clock) {
+			u32 i;
+
+			/* One clock: the others wait as long as it ran. */
+			for (i = 0; i < s->nr_thr; i++)
+				if (&s->thr[i] != t && s->thr[i].state == TH_RUN) {
+					s->thr[i].idle += t->now - s->thr[i].now;
+					s->thr[i].now = t->now;
+				}
+		}
+	}
+}
 
 int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	    const struct sim_src *src, struct sim_result *r,
 	    _Atomic u64 *progress)
 {
 	struct sim s;
-	struct reader rd;
-	u64 *buf = NULL, *gap = NULL;
-	u64 lat[4], cpu_ns;
-	u32 phase = 0, i, ci = 0;
-	long got;
+	u64 period = T_NEVER;
+	u32 i;
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -422,136 +783,26 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 				       (s.atime ? sizeof(*s.atime) : 0)) +
 			 s.fcap * (sizeof(*s.fslot) + sizeof(*s.ffree) +
 				   sizeof(*s.fpromo) +
-				   (s.lru ? 2 * sizeof(u32) : 0)) +
+				   (s.lru ? 2 * sizeof(u64) : 0)) +
 			 (src->wl ? wl_bytes_per_page(src->wl) * src->pages :
 			  0) +
 			 (p->oracle ? sizeof(u32) * src->pages : 0);
 
-	buf = malloc(BATCH * sizeof(*buf));
-	gap = malloc(BATCH * sizeof(*gap));
-	if (!buf || !gap) {
-		snprintf(r->err, sizeof(r->err), "out of memory");
+	sim_loop(&s, progress);
+	if (s.failed)
 		goto out;
-	}
-	if (reader_open(&rd, src, r->err, sizeof(r->err)))
-		goto out;
-	for (i = 0; i < 4; i++)
-		lat[i] = c->costs.lat[i];
-	cpu_ns = c->costs.cpu_ns ? c->costs.cpu_ns : src->cpu_ns;
-
-	for (;;) {
-		u64 now, next_ev, tmem = 0, nfast = 0, t0, p0, f0, st0, cpu = 0;
-		const u64 *gp;
-		u8 *flags = s.flags;
-		u32 *atime = s.atime;
-		const u32 sh = s.ushift;
-		struct sim_phase_stats *ph;
-
-		got = reader_fill(&rd, buf, gap, BATCH, &phase, r->err,
-				  sizeof(r->err));
-		if (got <= 0)
-			break;
-		/* A measured speed profile: per batch, no cost per access. */
-		if (c->nr_cpu) {
-			while (ci + 1 < c->nr_cpu &&
-			       c->cpu_at[ci + 1] <= r->accesses)
-				ci++;
-			if (c->cpu_at[ci] <= r->accesses)
-				cpu_ns = c->cpu_ns[ci];
-		}
-		gp = src->tr && src->tr->has_time ? gap : NULL;
-		ph = &r->phase[phase];
-		if (!ph->accesses && !ph->time_ns)
-			ph->start_ns = s.now;
-		t0 = s.now;
-		st0 = r->t_fault + r->t_migr;
-		p0 = r->promotions;
-		f0 = r->hint_faults;
-		now = s.now;
-		next_ev = s.next_event;
-		for (i = 0; i < (u32)got; i++) {
-			const u64 a = buf[i];
-			const u64 u = WL_PAGE(a) >> sh;
-			u64 k, cost;
-			u8 f;
-
-			/*
-			 * The stream is known a batch ahead: fetch the state
-			 * of the page PREFETCH accesses ahead (and its stamp,
-			 * if it will take a hint fault).
-			 */
-			if (likely(i + PREFETCH < (u32)got)) {
-				const u64 un = WL_PAGE(buf[i + PREFETCH]) >> sh;
-
-				__builtin_prefetch(&flags[un], 1);
-				if (atime && (flags[WL_PAGE(buf[i + PREFETCH / 2]) >>
-						    sh] & PF_PROT))
-					__builtin_prefetch(&atime[WL_PAGE(
-						buf[i + PREFETCH / 2]) >> sh], 1);
-			}
-
-			if (unlikely(now >= next_ev)) {
-				s.now = now;
-				s.cur_tid = WL_TID(a);
-				r->accesses += i;
-				r->fast_accesses += nfast;
-				sim_events(&s);
-				r->accesses -= i;
-				r->fast_accesses -= nfast;
-				now = s.now;
-				next_ev = s.next_event;
-			}
-			f = flags[u];
-			if (unlikely(f & PF_SLOWPATH)) {
-				s.now = now;
-				s.cur_tid = WL_TID(a);
-				f = sim_slow(&s, u, a);
-				now = s.now;
-				next_ev = s.next_event;
-			}
-			k = (f & PF_FAST) | WL_IS_WRITE(a);
-			flags[u] = f | PF_YOUNG;
-			cost = lat[k];
-			tmem += cost;
-			nfast += (f >> 1) & 1;
-			if (gp) {
-				cpu += gp[i];
-				now += gp[i] + cost;
-			} else {
-				now += cpu_ns + cost;
-			}
-		}
-		if (!gp)
-			cpu = cpu_ns * (u64)got;
-		s.now = now;
-		r->accesses += (u64)got;
-		r->fast_accesses += nfast;
-		r->t_mem += tmem;
-		r->t_cpu += cpu;
-		ph->accesses += (u64)got;
-		ph->fast += nfast;
-		ph->time_ns += s.now - t0;
-		ph->promotions += r->promotions - p0;
-		ph->hint_faults += r->hint_faults - f0;
-		if (src->phase_measured[phase]) {
-			r->measured_accesses += (u64)got;
-			r->measured_fast += nfast;
-			r->measured_time_ns += s.now - t0;
-			r->measured_mem_ns += tmem;
-			r->measured_stall_ns += r->t_fault + r->t_migr - st0;
-		}
-		if (progress)
-			atomic_store_explicit(progress, r->accesses,
-					      memory_order_relaxed);
-		if (s.failed)
-			break;
-	}
-	reader_close(&rd);
-	if (got < 0 || s.failed)
-		goto out;
+	/* The demotion under way completes; the last sample. */
+	kswapd_finish(&s);
+	for (i = 0; i < s.nr_thr; i++)
+		if (s.thr[i].now > s.now)
+			s.now = s.thr[i].now;
 	take_sample(&s);
 	r->sim_time_ns = s.now;
-	r->scan_period_end_ms = s.scan_period / SIM_NS_PER_MS;
+	for (i = 0; i < s.nr_thr; i++)
+		if (s.thr[i].scan_period < period)
+			period = s.thr[i].scan_period;
+	r->scan_period_end_ms = s.fixed_period ? s.fixed_period / SIM_NS_PER_MS :
+				period / SIM_NS_PER_MS;
 	tp_node_stats(&s.node, &r->node);
 	r->fast_used_end = s.fused << s.ushift;
 	r->slow_used_end = s.sused << s.ushift;
@@ -573,8 +824,6 @@ out:
 			 p->name);
 	r->failed = ret != 0;
 	sim_teardown(&s);
-	free(buf);
-	free(gap);
 	return ret;
 }
 

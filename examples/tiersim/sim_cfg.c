@@ -14,31 +14,57 @@
 
 
 /*
- * Cost profiles. Sources (docs/tiersim.md, "Costs"):
- *  - DRAM and Optane latencies: Izraelevitz et al., "Basic Performance
+ * Cost profiles: one socket of a two-socket server. Sources and how each
+ * figure was chosen: docs/tiersim.md, "Costs and their sources".
+ *  - DRAM and Optane (pmem): Izraelevitz et al., "Basic Performance
  *    Measurements of the Intel Optane DC Persistent Memory Module",
  *    arXiv:1903.05714 (2019): idle random-read latency about 81 ns (DRAM)
- *    and 305 ns (Optane); Optane write bandwidth about a third of its read
- *    bandwidth, modelled as a 3x effective write cost.
+ *    and 305 ns (Optane); six interleaved Optane DIMMs read about 39 GB/s
+ *    and write about 13 GB/s. Yang et al., "An Empirical Guide to the
+ *    Behavior and Use of Scalable Persistent Memory", FAST 2020: Optane
+ *    reads and writes its media in 256-byte lines, so a random 64-byte
+ *    access moves 256 bytes. A write that misses the caches reads the
+ *    line first (its latency is the read's) and writes it back later
+ *    (the bandwidth). Six DDR4-2666 channels: about 100 GB/s read, 60 GB/s
+ *    write (estimates below the 128 GB/s peak).
+ *  - Loaded latency (queue_ns): a knee and a slope fitted to the shape of
+ *    published loaded-latency curves (Intel MLC; Optane in the FAST 2020
+ *    paper): DRAM about doubles near 90 % of its bandwidth (12 ns x 9
+ *    = 108 ns more), Optane about quadruples (100 ns x 9 = 900 ns more).
+ *    Estimates.
  *  - CXL: Sun et al., "Demystifying CXL Memory with Genuine CXL-Ready
  *    Systems and Devices", MICRO 2023, and Li et al., "Pond", ASPLOS 2023:
- *    CXL-attached DRAM at about twice the local DRAM latency.
+ *    CXL-attached DRAM at about twice the local DRAM latency; an x8 link's
+ *    share about 30 GB/s (estimate).
  *  - Fault, migration and scan costs: order-of-magnitude estimates (a minor
  *    fault is about 1 us, lmbench lat_pagefault class; a 4 KiB migration is
- *    a few us including unmap, TLB flush and copy), see the document.
+ *    a few us including unmap and copy). kswapd's costs per page examined
+ *    and per page demoted: the ratios the ground truth fits under qemu
+ *    (docs/FIDELITY.md: a look about half a hint fault, a demotion about
+ *    1.5 promotions) applied to these.
+ *  - TLB shootdowns: a few us for the initiator, about 1 us for each CPU
+ *    it interrupts (order of magnitude of Amit, "Optimizing the TLB
+ *    Shootdown Algorithm with Page-Access Tracking", USENIX ATC 2017, and
+ *    Kumar et al., "LATR", ASPLOS 2018); estimates.
  */
 const struct sim_costs sim_profiles[] = {
 	{
 		.name = "pmem",
 		.cpu_ns = 0,
-		.lat = { 305, 915, 81, 81 },
+		.lat = { 305, 305, 81, 81 },
 		.fault_ns = 1000,
 		.migrate_ns = 4000,
 		.migrate_mbps = 2048,
 		.scan_pte_ns = 10,
 		.alloc_ns = 1500,
-		.reclaim_ns = 0,
-		.scan_update_ns = 0,
+		.reclaim_ns = 500,
+		.scan_update_ns = 10,
+		.demote_ns = 6000,
+		.bw_mbps = { 39000, 13000, 100000, 60000 },
+		.gran = { 256, 64 },
+		.queue_ns = { 100, 12 },
+		.tlb_ns = 3000,
+		.ipi_ns = 1000,
 	},
 	{
 		.name = "cxl",
@@ -49,8 +75,14 @@ const struct sim_costs sim_profiles[] = {
 		.migrate_mbps = 8192,
 		.scan_pte_ns = 10,
 		.alloc_ns = 1500,
-		.reclaim_ns = 0,
-		.scan_update_ns = 0,
+		.reclaim_ns = 500,
+		.scan_update_ns = 10,
+		.demote_ns = 3000,
+		.bw_mbps = { 30000, 30000, 100000, 60000 },
+		.gran = { 64, 64 },
+		.queue_ns = { 30, 12 },
+		.tlb_ns = 3000,
+		.ipi_ns = 1000,
 	},
 };
 
@@ -77,6 +109,11 @@ void sim_cfg_defaults(struct sim_cfg *c)
 	c->rate_limit_mbps = -1;
 	c->sample_ms = 10;	/* doubles whenever the series fills up */
 	c->pingpong_ms = 10000;
+	/* The mechanisms checked against Linux 6.1 (docs/FIDELITY.md). */
+	c->lru_two_list = 1;
+	c->kswapd_rounds = 1;
+	/* A Skylake-class STLB: 1536 entries, here 2048 direct-mapped. */
+	c->tlb_entries = 2048;
 }
 
 /* ---- watermarks --------------------------------------------------------- */

@@ -71,64 +71,71 @@ static u64 task_scan_max_ns(const struct sim *s)
 }
 
 /*
- * update_task_scan_period(). In tiering mode without NUMA_BALANCING_NORMAL
- * the only faults that reach the statistics are promotions, which are
- * remote and private (a slow-tier page's last_cpupid holds its access
- * time, so the fault counts as a first access): local + shared == 0, and
- * the period doubles up to task_scan_max() at every new scan sequence that
- * sees a promotion. Faults on fast-tier pages (policies that scan it) are
- * local; all faults are taken as private (tiersim does not keep
- * last_cpupid), so the period then grows by 30 % (ps_ratio 10 of 10).
+ * update_task_scan_period() for thread @t. In tiering mode without
+ * NUMA_BALANCING_NORMAL the only faults that reach the statistics are
+ * promotions, which are remote and private (a slow-tier page's last_cpupid
+ * holds its access time, so the fault counts as a first access): local +
+ * shared == 0, and the period doubles up to task_scan_max() at every new
+ * scan sequence that sees a promotion. Faults on fast-tier pages (policies
+ * that scan it) are local; all faults are taken as private (tiersim does
+ * not keep last_cpupid), so the period then grows by 30 % (ps_ratio 10 of
+ * 10).
  */
-static void update_scan_period(struct sim *s)
+static void update_scan_period(struct sim *s, struct sthread *t)
 {
-	u64 local = s->locality[1];
-	u64 period_ms = s->scan_period / SIM_NS_PER_MS, max, min, slot;
+	u64 local = t->locality[1];
+	u64 period_ms = t->scan_period / SIM_NS_PER_MS, max, min, slot;
 
 	max = task_scan_max_ns(s);
 	if (!local) {
-		s->scan_period = 2 * s->scan_period < max ?
-				 2 * s->scan_period : max;
-		s->numa_next_scan = s->now + s->scan_period;
-		return;
+		t->scan_period = 2 * t->scan_period < max ?
+				 2 * t->scan_period : max;
+		s->numa_next_scan = s->now + t->scan_period;
+	} else {
+		slot = (period_ms + 9) / 10;	/* DIV_ROUND_UP(, SLOTS) */
+		t->scan_period += 3 * slot * SIM_NS_PER_MS;
+		min = task_scan_min_ns(s);
+		if (t->scan_period < min)
+			t->scan_period = min;
+		if (t->scan_period > max)
+			t->scan_period = max;
+		t->locality[0] = t->locality[1] = 0;
 	}
-	slot = (period_ms + 9) / 10;		/* DIV_ROUND_UP(, SLOTS) */
-	s->scan_period += 3 * slot * SIM_NS_PER_MS;
-	min = task_scan_min_ns(s);
-	if (s->scan_period < min)
-		s->scan_period = min;
-	if (s->scan_period > max)
-		s->scan_period = max;
-	s->locality[0] = s->locality[1] = 0;
+	thread_update_tick(s, t);
 }
 
 /*
- * task_numa_fault() for a fault whose page is on the fast tier when it
- * returns (@local: it was there already; else it was just promoted). A
- * slow-tier fault that stays on the slow tier returns before this in
- * tiering mode. The first such fault after the mm's scan sequence moved
- * runs task_numa_placement() and so update_task_scan_period(); the next
- * placement is tried no sooner than numa_migrate_preferred()'s retry
+ * task_numa_fault() of thread @t for a fault whose page is on the fast
+ * tier when it returns (@local: it was there already; else it was just
+ * promoted). A slow-tier fault that stays on the slow tier returns before
+ * this in tiering mode. The first such fault after the mm's scan sequence
+ * moved runs task_numa_placement() and so update_task_scan_period(); the
+ * next placement is tried no sooner than numa_migrate_preferred()'s retry
  * interval, min(1 s, period / 16).
  */
-static void numa_fault_stats(struct sim *s, int local)
+static void numa_fault_stats(struct sim *s, struct sthread *t, int local)
 {
 	u64 retry;
 
-	if (!s->adapt)
+	if (s->fixed_period)
 		return;
-	if (s->now > s->migrate_retry && s->task_seq != s->seq) {
-		s->task_seq = s->seq;
-		update_scan_period(s);
-		retry = s->scan_period / 16;
-		s->migrate_retry = s->now + (retry < 1000 * SIM_NS_PER_MS ?
+	if (s->now > t->migrate_retry && t->task_seq != s->seq) {
+		t->task_seq = s->seq;
+		update_scan_period(s, t);
+		retry = t->scan_period / 16;
+		t->migrate_retry = s->now + (retry < 1000 * SIM_NS_PER_MS ?
 					     retry : 1000 * SIM_NS_PER_MS);
 	}
-	s->locality[local] += s->upages;
+	t->locality[local] += s->upages;
 }
 
 /* ---- promotion and hint faults --------------------------------------------- */
 
+/*
+ * Migrate unit @u to the fast tier, in the faulting thread's time: the
+ * migration's CPU time, a wait for the migration channel, and the TLB
+ * shootdown of the unmap.
+ */
 static void promote(struct sim *s, u64 u, u32 vi)
 {
 	struct sim_result *r = s->r;
@@ -140,6 +147,10 @@ static void promote(struct sim *s, u64 u, u32 vi)
 	s->mig_free_at = start + s->xfer_ns;
 	s->now += stall;
 	r->t_migr += stall;
+	tlb_invalidate(s, u);
+	tlb_shootdown(s, &s->now, 1);
+	media_traffic(s, 0, 0, 4096ULL << s->ushift);
+	media_traffic(s, 1, 1, 4096ULL << s->ushift);
 	r->promotions += s->upages;
 	slot_insert(s, u, (u32)(s->now / SIM_NS_PER_MS) + 1);
 	s->vst[vi].promotions += s->upages;
@@ -148,7 +159,7 @@ static void promote(struct sim *s, u64 u, u32 vi)
 			s->upages;
 }
 
-u8 hint_fault(struct sim *s, u64 u, u32 write, u32 tid)
+u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 {
 	struct sim_result *r = s->r;
 	struct tp_node_mem m;
@@ -196,18 +207,23 @@ u8 hint_fault(struct sim *s, u64 u, u32 write, u32 tid)
 	}
 	if (tp_verdict_promotes(v)) {
 		promote(s, u, vi);
-		numa_fault_stats(s, 0);
+		numa_fault_stats(s, t, 0);
 	} else if (v == TP_REFUSE_NOSPACE) {
 		wake_kswapd(s);
 	}
 	if (fast)
-		numa_fault_stats(s, 1);
+		numa_fault_stats(s, t, 1);
 	return s->flags[u];
 }
 
 /* ---- the NUMA scanner (task_numa_work) ------------------------------------- */
 
-/* change_prot_numa() over [us, ue): returns the PTEs examined. */
+/*
+ * change_prot_numa() over [us, ue): returns the PTEs examined. The changed
+ * PTEs leave the TLBs: flush_tlb_range() flushes each page of a range of
+ * up to TLB_RANGE_MAX pages, the whole TLB for a longer one, on every CPU
+ * running the process (a shootdown).
+ */
 static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 {
 	const u32 stamp_val = tp_atime_encode(&s->fmt, s->now);
@@ -233,6 +249,15 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 		if (s->stamp && !(f & PF_FAST))
 			s->atime[u] = stamp_val;
 	}
+	if (updates && (ue - us) << s->ushift > TLB_RANGE_MAX) {
+		tlb_flush_all(s);
+	} else if (updates) {
+		for (u = us; u < ue; u++)
+			if (flags[u] & PF_PROT)
+				tlb_invalidate(s, u);
+	}
+	if (updates)
+		tlb_shootdown(s, &s->now, 1);
 	s->vst[vi].pte_scanned += scanned;
 	s->vst[vi].pte_updates += updates;
 	s->r->pte_updates += updates;
@@ -240,7 +265,7 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 	return scanned;
 }
 
-void scan_pass(struct sim *s)
+static void scan_pass(struct sim *s)
 {
 	const u32 tid = s->cur_tid, pid = PID_BASE + tid;
 	const u64 align = 512 >> s->ushift;	/* HPAGE_SIZE in units */
@@ -359,29 +384,56 @@ retry:
 
 
 /*
- * task_tick_numa() and the gate of task_numa_work(), with the adaptive
- * period. The task's CPU time is the simulated clock (one task; kswapd has
- * its own). Once the task has run a period past node_stamp, node_stamp
- * advances by that period (the first time, the period becomes
- * task_scan_start() of the RSS: it starts as scan_delay); if the mm's next
- * scan time has come, the scan runs, the next scan time becomes now plus
- * the period, and node_stamp moves on by 32 times the scan's cost.
+ * init_numa_balancing(): the first thread (the process) starts with
+ * node_stamp 0 and the period at scan_delay, and the mm's first scan
+ * scan_delay away. Every other thread is created by it at the start:
+ * node_stamp is the stagger min(task_scan_max(), period x mm_users x
+ * NSEC_PER_MSEC) + 2 ticks, where 6.1 compares task_scan_max()'s
+ * milliseconds with nanoseconds, so the stagger is task_scan_max() in ns
+ * (tens of us) plus 8 ms; with node_stamp set, its first tick keeps the
+ * period at scan_delay instead of task_scan_start().
  */
-void numa_tick(struct sim *s)
+void numa_thread_init(struct sim *s, struct sthread *t)
 {
-	u64 old = s->scan_period, t;
-
-	if (!s->stamped) {
-		s->stamped = 1;
-		s->scan_period = task_scan_min_ns(s);
+	t->scan_period = (u64)s->c->scan_delay_ms * SIM_NS_PER_MS;
+	t->node_stamp = 0;
+	t->stamped = 0;
+	if (t->tid) {
+		t->node_stamp = task_scan_max_ns(s) / SIM_NS_PER_MS +
+				2 * TICK_NS;
+		t->stamped = 1;
 	}
-	s->node_stamp += old;
-	if (s->now >= s->numa_next_scan) {
-		t = s->now;
-		s->numa_next_scan = s->now + s->scan_period;
-		scan_pass(s);
-		s->node_stamp += 32 * (s->now - t);
-	}
-	s->next_scan = s->node_stamp + s->scan_period;
+	t->task_seq = s->seq;
+	thread_update_tick(s, t);
 }
 
+/*
+ * task_tick_numa() and task_numa_work() for thread @t, its runtime (wall
+ * time less the time it waited) having passed node_stamp + period: once
+ * it has, node_stamp advances by that period (the first time, for a task
+ * whose node_stamp was 0, the period becomes task_scan_start() of the
+ * RSS); if the mm's next scan time has come, the thread scans: the next
+ * scan time becomes now plus its period, node_stamp moves on by 2 ticks
+ * (so another thread likely wins the next time) and by 32 times the
+ * scan's cost. A fixed period (--scan-period-ms) replaces the period.
+ */
+void numa_tick(struct sim *s, struct sthread *t)
+{
+	u64 old = t->scan_period, t0;
+
+	if (!t->stamped) {
+		t->stamped = 1;
+		t->scan_period = task_scan_min_ns(s);
+	}
+	if (s->fixed_period)
+		t->scan_period = s->fixed_period;
+	t->node_stamp += old;
+	if (s->now >= s->numa_next_scan) {
+		t0 = s->now;
+		s->numa_next_scan = s->now + t->scan_period;
+		t->node_stamp += 2 * TICK_NS;
+		scan_pass(s);
+		t->node_stamp += 32 * (s->now - t0);
+	}
+	thread_update_tick(s, t);
+}

@@ -354,8 +354,11 @@ int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 
 	if (c->hot_threshold_ms && !(p->set & SPEC_HOT))
 		p->cfg.hot_threshold_ms = c->hot_threshold_ms;
-	if (c->scan_period_max_ms && !(p->set & SPEC_PERIOD))
-		p->cfg.scan_period_max_ms = c->scan_period_max_ms;
+	if (!(p->set & SPEC_PERIOD) &&
+	    (c->thresh_period_ms || c->scan_period_max_ms))
+		p->cfg.scan_period_max_ms = c->thresh_period_ms ?
+					    c->thresh_period_ms :
+					    c->scan_period_max_ms;
 	if (c->rate_limit_mbps >= 0 && !(p->set & SPEC_RATE))
 		p->cfg.rate_limit_mbps = (u32)c->rate_limit_mbps;
 	ret = tp_policy_init(&tpp, &p->cfg);

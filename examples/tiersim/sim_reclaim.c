@@ -19,7 +19,7 @@
  * and it knows the slot, so no per-page slot index is needed.
  */
 /* --lru two-list: list @l of slots, head = most recently added. */
-static void lru_add(struct sim *s, int l, u32 sl)
+static void lru_add(struct sim *s, int l, u64 sl)
 {
 	s->lprev[sl] = NO_SLOT;
 	s->lnext[sl] = s->lhead[l];
@@ -31,9 +31,9 @@ static void lru_add(struct sim *s, int l, u32 sl)
 	s->lcount[l]++;
 }
 
-static void lru_del(struct sim *s, int l, u32 sl)
+static void lru_del(struct sim *s, int l, u64 sl)
 {
-	u32 p = s->lprev[sl], n = s->lnext[sl];
+	u64 p = s->lprev[sl], n = s->lnext[sl];
 
 	if (p != NO_SLOT)
 		s->lnext[p] = n;
@@ -53,9 +53,9 @@ static void lru_del(struct sim *s, int l, u32 sl)
  */
 void slot_insert(struct sim *s, u64 u, u32 promo_ms)
 {
-	u32 sl = s->ffree[--s->nffree];
+	u64 sl = s->ffree[--s->nffree];
 
-	s->fslot[sl] = (u32)u;
+	s->fslot[sl] = u;
 	s->fpromo[sl] = promo_ms;
 	s->fused++;
 	if (s->lru) {
@@ -64,12 +64,11 @@ void slot_insert(struct sim *s, u64 u, u32 promo_ms)
 	}
 }
 
+/* Free slot @sl (its unit left the LRU when its demotion started). */
 static void slot_remove(struct sim *s, u64 sl)
 {
-	if (s->lru)
-		lru_del(s, !!(s->flags[s->fslot[sl]] & PF_ACTIVE), (u32)sl);
 	s->fslot[sl] = NO_SLOT;
-	s->ffree[s->nffree++] = (u32)sl;
+	s->ffree[s->nffree++] = sl;
 	s->fused--;
 }
 
@@ -104,14 +103,13 @@ static void reclaim_charge(struct sim *s)
 static u64 clock_pick(struct sim *s)
 {
 	while (s->clock_tries) {
-		u64 sl = s->hand;
-		u32 u;
+		u64 sl = s->hand, u;
 
 		s->clock_tries--;
 		if (++s->hand == s->fcap)
 			s->hand = 0;
 		u = s->fslot[sl];
-		if (u == NO_SLOT)
+		if (u == NO_SLOT || sl == s->inflight)
 			continue;
 		/* shrink_inactive_list(): isolate, folio_referenced(). */
 		reclaim_charge(s);
@@ -141,8 +139,7 @@ static u64 clock_pick(struct sim *s)
 static u64 lru_pick(struct sim *s)
 {
 	while (s->clock_tries) {
-		u64 total = s->lcount[0] + s->lcount[1], gb, ratio;
-		u32 sl, u;
+		u64 total = s->lcount[0] + s->lcount[1], gb, ratio, sl, u;
 		u8 f;
 
 		s->clock_tries--;
@@ -183,26 +180,54 @@ static u64 lru_pick(struct sim *s)
 }
 
 /*
- * Demote the unit in slot @sl. Its access-time stamp is not reset (the
- * kernel resets last_cpupid across tiers): the page leaves with PF_PROT
- * clear, and the scanner stamps it again before it can fault.
+ * Demote the unit in slot @sl: it leaves the LRU now (isolated), kswapd
+ * unmaps it (a TLB shootdown to the process's CPUs) and copies it, and its
+ * slot is free only once the copy is done, at kswapd_finish(). Its
+ * access-time stamp is not reset (the kernel resets last_cpupid across
+ * tiers): the page leaves with PF_PROT clear, and the scanner stamps it
+ * again before it can fault.
  */
 static void demote(struct sim *s, u64 sl)
 {
-	struct sim_result *r = s->r;
-	u64 u = s->fslot[sl];
-	u32 promo = s->fpromo[sl];
 	u64 start = s->kswapd_clock > s->mig_free_at ? s->kswapd_clock :
-		    s->mig_free_at;
+		    s->mig_free_at, u = s->fslot[sl];
 
+	if (s->lru)
+		lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
+	s->inflight = sl;
+	s->mig_free_at = start + s->xfer_ns;
+	s->kswapd_clock = start + s->demote_cpu_ns;
+	tlb_invalidate(s, u);
+	tlb_shootdown(s, &s->kswapd_clock, 0);
+	media_traffic(s, 1, 0, 4096ULL << s->ushift);
+	media_traffic(s, 0, 1, 4096ULL << s->ushift);
+	update_next_event(s);
+}
+
+/*
+ * The demotion under way is done (kswapd's clock is at its end): the slot
+ * is free, the page on the slow tier. Promoted and demoted again within
+ * --pingpong-ms is ping-pong (kswapd's clock may lag the promotion's time:
+ * then it counts as at once).
+ */
+void kswapd_finish(struct sim *s)
+{
+	struct sim_result *r = s->r;
+	u64 sl = s->inflight, u, now_ms;
+	u32 promo;
+
+	if (sl == NO_SLOT)
+		return;
+	u = s->fslot[sl];
+	promo = s->fpromo[sl];
+	s->inflight = NO_SLOT;
 	slot_remove(s, sl);
 	s->flags[u] &= (u8)~(PF_FAST | PF_PROT);
 	s->sused++;
-	s->mig_free_at = start + s->xfer_ns;
-	s->kswapd_clock = start + s->demote_cpu_ns;
 	r->demotions += s->upages;
-	if (promo && s->kswapd_clock / SIM_NS_PER_MS - (promo - 1) <
-	    s->c->pingpong_ms)
+	now_ms = s->kswapd_clock / SIM_NS_PER_MS;
+	if (promo && (now_ms < promo - 1 ||
+		      now_ms - (promo - 1) < s->c->pingpong_ms))
 		r->pingpong += s->upages;
 }
 
@@ -223,6 +248,7 @@ static void kswapd_rounds(struct sim *s)
 	u64 u, total, pages;
 
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
+		kswapd_finish(s);
 		if (!s->kround) {
 			fast_mem(s, &m);
 			if (m.free > tp_demotion_target(&s->tpp, &m) ||
@@ -269,6 +295,9 @@ void kswapd_run(struct sim *s)
 	}
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
 		for (; s->kswapd_n < KSWAPD_BATCH; s->kswapd_n++) {
+			if (s->kswapd_clock > s->now)
+				return;
+			kswapd_finish(s);
 			if (!s->picking) {
 				fast_mem(s, &m);
 				if (m.free > tp_demotion_target(&s->tpp, &m))
@@ -326,6 +355,8 @@ u8 alloc_unit(struct sim *s, u64 u)
 		if (!s->p->oracle && s->fused < s->init_fast_cap)
 			wake_kswapd(s);
 	}
+	/* Zeroing the new page. */
+	media_traffic(s, fast, 1, 4096ULL << s->ushift);
 	s->now += (u64)s->c->costs.alloc_ns << s->ushift;
 	s->r->t_alloc += (u64)s->c->costs.alloc_ns << s->ushift;
 	return f;

@@ -37,6 +37,7 @@ int sim_src_workload(struct sim_src *s, struct wl *w)
 	s->needs_pressure = 1;
 	wl_machine_defaults(w->p.kind, &m);
 	s->cpu_ns = m.cpu_ns;
+	s->mlp = m.mlp;
 	return 0;
 }
 
@@ -65,6 +66,7 @@ int sim_src_trace(struct sim_src *s, struct trace *t)
 	s->needs_pressure = 0;
 	wl_machine_defaults(WL_NR_KINDS, &m);	/* no workload's own */
 	s->cpu_ns = m.cpu_ns;
+	s->mlp = 1;		/* a trace's accesses as recorded, in series */
 	return 0;
 }
 

@@ -222,6 +222,13 @@ void wl_defaults(struct wl_params *p, uint32_t kind)
 void wl_machine_defaults(uint32_t kind, struct wl_machine *m)
 {
 	m->cpu_ns = 25;		/* a pmbench-like loop between accesses */
+	/*
+	 * Independent random accesses: an out-of-order core keeps several
+	 * misses in flight (10-12 line fill buffers on the Intel cores of the
+	 * 2020 RFC's machine; 4 is an estimate of what a loop that computes
+	 * its next address sustains).
+	 */
+	m->mlp = 4;
 	m->fast_frac = 0.25;
 	m->profile = "pmem";
 	m->init_fast = 0;
@@ -233,6 +240,7 @@ void wl_machine_defaults(uint32_t kind, struct wl_machine *m)
 		 * tier with room, 85 % of the data reclaimed to the slow tier.
 		 */
 		m->cpu_ns = 7000;
+		m->mlp = 1;	/* a request's accesses depend on each other */
 		m->fast_frac = 0.5;
 		m->profile = "cxl";
 		m->init_fast = 0.15;

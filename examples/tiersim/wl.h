@@ -171,9 +171,11 @@ struct wl {
  * @profile: cost profile name (tiersim's "pmem" or "cxl")
  * @init_fast: first-touch allocation stops using the fast tier once it
  *	holds this fraction of the footprint; 0: only the watermarks stop it
+ * @mlp: memory-level parallelism: the cache misses a thread has in flight
  */
 struct wl_machine {
 	uint32_t cpu_ns;
+	uint32_t mlp;
 	double fast_frac;
 	const char *profile;
 	double init_fast;

@@ -559,6 +559,19 @@ void write_args(const char *path, const char *cpu_path,
 	arg(f, "--fault-ns", "%.0f", d->fault_ns);
 	arg(f, "--migrate-ns", "%.0f", d->migrate_ns);
 	arg(f, "--migrate-mbps", "1000000");
+	/*
+	 * RAM under emulation: one access at a time (the fitted time per
+	 * access holds the memory's), no bandwidth limit that the workload
+	 * comes near, and TLB shootdowns inside the fitted fault, migration
+	 * and demotion costs.
+	 */
+	arg(f, "--mlp", "1");
+	arg(f, "--slow-read-mbps", "0");
+	arg(f, "--slow-write-mbps", "0");
+	arg(f, "--fast-read-mbps", "0");
+	arg(f, "--fast-write-mbps", "0");
+	arg(f, "--tlb-ns", "0");
+	arg(f, "--ipi-ns", "0");
 	/* The kernel's settings. */
 	arg(f, "--scan-delay-ms", "%s", kv_str(m, "scan_delay_ms"));
 	arg(f, "--scan-period-min-ms", "%s", kv_str(m, "scan_period_min_ms"));
