@@ -95,6 +95,7 @@ struct opts {
 	int kswapd_rounds;
 	int serial_clock;
 	long long tlb_entries;
+	long long scale;
 	int no_init;
 	long long sample_ms, pingpong_ms;
 	int allow_no_pressure;

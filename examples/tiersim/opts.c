@@ -81,7 +81,7 @@ enum {
 	O_FORMAT = 256, O_INSTR, O_PAGES, O_ACCESSES, O_SEED, O_FAST, O_SLOW,
 	O_WMARK, O_THP, O_PROFILE, O_INIT_FAST, O_NO_INIT, O_SAMPLE,
 	O_PINGPONG, O_NO_PRESSURE, O_JSON, O_CSV, O_SVG, O_SUITE, O_OUTDIR,
-	O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU, O_KSWAPD, O_CLOCK, O_TLB,
+	O_RESULTS, O_VERSION, O_CPU_FILE, O_LRU, O_KSWAPD, O_CLOCK, O_TLB, O_SCALE,
 	O_COST = 512, O_KERN = O_COST + C_NR, O_WL = O_KERN + K_NR,
 	O_END = O_WL + W_NR,
 };
@@ -105,6 +105,7 @@ static const struct option base_opts[] = {
 	{ "kswapd", required_argument, NULL, O_KSWAPD },
 	{ "clock", required_argument, NULL, O_CLOCK },
 	{ "tlb-entries", required_argument, NULL, O_TLB },
+	{ "scale", required_argument, NULL, O_SCALE },
 	{ "init-fast", required_argument, NULL, O_INIT_FAST },
 	{ "no-init", no_argument, NULL, O_NO_INIT },
 	{ "sample-ms", required_argument, NULL, O_SAMPLE },
@@ -251,6 +252,9 @@ static void usage(FILE *f)
 "      --tlb-entries N     each thread's TLB (direct-mapped, a power of 2): the\n"
 "                          accessed bit is set on a TLB fill; 0: on every\n"
 "                          access [2048]\n"
+"      --scale K           a 1/K scale model of a machine K times larger: each\n"
+"                          page and access stands for K, costs and settings\n"
+"                          are the large machine's [1]\n"
 "      --clock threads|serial  a clock per thread, the threads run in time\n"
 "                          order; or one clock they share, access by access\n"
 "                          [threads]\n"
@@ -406,6 +410,7 @@ void opts_init(struct opts *o)
 	o->lru_two_list = o->kswapd_rounds = -1;
 	o->serial_clock = -1;
 	o->tlb_entries = -1;
+	o->scale = -1;
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->jobs < 1)
 		o->jobs = 1;
@@ -536,6 +541,11 @@ void parse_args(struct opts *o, int argc, char **argv)
 		case O_CLOCK:
 			o->serial_clock = parse_choice("--clock", optarg,
 						       "threads", "serial");
+			break;
+		case O_SCALE:
+			o->scale = (long long)parse_u64("--scale", optarg);
+			if (o->scale < 1 || o->scale > 4096)
+				die_usage("--scale must be in [1, 4096]");
 			break;
 		case O_TLB:
 			o->tlb_entries = (long long)parse_u64("--tlb-entries",

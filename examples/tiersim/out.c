@@ -164,7 +164,7 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"fast_read_mbps\": %u, \"fast_write_mbps\": %u, "
 		"\"slow_gran\": %u, \"fast_gran\": %u, \"slow_queue_ns\": %u, "
 		"\"fast_queue_ns\": %u, \"tlb_ns\": %u, \"ipi_ns\": %u, "
-		"\"tlb_entries\": %u, \"clock\": \"%s\"},\n",
+		"\"tlb_entries\": %u, \"clock\": \"%s\", \"scale\": %u},\n",
 		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
 		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
@@ -184,7 +184,8 @@ static void json_config(FILE *f, const struct run_set *rs)
 		c->costs.bw_mbps[3], c->costs.gran[0], c->costs.gran[1],
 		c->costs.queue_ns[0], c->costs.queue_ns[1], c->costs.tlb_ns,
 		c->costs.ipi_ns, c->tlb_entries,
-		c->serial_clock ? "serial" : "threads");
+		c->serial_clock ? "serial" : "threads",
+		c->scale ? c->scale : 1);
 	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
 		"%u, \"scan_period_adaptive\": %s, \"scan_size_mb\": %u, "
 		"\"scan_period_max_ms\": %u, \"thresh_period_ms\": %u, "

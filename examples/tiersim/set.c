@@ -109,6 +109,8 @@ static void build_workload(struct set *s, const struct opts *o,
 		s->wp.hot_frac = it->hot_frac;
 	if (it && it->hot_prob > 0)
 		s->wp.hot_prob = it->hot_prob;
+	if (it && it->threads)
+		s->wp.threads = it->threads;
 	if (o->pages)
 		s->wp.pages = o->pages;
 	if (o->accesses)
@@ -158,6 +160,8 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	c->init_fast = m.init_fast;
 	if (it && it->cpu_ns)
 		c->costs.cpu_ns = it->cpu_ns;
+	if (it && it->mlp)
+		c->costs.mlp = it->mlp;
 	for (i = 0; i < C_NR; i++)
 		if (o->cost[i] >= 0)
 			set_field(&c->costs, &cost_opts[i], (double)o->cost[i]);
@@ -184,6 +188,8 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->scan_period_max_ms = (u32)it->scan_period_max_ms;
 	if (it && it->rate_limit_mbps >= 0)
 		c->rate_limit_mbps = it->rate_limit_mbps;
+	if (it && it->thresh_period_ms)
+		c->thresh_period_ms = it->thresh_period_ms;
 	for (i = 0; i < K_NR; i++)
 		if (o->kern[i] >= 0)
 			set_field(c, &kern_opts[i], (double)o->kern[i]);
@@ -209,6 +215,10 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->serial_clock = o->serial_clock;
 	if (o->tlb_entries >= 0)
 		c->tlb_entries = (u32)o->tlb_entries;
+	if (it && it->scale)
+		c->scale = it->scale;
+	if (o->scale >= 0)
+		c->scale = (u32)o->scale;
 	if (sim_validate(c, &s->src, err, sizeof(err)))
 		set_fail(s, NULL, err);
 

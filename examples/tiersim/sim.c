@@ -53,7 +53,7 @@ static void take_sample(struct sim *s)
 	sm->faults = r->hint_faults;
 	sm->demo = r->demotions;
 	sm->cand = ns.pgpromote_candidate;
-	sm->fast_used = s->fused << s->ushift;
+	sm->fast_used = s->fused * s->upages;
 	sm->pte_updates = r->pte_updates;
 	sm->util[0] = (u64)(s->util[0] * 1000 + 0.5);
 	sm->util[1] = (u64)(s->util[1] * 1000 + 0.5);
@@ -91,7 +91,7 @@ static int pin_oracle(struct sim *s)
 		return -1;
 	}
 	/* Units the allocator can place on the fast tier. */
-	k = (s->c->fast_pages - s->wm[1]) >> s->ushift;
+	k = (s->c->fast_pages * s->K - s->wm[1]) / s->upages;
 	if (k > s->fcap)
 		k = s->fcap;
 	uc = calloc(s->nr_units, sizeof(*uc));
@@ -177,8 +177,10 @@ static int sim_setup(struct sim *s)
 	int ret, need_atime;
 
 	s->ushift = c->thp ? 9 : 0;
-	s->upages = 1ULL << s->ushift;
-	s->nr_units = (src->pages + s->upages - 1) >> s->ushift;
+	s->K = c->scale ? c->scale : 1;
+	s->upages = (u64)s->K << s->ushift;
+	s->ubytes = s->upages << 12;
+	s->nr_units = (src->pages + (1ULL << s->ushift) - 1) >> s->ushift;
 	s->fcap = c->fast_pages >> s->ushift;
 	s->scap = c->slow_pages >> s->ushift;
 	memcpy(s->wm, c->wmark, sizeof(s->wm));
@@ -249,7 +251,7 @@ static int sim_setup(struct sim *s)
 					       src->vma[i].pages - 1] + 1) << 12;
 		} else {
 			v->start = addr;
-			v->end = addr + (src->vma[i].pages << 12);
+			v->end = addr + (src->vma[i].pages * s->K << 12);
 			addr = (v->end + (2ULL << 30) - 1) & ~((1ULL << 30) - 1);
 		}
 		s->vst[i].pages = src->vma[i].pages;
@@ -261,7 +263,7 @@ static int sim_setup(struct sim *s)
 	s->scan_slow = tp_scan_wanted(&s->tpp, false);
 	s->young_clear = s->tiering && (p->cfg.flags & TP_POL_YOUNG);
 	s->stamp = s->tiering && p->lat_src == LAT_ATIME;
-	s->scan_units = ((u64)c->scan_size_mb << 8) >> s->ushift;
+	s->scan_units = ((u64)c->scan_size_mb << 8) / s->upages;
 	if (!s->scan_units)
 		s->scan_units = 1;
 	/*
@@ -277,7 +279,7 @@ static int sim_setup(struct sim *s)
 	s->numa_next_scan = (u64)c->scan_delay_ms * SIM_NS_PER_MS;
 	s->period_max_ms = c->scan_period_max_ms ? c->scan_period_max_ms :
 			   TP_DEFAULT_SCAN_PERIOD_MAX_MS;
-	s->reclaim_ns = (u64)c->costs.reclaim_ns << s->ushift;
+	s->reclaim_ns = (u64)c->costs.reclaim_ns * s->upages;
 	s->lru = c->lru_two_list && s->p->demote;
 	s->krounds = c->kswapd_rounds;
 	if (s->lru) {
@@ -290,16 +292,17 @@ static int sim_setup(struct sim *s)
 		s->lhead[0] = s->lhead[1] = NO_SLOT;
 		s->ltail[0] = s->ltail[1] = NO_SLOT;
 	}
-	s->xfer_ns = (u64)((double)(4096ULL << s->ushift) * 1e9 /
+	s->xfer_ns = (u64)((double)s->ubytes * 1e9 /
 			   ((double)c->costs.migrate_mbps * 1048576.0));
-	s->mig_cpu_ns = (u64)c->costs.migrate_ns << s->ushift;
-	s->demote_cpu_ns = (u64)sim_demote_ns(&c->costs) << s->ushift;
+	s->mig_cpu_ns = (u64)c->costs.migrate_ns * s->upages;
+	s->demote_cpu_ns = (u64)sim_demote_ns(&c->costs) * s->upages;
 	s->sample_ns = (u64)c->sample_ms * SIM_NS_PER_MS;
 	s->next_sample = 0;
 
 	/* Memory: the latencies at rest, the bandwidth epochs. */
 	s->mlp = c->costs.mlp ? c->costs.mlp : src->mlp ? src->mlp : 1;
-	s->cpu_ns = c->costs.cpu_ns ? c->costs.cpu_ns : src->cpu_ns;
+	s->cpu_ns = (u64)(c->costs.cpu_ns ? c->costs.cpu_ns : src->cpu_ns) *
+		    s->K;
 	mem_costs(s);
 	s->bw = c->costs.bw_mbps[0] || c->costs.bw_mbps[1] ||
 		c->costs.bw_mbps[2] || c->costs.bw_mbps[3];
@@ -376,9 +379,9 @@ static int sim_check(struct sim *s)
 	free(seen);
 	if (slots != fast)
 		goto bad;
-	fast <<= s->ushift;
-	slow <<= s->ushift;
-	if (fast != s->fused << s->ushift || slow != s->sused << s->ushift ||
+	fast *= s->upages;
+	slow *= s->upages;
+	if (fast != s->fused * s->upages || slow != s->sused * s->upages ||
 	    fast + slow != r->alloc_fast + r->alloc_slow ||
 	    r->promotions - r->demotions != fast - r->alloc_fast)
 		goto bad;
@@ -542,7 +545,7 @@ static long thread_refill(struct sim *s, struct sthread *t,
 		       c->cpu_at[s->ci + 1] <= r->accesses)
 			s->ci++;
 		if (c->cpu_at[s->ci] <= r->accesses)
-			s->cpu_ns = c->cpu_ns[s->ci];
+			s->cpu_ns = (u64)c->cpu_ns[s->ci] * s->K;
 	}
 	if (progress)
 		atomic_store_explicit(progress, r->accesses,
@@ -773,6 +776,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	r->response_ms = -1;
 	r->nr_phases = src->nr_phases;
 	r->pages = src->pages;
+	r->scale = c->scale ? c->scale : 1;
 	s.c = c;
 	s.p = p;
 	s.src = src;
@@ -804,8 +808,8 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	r->scan_period_end_ms = s.fixed_period ? s.fixed_period / SIM_NS_PER_MS :
 				period / SIM_NS_PER_MS;
 	tp_node_stats(&s.node, &r->node);
-	r->fast_used_end = s.fused << s.ushift;
-	r->slow_used_end = s.sused << s.ushift;
+	r->fast_used_end = s.fused * s.upages;
+	r->slow_used_end = s.sused * s.upages;
 	if (r->accesses != src->total) {
 		snprintf(r->err, sizeof(r->err), "%s: %llu accesses replayed, "
 			 "the stream has %llu", p->name,
@@ -842,15 +846,19 @@ double sim_fast_ratio(const struct sim_result *r)
 double sim_throughput(const struct sim_result *r)
 {
 	return r->measured_time_ns ?
-	       (double)r->measured_accesses * 1e3 /
+	       (double)r->measured_accesses * r->scale * 1e3 /
 	       (double)r->measured_time_ns : 0;
 }
 
-/* Memory latency plus the hint-fault and migration stalls, per access. */
+/*
+ * Memory latency plus the hint-fault and migration stalls, per access (of
+ * the machine's: with --scale an access and its stalls stand for scale).
+ */
 double sim_mean_latency(const struct sim_result *r)
 {
 	return r->measured_accesses ?
-	       (double)(r->measured_mem_ns + r->measured_stall_ns) /
+	       ((double)r->measured_mem_ns +
+		(double)r->measured_stall_ns / r->scale) /
 	       (double)r->measured_accesses : 0;
 }
 
@@ -858,6 +866,6 @@ double sim_phase_throughput(const struct sim_result *r, u32 phase)
 {
 	const struct sim_phase_stats *ph = &r->phase[phase];
 
-	return ph->time_ns ? (double)ph->accesses * 1e3 / (double)ph->time_ns :
-	       0;
+	return ph->time_ns ? (double)ph->accesses * r->scale * 1e3 /
+	       (double)ph->time_ns : 0;
 }

@@ -179,6 +179,11 @@ struct sim_policy {
  *	0: by every access
  * @thresh_period_ms: the hot-threshold controller's period alone (the
  *	scanner keeps @scan_period_max_ms); 0: @scan_period_max_ms
+ * @scale: a 1/@scale model of a machine @scale times larger: each page of
+ *	the stream stands for @scale pages of the machine, and each access
+ *	for @scale accesses, one to each (docs/tiersim.md, "Scale models");
+ *	the costs, bandwidths, watermarks and kernel settings are the large
+ *	machine's
  * @nr_cpu: entries of @cpu_at and @cpu_ns: from access @cpu_at[i] of the
  *	stream on, each access costs @cpu_ns[i] of CPU time (a measured
  *	machine whose speed changed over time, --cpu-ns-file); 0: none
@@ -207,6 +212,7 @@ struct sim_cfg {
 	int serial_clock;
 	u32 tlb_entries;
 	u32 thresh_period_ms;
+	u32 scale;
 	u32 nr_cpu;
 	const u64 *cpu_at;
 	const u32 *cpu_ns;
@@ -343,6 +349,7 @@ struct sim_result {
 	u32 nr_passes;		/* logged (the first SIM_MAX_PASSES) */
 	struct sim_pass pass[SIM_MAX_PASSES];
 	u64 pages;		/* footprint, 4 KiB pages */
+	u32 scale;		/* sim_cfg's: accesses stand for this many */
 	u64 state_bytes;	/* simulator memory for the pages */
 	int failed;
 	char err[SIM_ERRLEN];

@@ -178,11 +178,17 @@ u64 sim_task_scan_min_ms(const struct sim_cfg *c, u64 rss_pages)
 	return scan > floor ? scan : floor;
 }
 
+/* The machine's pages: a --scale model's stream pages stand for more. */
+static u64 machine_pages(const struct sim_cfg *c, u64 pages)
+{
+	return pages * (c->scale ? c->scale : 1);
+}
+
 u32 sim_scan_period_ms(const struct sim_cfg *c, u64 footprint_pages)
 {
 	if (c->scan_period_ms)
 		return c->scan_period_ms;
-	return (u32)sim_task_scan_min_ms(c, footprint_pages);
+	return (u32)sim_task_scan_min_ms(c, machine_pages(c, footprint_pages));
 }
 
 int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
@@ -213,8 +219,15 @@ int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 			 (unsigned long long)src->pages, src->name);
 		return -1;
 	}
+	if (c->scale > 1 && src->tr) {
+		snprintf(err, errlen, "--scale needs a synthetic workload (a "
+			 "trace's pages are the machine's)");
+		return -1;
+	}
+	/* Watermarks, as all page counts below, are the machine's. */
 	if (!w[0] && !w[1] && !w[2] && !w[3])
-		sim_wmarks(c->fast_pages, c->slow_pages, w);
+		sim_wmarks(machine_pages(c, c->fast_pages),
+			   machine_pages(c, c->slow_pages), w);
 	if (!(w[0] <= w[1] && w[1] <= w[2] && w[2] <= w[3])) {
 		snprintf(err, errlen, "watermarks out of order: min %llu, low "
 			 "%llu, high %llu, promo %llu (need min <= low <= high "
@@ -223,11 +236,11 @@ int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 			 (unsigned long long)w[3]);
 		return -1;
 	}
-	if (w[3] >= c->fast_pages) {
+	if (w[3] >= machine_pages(c, c->fast_pages)) {
 		snprintf(err, errlen, "the promo watermark (%llu pages) is not "
 			 "below the fast tier's capacity (%llu pages)",
 			 (unsigned long long)w[3],
-			 (unsigned long long)c->fast_pages);
+			 (unsigned long long)machine_pages(c, c->fast_pages));
 		return -1;
 	}
 	if (c->thp) {

@@ -111,8 +111,10 @@ struct sim {
 	struct tp_scan_ring ring;
 	struct tp_scan_pass pass[TP_DEFAULT_RING_DEPTH];
 
-	u32 ushift;		/* log2 pages per unit: 0 or 9 */
-	u64 upages;		/* pages per unit */
+	u32 ushift;		/* log2 stream pages per unit: 0 or 9 (THP) */
+	u64 upages;		/* the machine's 4 KiB pages per unit */
+	u64 ubytes;		/* their address space */
+	u32 K;			/* --scale: machine pages per stream page */
 	u64 nr_units;
 	u8 *flags;
 	u32 *atime;		/* LAT_ATIME only */
@@ -218,12 +220,12 @@ static inline u64 unit_addr(const struct sim *s, u64 u)
 	if (s->src->tr)
 		return s->src->tr->vpn[u] << 12;
 	v = &s->vma[vma_of(s, u)];
-	return v->start + ((u - v->first) << (12 + s->ushift));
+	return v->start + (u - v->first) * s->ubytes;
 }
 
 static inline u64 fast_free_pages(const struct sim *s)
 {
-	return (s->fcap - s->fused) << s->ushift;
+	return (s->fcap - s->fused) * s->upages;
 }
 
 static inline void fast_mem(const struct sim *s, struct tp_node_mem *m)
@@ -233,7 +235,7 @@ static inline void fast_mem(const struct sim *s, struct tp_node_mem *m)
 	m->wmark_low = s->wm[1];
 	m->wmark_high = s->wm[2];
 	m->wmark_promo = s->wm[3];
-	m->present = s->fcap << s->ushift;
+	m->present = s->fcap * s->upages;
 }
 
 static inline void update_next_event(struct sim *s)

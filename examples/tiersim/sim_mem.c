@@ -48,23 +48,25 @@ void tlb_flush_all(struct sim *s)
 void tlb_shootdown(struct sim *s, u64 *clock, int workload)
 {
 	const struct sim_costs *c = &s->c->costs;
+	const u64 ipi = (u64)c->ipi_ns * s->K, tlb = (u64)c->tlb_ns * s->K;
 	u32 i, n = 0;
 
+	/* With --scale, one per machine page of the unit. */
 	for (i = 0; i < s->nr_thr; i++) {
 		struct sthread *t = &s->thr[i];
 
 		if (t->state != TH_RUN || (workload && t == s->cur))
 			continue;
-		t->now += c->ipi_ns;
-		s->r->t_tlb += c->ipi_ns;
+		t->now += ipi;
+		s->r->t_tlb += ipi;
 		n++;
 	}
 	if (!n)
 		return;
-	*clock += c->tlb_ns;
+	*clock += tlb;
 	if (workload)
-		s->r->t_tlb += c->tlb_ns;
-	s->r->tlb_shootdowns++;
+		s->r->t_tlb += tlb;
+	s->r->tlb_shootdowns += s->K;
 }
 
 /* @bytes moved on a tier (0 slow, 1 fast) besides the accesses. */
@@ -95,8 +97,9 @@ void mem_costs(struct sim *s)
 		double l = loaded(c->lat[k], c->queue_ns[k >> 1],
 				  s->util[k >> 1]);
 
+		/* An access of the stream stands for K of the machine's. */
 		s->lat[k] = (u32)(l + 0.5);
-		s->cost[k] = (u32)(l / s->mlp + 0.5);
+		s->cost[k] = (u32)(l * s->K / s->mlp + 0.5);
 	}
 }
 
@@ -112,7 +115,7 @@ void bw_epoch(struct sim *s, u64 epoch_ns)
 	int tier;
 
 	for (tier = 0; tier < 2; tier++) {
-		double g = c->gran[tier], busy = 0, rd, wr, u;
+		double g = (double)c->gran[tier] * s->K, busy = 0, rd, wr, u;
 		u32 brd = c->bw_mbps[2 * tier], bwr = c->bw_mbps[2 * tier + 1];
 
 		rd = (double)(s->ep_cnt[2 * tier] + s->ep_cnt[2 * tier + 1]) * g +

@@ -20,8 +20,8 @@ static u64 vma_unit_at(const struct sim *s, const struct svma *v, u64 addr)
 	if (addr <= v->start)
 		return v->first;
 	if (!s->src->tr)
-		return v->first + ((addr - v->start + (s->upages << 12) - 1) >>
-				   (12 + s->ushift));
+		return v->first + (addr - v->start + s->ubytes - 1) /
+		       s->ubytes;
 	vpn = (addr + 4095) >> 12;
 	lo = v->first;
 	hi = v->first + v->n;
@@ -43,7 +43,7 @@ static u64 unit_end_addr(const struct sim *s, const struct svma *v, u64 u)
 		return v->end;
 	if (s->src->tr)
 		return (s->src->tr->vpn[u - 1] + 1) << 12;
-	return v->start + ((u - v->first) << (12 + s->ushift));
+	return v->start + (u - v->first) * s->ubytes;
 }
 
 /* ---- the adaptive scan period (kernel/sched/fair.c) ---------------------------- */
@@ -149,8 +149,8 @@ static void promote(struct sim *s, u64 u, u32 vi)
 	r->t_migr += stall;
 	tlb_invalidate(s, u);
 	tlb_shootdown(s, &s->now, 1);
-	media_traffic(s, 0, 0, 4096ULL << s->ushift);
-	media_traffic(s, 1, 1, 4096ULL << s->ushift);
+	media_traffic(s, 0, 0, s->ubytes);
+	media_traffic(s, 1, 1, s->ubytes);
 	r->promotions += s->upages;
 	slot_insert(s, u, (u32)(s->now / SIM_NS_PER_MS) + 1);
 	s->vst[vi].promotions += s->upages;
@@ -169,12 +169,13 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 	u32 vi = vma_of(s, u);
 	u64 lat;
 
-	r->hint_faults++;
+	/* With --scale, a unit's machine pages each take a fault. */
+	r->hint_faults += s->K;
 	if (fast)
-		r->hint_faults_fast++;
-	s->vst[vi].hint_faults++;
-	s->now += s->c->costs.fault_ns;
-	r->t_fault += s->c->costs.fault_ns;
+		r->hint_faults_fast += s->K;
+	s->vst[vi].hint_faults += s->K;
+	s->now += (u64)s->c->costs.fault_ns * s->K;
+	r->t_fault += (u64)s->c->costs.fault_ns * s->K;
 	if (s->vma[vi].inited)
 		tp_vma_scan_note(&s->vma[vi].scan, PID_BASE + tid);
 
@@ -249,7 +250,7 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 		if (s->stamp && !(f & PF_FAST))
 			s->atime[u] = stamp_val;
 	}
-	if (updates && (ue - us) << s->ushift > TLB_RANGE_MAX) {
+	if (updates && (ue - us) * s->upages > TLB_RANGE_MAX) {
 		tlb_flush_all(s);
 	} else if (updates) {
 		for (u = us; u < ue; u++)
@@ -258,9 +259,9 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 	}
 	if (updates)
 		tlb_shootdown(s, &s->now, 1);
-	s->vst[vi].pte_scanned += scanned;
-	s->vst[vi].pte_updates += updates;
-	s->r->pte_updates += updates;
+	s->vst[vi].pte_scanned += scanned * s->K;
+	s->vst[vi].pte_updates += updates * s->K;
+	s->r->pte_updates += updates * s->K;
 	*nr_updates = updates;
 	return scanned;
 }
@@ -268,7 +269,8 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 static void scan_pass(struct sim *s)
 {
 	const u32 tid = s->cur_tid, pid = PID_BASE + tid;
-	const u64 align = 512 >> s->ushift;	/* HPAGE_SIZE in units */
+	/* HPAGE_SIZE in units */
+	const u64 align = s->upages < 512 ? 512 / s->upages : 1;
 	s64 pages = (s64)s->scan_units, virt = 8 * (s64)s->scan_units;
 	u64 start = s->offset, scanned = 0, updated = 0, cost;
 	u32 vi, first_vi;
@@ -368,15 +370,15 @@ retry:
 		 */
 		tp_scan_ring_advance(&s->ring, ~0ULL);
 	}
-	s->r->pte_scanned += scanned;
-	cost = scanned * s->c->costs.scan_pte_ns +
-	       updated * s->c->costs.scan_update_ns;
+	s->r->pte_scanned += scanned * s->K;
+	cost = (scanned * s->c->costs.scan_pte_ns +
+		updated * s->c->costs.scan_update_ns) * s->K;
 	if (s->r->nr_passes < SIM_MAX_PASSES) {
 		struct sim_pass *ps = &s->r->pass[s->r->nr_passes++];
 
 		ps->t_ns = s->now;
 		ps->cost_ns = cost;
-		ps->updates = updated;
+		ps->updates = updated * s->K;
 	}
 	s->now += cost;
 	s->r->t_scan += cost;

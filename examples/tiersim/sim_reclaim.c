@@ -143,7 +143,7 @@ static u64 lru_pick(struct sim *s)
 		u8 f;
 
 		s->clock_tries--;
-		gb = (total << s->ushift) >> 18;
+		gb = (total * s->upages) >> 18;
 		ratio = gb ? sim_isqrt(10 * gb) : 1;
 		if (s->lcount[1] && s->lcount[0] * ratio < s->lcount[1]) {
 			sl = s->ltail[1];
@@ -199,8 +199,8 @@ static void demote(struct sim *s, u64 sl)
 	s->kswapd_clock = start + s->demote_cpu_ns;
 	tlb_invalidate(s, u);
 	tlb_shootdown(s, &s->kswapd_clock, 0);
-	media_traffic(s, 1, 0, 4096ULL << s->ushift);
-	media_traffic(s, 0, 1, 4096ULL << s->ushift);
+	media_traffic(s, 1, 0, s->ubytes);
+	media_traffic(s, 0, 1, s->ubytes);
 	update_next_event(s);
 }
 
@@ -255,14 +255,14 @@ static void kswapd_rounds(struct sim *s)
 			    s->kprio < 1)
 				goto sleep;
 			total = s->lru ? s->lcount[0] + s->lcount[1] : s->fcap;
-			pages = (total << s->ushift) >> s->kprio;
-			s->kquota = (pages + s->upages - 1) >> s->ushift;
+			pages = (total * s->upages) >> s->kprio;
+			s->kquota = (pages + s->upages - 1) / s->upages;
 			s->clock_tries = s->kquota;
 			s->kreclaimed = 0;
 			s->kround = 1;
 		}
 		u = CLOCK_NONE;
-		if (s->kreclaimed << s->ushift < nr_to_reclaim)
+		if (s->kreclaimed * s->upages < nr_to_reclaim)
 			u = s->lru ? lru_pick(s) : clock_pick(s);
 		if (u == CLOCK_LATER)
 			return;
@@ -273,7 +273,7 @@ static void kswapd_rounds(struct sim *s)
 		}
 		/* The round is over: kswapd_shrink_node()'s verdict. */
 		s->kround = 0;
-		if ((s->kquota - s->clock_tries) << s->ushift < nr_to_reclaim ||
+		if ((s->kquota - s->clock_tries) * s->upages < nr_to_reclaim ||
 		    !s->kreclaimed)
 			s->kprio--;
 	}
@@ -356,9 +356,9 @@ u8 alloc_unit(struct sim *s, u64 u)
 			wake_kswapd(s);
 	}
 	/* Zeroing the new page. */
-	media_traffic(s, fast, 1, 4096ULL << s->ushift);
-	s->now += (u64)s->c->costs.alloc_ns << s->ushift;
-	s->r->t_alloc += (u64)s->c->costs.alloc_ns << s->ushift;
+	media_traffic(s, fast, 1, s->ubytes);
+	s->now += (u64)s->c->costs.alloc_ns * s->upages;
+	s->r->t_alloc += (u64)s->c->costs.alloc_ns * s->upages;
 	return f;
 }
 
