@@ -307,7 +307,13 @@ static int sim_setup(struct sim *s)
 	s->bw = c->costs.bw_mbps[0] || c->costs.bw_mbps[1] ||
 		c->costs.bw_mbps[2] || c->costs.bw_mbps[3];
 	s->next_bw = s->bw ? BW_EPOCH_NS : T_NEVER;
-	s->tlb_mask = c->tlb_entries ? c->tlb_entries - 1 : 0;
+	/*
+	 * A TLB entry maps one page (or one 2 MiB folio): with --scale, K of
+	 * the machine's entries map one unit here (at least one entry).
+	 */
+	for (i = 1; 2 * i <= c->tlb_entries / s->K; i *= 2)
+		;
+	s->tlb_mask = i - 1;
 	update_next_event(s);
 
 	ret = setup_threads(s);
