@@ -675,10 +675,10 @@ static void test_policy_specs(void **state)
 
 	(void)state;
 	sim_cfg_defaults(&c);
-	policy(&p, "seed-p3", &c);
+	policy(&p, "rfc2020-p3", &c);
 	assert_true(p.cfg.mode & TP_MODE_NORMAL);
 	assert_false(p.cfg.flags & TP_POL_HOTNESS);
-	policy(&p, "seed", &c);
+	policy(&p, "rfc2020", &c);
 	assert_int_equal(p.cfg.flags, TP_POL_FREE_BYPASS | TP_POL_YOUNG |
 			 TP_POL_HOTNESS | TP_POL_WRITE_DOUBLE |
 			 TP_POL_ADAPTIVE | TP_POL_RL_WMARK_DEFAULT);
@@ -686,12 +686,12 @@ static void test_policy_specs(void **state)
 	policy(&p, "mainline-bypass-off", &c);
 	assert_false(p.cfg.flags & TP_POL_FREE_BYPASS);
 	assert_int_equal(p.lat_src, LAT_ATIME);
-	policy(&p, "mainline-young+write-double:lat=ring:vma=seed:rate=64",
+	policy(&p, "mainline-young+write-double:lat=ring:vma=disjoint:rate=64",
 	       &c);
 	assert_false(p.cfg.flags & TP_POL_YOUNG);
 	assert_true(p.cfg.flags & TP_POL_WRITE_DOUBLE);
 	assert_int_equal(p.lat_src, LAT_RING);
-	assert_int_equal(p.vma_filter, VMAF_SEED);
+	assert_int_equal(p.vma_filter, VMAF_DISJOINT);
 	assert_int_equal(p.cfg.rate_limit_mbps, 64);
 	policy(&p, "token-bucket", &c);
 	assert_int_equal(p.cfg.limiter_variant, TP_LIMITER_BUCKET);
@@ -777,9 +777,9 @@ static void run_all(struct setup *s, const char *const *specs, u32 n,
 static void test_end_to_end(void **state)
 {
 	static const char *const specs[] = {
-		"none", "promote-all", "seed-p3", "seed", "mainline",
+		"none", "promote-all", "rfc2020-p3", "rfc2020", "mainline",
 		"mainline-bypass-off", "token-bucket:rate=4", "oracle",
-		"mainline:vma=seed",
+		"mainline:vma=disjoint",
 	};
 	enum { N = sizeof(specs) / sizeof(specs[0]) };
 	struct setup s;
@@ -799,8 +799,8 @@ static void test_end_to_end(void **state)
 	/* The policies did something, and the bounds hold. */
 	assert_true(res[1].promotions > 0);		/* promote-all */
 	assert_true(res[1].demotions > 0);
-	assert_true(res[2].hint_faults_fast > 0);	/* seed-p3 scans DRAM */
-	assert_int_equal(res[3].hint_faults_fast, 0);	/* seed skips it */
+	assert_true(res[2].hint_faults_fast > 0);	/* rfc2020-p3 scans DRAM */
+	assert_int_equal(res[3].hint_faults_fast, 0);	/* rfc2020 skips it */
 	assert_true(res[4].pte_scanned > 0);
 	assert_true(sim_fast_ratio(&res[7]) >= sim_fast_ratio(&res[0]));
 	assert_int_equal(res[7].promotions + res[7].hint_faults, 0);
@@ -835,7 +835,7 @@ static void test_end_to_end_workloads(void **state)
 	static const u32 kinds[] = { WL_ZIPF, WL_GUPS_HOTSET, WL_PHASE_SHIFT,
 				     WL_COLD_BURST, WL_DISJOINT_VMA,
 				     WL_UNIFORM };
-	static const char *const specs[] = { "seed", "mainline", "oracle" };
+	static const char *const specs[] = { "rfc2020", "mainline", "oracle" };
 	struct sim_policy pol[3];
 	struct sim_result *res = calloc(3, sizeof(*res));
 	char err[SIM_ERRLEN];
@@ -882,7 +882,7 @@ static void test_end_to_end_thp(void **state)
 
 static void test_end_to_end_trace(void **state)
 {
-	static const char *const specs[] = { "none", "mainline", "seed",
+	static const char *const specs[] = { "none", "mainline", "rfc2020",
 					     "oracle" };
 	struct sim_policy pol[4];
 	struct sim_result *res = calloc(4, sizeof(*res));

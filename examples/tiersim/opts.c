@@ -165,14 +165,14 @@ static void usage(FILE *f)
 "\n"
 "Source (one of):\n"
 "  -w, --workload NAME     synthetic workload (default pmbench):\n"
-"                            pmbench      Gaussian addresses, 80:20 read/write (seed 000)\n"
+"                            pmbench      Gaussian addresses, 80:20 read/write (the 2020 RFC)\n"
 "                            zipf         Zipf-distributed pages (--zipf-s)\n"
 "                            gups-hotset  90 %% of updates to a hot set (HeMem GUPS)\n"
 "                            phase-shift  a hot set that moves (--shift-at): response time\n"
 "                            cold-burst   10 %% hot keys, fast tier with room, then a burst\n"
-"                                         to cold keys (seed 002)\n"
+"                                         to cold keys (the bypass knob, 2026)\n"
 "                            disjoint-vma two thread groups on two VMAs of very different\n"
-"                                         sizes (seed 004)\n"
+"                                         sizes (the 2023 RFC)\n"
 "                            uniform      uniform addresses\n"
 "  -t, --trace FILE        replay a trace (streamed twice; see docs/tiersim.md)\n"
 "      --format FMT        auto|lackey|tiersim (default auto)\n"
@@ -180,7 +180,7 @@ static void usage(FILE *f)
 "\n"
 "Policies:\n"
 "  -p, --policy LIST       comma-separated (repeatable); default:\n"
-"                          none,promote-all,seed,mainline,mainline-bypass-off,oracle\n",
+"                          none,promote-all,rfc2020,mainline,mainline-bypass-off,oracle\n",
 		prog);
 	sim_policy_help(f);
 	fprintf(f,
@@ -272,7 +272,7 @@ static void usage(FILE *f)
 "                          controller's period [the policy's: 60000]\n"
 "      --hot-threshold-ms N  numa_balancing_hot_threshold_ms [the policy's: 1000]\n"
 "      --rate-limit-mbps N numa_balancing_promote_rate_limit_MBps [the policy's:\n"
-"                          seed 0 = high watermark/s, mainline 65536]\n"
+"                          rfc2020 0 = high watermark/s, mainline 65536]\n"
 "      --thresh-period-ms N  the hot-threshold controller's period alone (the\n"
 "                          scanner keeps --scan-period-max-ms) [that value]\n"
 "\n"
@@ -293,7 +293,7 @@ static void usage(FILE *f)
 "                          main policies; tables on stdout, JSON, CSV and SVG\n"
 "                          per workload under --outdir\n"
 "      --outdir DIR        where suites write [build/run]\n"
-"      --results-md FILE   with --suite results: write the seed comparison page\n"
+"      --results-md FILE   with --suite results: write the sources' comparison page\n"
 "\n"
 "  -h, --help              this text\n"
 "      --version           version\n"

@@ -382,6 +382,7 @@ void out_table(FILE *f, const struct run_set *rs)
 	const struct sim_cfg *c = rs->cfg;
 	char b[12][16], th[16];
 	int kind = rs->wp ? (int)rs->wp->kind : -1, burst = -1;
+	const u32 k = c->scale ? c->scale : 1;
 	size_t w = 6;
 	u32 i;
 
@@ -395,15 +396,28 @@ void out_table(FILE *f, const struct run_set *rs)
 	fprintf(f, "\n== %s: %llu pages (%.2f GiB), %llu accesses, %u "
 		"thread(s), seed %llu\n   fast tier %llu pages (%.0f %%), "
 		"profile %s%s, scan period %u ms, %.1f s simulated\n",
-		rs->title, (unsigned long long)rs->src->pages,
-		(double)rs->src->pages / 262144.0,
-		(unsigned long long)rs->src->total, rs->src->nr_threads,
+		rs->title, (unsigned long long)(rs->src->pages * k),
+		(double)(rs->src->pages * k) / 262144.0,
+		(unsigned long long)(rs->src->total * k), rs->src->nr_threads,
 		(unsigned long long)rs->seed,
-		(unsigned long long)c->fast_pages,
+		(unsigned long long)(c->fast_pages * k),
 		100.0 * (double)c->fast_pages / (double)rs->src->pages,
 		c->costs.name, c->thp ? ", 2 MiB folios" : "",
 		sim_scan_period_ms(c, rs->src->pages),
 		rs->nr ? (double)rs->res[0].sim_time_ns / 1e9 : 0.0);
+	if (k > 1 || c->thresh_period_ms) {
+		fprintf(f, "   ");
+		if (k > 1)
+			fprintf(f, "a 1/%u scale model (each page and access "
+				"stands for %u)%s", k, k,
+				c->thresh_period_ms ? "; " : "");
+		if (c->thresh_period_ms)
+			fprintf(f, "threshold period scaled to %.1f s (from %.0f "
+				"s)", c->thresh_period_ms / 1e3,
+				(c->scan_period_max_ms ? c->scan_period_max_ms :
+				 TP_DEFAULT_SCAN_PERIOD_MAX_MS) / 1e3);
+		fputc('\n', f);
+	}
 	fprintf(f, "%-*s %6s %7s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
 		"%6s %6s %6s %7s", (int)w, "policy", "fast%", "lat ns",
 		"Macc/s", "promo", "demo", "pingp", "faults", "ptescn",

@@ -39,12 +39,12 @@
 
 const struct item results_items[] = {
 	{ .label = "seed000-pmbench", SEED000,
-	  .policies = "none,seed-p3,seed-p4,seed-p5,seed-p6,seed-p7,seed-p8,"
+	  .policies = "none,rfc2020-p3,rfc2020-p4,rfc2020-p5,rfc2020-p6,rfc2020-p7,rfc2020-p8,"
 		      "oracle" },
 	/* The same steps at the kernel's default scan settings. */
 	{ .label = "seed000-pmbench-defaults", .workload = "pmbench",
 	  .pages = 1 << 20, .accesses = 40000000,
-	  .policies = "seed-p3,seed-p4,seed-p5,seed-p6,seed-p7,seed-p8",
+	  .policies = "rfc2020-p3,rfc2020-p4,rfc2020-p5,rfc2020-p6,rfc2020-p7,rfc2020-p8",
 	  .rate_limit_mbps = -1, .scan_fixed = 1 },
 	{ .label = "seed002-cold-burst", .workload = "cold-burst",
 	  .pages = 2 << 20, .accesses = 4000000,
@@ -52,7 +52,7 @@ const struct item results_items[] = {
 	  .rate_limit_mbps = -1, .scan_fixed = 1 },
 	{ .label = "seed004-disjoint-vma", .workload = "disjoint-vma",
 	  .accesses = 20000000,
-	  .policies = "mainline:vma=base65,mainline:vma=seed,"
+	  .policies = "mainline:vma=pid,mainline:vma=disjoint,"
 		      "mainline:vma=mainline,mainline",
 	  .rate_limit_mbps = -1, .scan_fixed = 1 },
 };
@@ -230,22 +230,22 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 	}
 	if (!s0 || !s2 || !s4)
 		return -1;
-	p3 = find(s0, "seed-p3");
-	p4 = find(s0, "seed-p4");
-	p5 = find(s0, "seed-p5");
-	p6 = find(s0, "seed-p6");
-	p7 = find(s0, "seed-p7");
-	p8 = find(s0, "seed-p8");
+	p3 = find(s0, "rfc2020-p3");
+	p4 = find(s0, "rfc2020-p4");
+	p5 = find(s0, "rfc2020-p5");
+	p6 = find(s0, "rfc2020-p6");
+	p7 = find(s0, "rfc2020-p7");
+	p8 = find(s0, "rfc2020-p8");
 	ml = find(s2, "mainline");
 	off = find(s2, "mainline-bypass-off");
-	b65 = find(s4, "mainline:vma=base65");
-	sd = find(s4, "mainline:vma=seed");
+	b65 = find(s4, "mainline:vma=pid");
+	sd = find(s4, "mainline:vma=disjoint");
 	if (!p3 || !p4 || !p5 || !p6 || !p7 || !p8 || !ml || !off || !b65 ||
 	    !sd)
 		return -1;
-	if (sd0 && (!find(sd0, "seed-p3") || !find(sd0, "seed-p4") ||
-		    !find(sd0, "seed-p5") || !find(sd0, "seed-p6") ||
-		    !find(sd0, "seed-p7") || !find(sd0, "seed-p8")))
+	if (sd0 && (!find(sd0, "rfc2020-p3") || !find(sd0, "rfc2020-p4") ||
+		    !find(sd0, "rfc2020-p5") || !find(sd0, "rfc2020-p6") ||
+		    !find(sd0, "rfc2020-p7") || !find(sd0, "rfc2020-p8")))
 		sd0 = NULL;
 
 	f = fopen(path, "w");
@@ -361,7 +361,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			     b65->region_promo[WL_REGION_HOT];
 
 		fprintf(f, "| 004: forced scan of a VMA the scanning task never "
-			"accessed (`mainline:vma=seed` vs `mainline:vma=base65`, "
+			"accessed (`mainline:vma=disjoint` vs `mainline:vma=pid`, "
 			"Linux 6.5's filter without the countdown) | "
 			"numa01_THREAD_ALLOC: numa_pte_updates 6985 -> 1573363, "
 			"hint faults 2705 -> 1022623, pages migrated 426 -> "
@@ -426,18 +426,18 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			"Only skipping the fast tier shows (score %s). This is "
 			"why the comparison above uses the scaled settings.\n\n",
 			sim_scan_period_ms(sd0->cfg, sd0->src->pages),
-			(unsigned long long)find(sd0, "seed-p6")->node.
+			(unsigned long long)find(sd0, "rfc2020-p6")->node.
 			pgpromote_candidate,
 			(unsigned long long)sd0->cfg->wmark[2],
-			(double)find(sd0, "seed-p6")->sim_time_ns / 1e9,
-			(unsigned long long)find(sd0, "seed-p4")->promotions,
-			(unsigned long long)find(sd0, "seed-p5")->promotions,
-			(unsigned long long)find(sd0, "seed-p6")->promotions,
-			(unsigned long long)find(sd0, "seed-p7")->promotions,
-			(unsigned long long)find(sd0, "seed-p8")->promotions,
+			(double)find(sd0, "rfc2020-p6")->sim_time_ns / 1e9,
+			(unsigned long long)find(sd0, "rfc2020-p4")->promotions,
+			(unsigned long long)find(sd0, "rfc2020-p5")->promotions,
+			(unsigned long long)find(sd0, "rfc2020-p6")->promotions,
+			(unsigned long long)find(sd0, "rfc2020-p7")->promotions,
+			(unsigned long long)find(sd0, "rfc2020-p8")->promotions,
 			pct(b2, sizeof(b2), out_pct(
-				sim_throughput(find(sd0, "seed-p4")),
-				sim_throughput(find(sd0, "seed-p3")))));
+				sim_throughput(find(sd0, "rfc2020-p4")),
+				sim_throughput(find(sd0, "rfc2020-p3")))));
 		md_set(f, sd0);
 	}
 	fprintf(f, "\n### Seed 002: cold-key burst with the free-space bypass "

@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char *const default_policies =
-	"none,promote-all,seed,mainline,mainline-bypass-off,oracle";
+	"none,promote-all,rfc2020,mainline,mainline-bypass-off,oracle";
 
 static void set_fail(struct set *s, const char *what, const char *err)
 {

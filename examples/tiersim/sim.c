@@ -197,7 +197,7 @@ static int sim_setup(struct sim *s)
 	if (!ret)
 		ret = tp_scan_ring_init(&s->ring, &rc, s->pass);
 	if (!ret) {
-		vc.filter = p->vma_filter == VMAF_BASE65 ? TP_VMA_FILTER_PID :
+		vc.filter = p->vma_filter == VMAF_PID ? TP_VMA_FILTER_PID :
 			    (u32)p->vma_filter;
 		vc.tps = SIM_TPS;
 		vc.scan_delay = (u64)c->scan_delay_ms * SIM_NS_PER_MS;

@@ -106,16 +106,17 @@ static inline u32 sim_demote_ns(const struct sim_costs *c)
 }
 
 enum sim_lat_src {
-	LAT_RING = 0,		/* scan-history ring (seed 000 6/8) */
+	LAT_RING = 0,		/* scan-history ring (the 2020 RFC patch 6/8) */
 	LAT_ATIME = 1,		/* per-page access-time stamp (mainline) */
 };
 
 enum sim_vma_filter {
 	VMAF_NONE = TP_VMA_FILTER_NONE,
-	VMAF_SEED = TP_VMA_FILTER_SEED,
+	/* Linux 6.5's PID filter plus the 2023 RFC's forced scan */
+	VMAF_DISJOINT = TP_VMA_FILTER_SEED,
 	VMAF_MAINLINE = TP_VMA_FILTER_MAINLINE,
-	/* Linux 6.5 (seed 004's base): the seed filter without the countdown */
-	VMAF_BASE65 = 3,
+	/* Linux 6.4-6.6's PID filter alone (the 2023 RFC's base) */
+	VMAF_PID = 3,
 };
 
 /* Fields of &struct sim_policy's cfg set explicitly by the policy spec. */
