@@ -199,9 +199,6 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->sample_ms = (u32)o->sample_ms;
 	if (o->pingpong_ms >= 0)
 		c->pingpong_ms = (u32)o->pingpong_ms;
-	/* A fixed period: task_scan_min() of the footprint, no adaptation. */
-	if (it && it->scan_fixed && !c->scan_period_ms)
-		c->scan_period_ms = sim_scan_period_ms(c, s->src.pages);
 	c->allow_no_pressure = o->allow_no_pressure;
 	if (o->cpu_file)
 		load_pairs(o->cpu_file, &c->nr_cpu, &c->cpu_at, &c->cpu_ns, 1,

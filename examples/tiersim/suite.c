@@ -42,7 +42,7 @@ static const struct item suite_default[] = {
 	  .thresh_period_ms = 2000, .rate_limit_mbps = -1 },
 	/* The 2023 RFC's case: 8 threads, a 64 MiB and a 1 GiB VMA. */
 	{ .label = "disjoint-vma", .workload = "disjoint-vma",
-	  .pages = 17 << 10, .scale = 16, .accesses = 60000000,
+	  .pages = 17 << 8, .scale = 64, .accesses = 100000000,
 	  .thresh_period_ms = 2000,
 	  .policies = "none,mainline,mainline:vma=pid,mainline:vma=disjoint,"
 		      "mainline:vma=mainline,oracle",
@@ -65,7 +65,7 @@ static const struct item suite_short[] = {
 	  .policies = "none,mainline,mainline-bypass-off,oracle",
 	  .rate_limit_mbps = -1 },
 	{ .label = "disjoint-vma", .workload = "disjoint-vma",
-	  .pages = 17 << 10, .scale = 16, .accesses = 30000000,
+	  .pages = 17 << 8, .scale = 64, .accesses = 30000000,
 	  .policies = "mainline:vma=pid,mainline:vma=disjoint",
 	  .rate_limit_mbps = -1 },
 };
