@@ -2,7 +2,9 @@
 /*
  * tiersim's command line: shared by its files (see docs/tiersim.md)
  *
- *   opts.c   the options: table, parsing, --help
+ *   opts.c   the options: opt_defs[], one row per option
+ *   parse.c  reading the command line with the table; usage errors
+ *   help.c   --help, written from the table
  *   set.c    a set: one source under several policies, built from the
  *            options and a suite item
  *   suite.c  the built-in suites and their output files
@@ -102,19 +104,113 @@ struct opts {
 	const char *json, *csv, *svg;
 	int jobs;
 	int quiet;
+	int progress;
+	int strict;
 	const char *suite;
 	const char *outdir;
 	const char *results_md;
 };
 
-/* opts.c */
+/* How an option's value is read (&struct opt_def). */
+enum opt_kind {
+	OPT_FLAG,	/* no value: the int at @off becomes 1 */
+	OPT_INT,	/* a whole number into the int at @off */
+	OPT_LL,		/* a whole number into the long long at @off */
+	OPT_U64,	/* a whole number into the u64 at @off */
+	OPT_DBL,	/* a number into the double at @off */
+	OPT_STR,	/* the string itself into the const char * at @off */
+	OPT_FN,		/* read by @fn */
+};
+
+/* The sections of --help, in order. */
+enum {
+	SEC_SOURCE, SEC_POLICY, SEC_WORKLOAD, SEC_MACHINE, SEC_KERNEL,
+	SEC_OUTPUT, SEC_SUITE, SEC_INFO,
+	SEC_NR,
+};
+
+#define OPT_ABOVE	0x1	/* the range excludes its minimum */
+#define OPT_BELOW	0x2	/* the range excludes its maximum */
+
+/**
+ * struct opt_def - one command-line option: a row of opt_defs[]
+ * @name: the long option without "--"; NULL: @tab[@field].name
+ * @key: the short option, or 0
+ * @sec: the section of --help
+ * @kind: &enum opt_kind
+ * @arg: the value's name in --help ("N", "FILE"); NULL: a flag
+ * @off: where the value goes in &struct opts
+ * @tab: the cost, kernel and workload-shape options: their field table
+ *	(their value goes to o->cost[], o->kern[] or o->wl[] at @field)
+ * @field: the index in @tab
+ * @ilo: the smallest whole number allowed (OPT_INT, OPT_LL, OPT_U64)
+ * @ihi: the largest
+ * @lo: the range of a number (OPT_DBL), see @flags
+ * @hi: its end (INFINITY: none)
+ * @flags: OPT_ABOVE, OPT_BELOW
+ * @kinds: the workloads (1 << &enum wl_kind) a workload option applies to;
+ *	0: all (--help shows their defaults)
+ * @zero: a range that holds 0: what 0 means (--help says it)
+ * @why: a range without 0: why (said when 0 is given)
+ * @help: the text of --help ('\n' breaks the line)
+ * @dflt: the default, shown in brackets (NULL: @dflt_fn's, if any)
+ * @dflt_fn: writes the default, computed from the model's own tables
+ * @more: writes what follows the option in --help (a list of names)
+ * @fn: reads the value of an OPT_FN option; exits 2 on a bad one
+ */
+struct opt_def {
+	const char *name;
+	int key;
+	int sec;
+	int kind;
+	const char *arg;
+	size_t off;
+	const struct field_opt *tab;
+	int field;
+	unsigned long long ilo, ihi;
+	double lo, hi;
+	unsigned int flags;
+	unsigned int kinds;
+	const char *zero;
+	const char *why;
+	const char *help;
+	const char *dflt;
+	void (*dflt_fn)(FILE *f, const struct opt_def *d);
+	void (*more)(FILE *f);
+	void (*fn)(struct opts *o, const struct opt_def *d, const char *arg);
+};
+
+extern const struct opt_def opt_defs[];
+extern const unsigned int nr_opt_defs;
+
+/* opts.c: the values of --lru, --kswapd, --clock (@field), off then on */
+extern const char *const opt_choices[3][2];
+
+/* parse.c */
 void opts_init(struct opts *o);
 void parse_args(struct opts *o, int argc, char **argv);
 void parse_size(const char *opt, const char *s, struct size_opt *o);
+const char *opt_name(const struct opt_def *d);
+void opt_range(char *b, size_t n, const struct opt_def *d);
+unsigned long long parse_whole(const struct opt_def *d, const char *arg);
+/* "tiersim: MESSAGE" and "see tiersim --help" on stderr, exit 2 */
 void __attribute__((noreturn, format(printf, 1, 2)))
 die_usage(const char *fmt, ...);
+/* "tiersim: MESSAGE" on stderr, exit @code */
 void __attribute__((noreturn, format(printf, 2, 3)))
 die(int code, const char *fmt, ...);
+
+/* help.c: --help, and the defaults it shows, from the model's tables */
+void usage(FILE *f);
+void help_workloads(FILE *f);
+void help_profiles(FILE *f);
+void dflt_wl(FILE *f, const struct opt_def *d);
+void dflt_machine(FILE *f, const struct opt_def *d);
+void dflt_cost(FILE *f, const struct opt_def *d);
+void dflt_kern(FILE *f, const struct opt_def *d);
+void dflt_choice(FILE *f, const struct opt_def *d);
+void dflt_tlb(FILE *f, const struct opt_def *d);
+void dflt_policies(FILE *f, const struct opt_def *d);
 
 /* One source under several policies. */
 struct set {
@@ -131,6 +227,7 @@ struct set {
 };
 
 /* set.c */
+extern const char *const default_policies;
 void build_set(struct set *s, const struct opts *o, const struct item *it);
 void free_set(struct set *s);
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const default_policies =
+const char *const default_policies =
 	"none,promote-all,rfc2020,mainline,mainline-bypass-off,oracle";
 
 static void set_fail(struct set *s, const char *what, const char *err)
