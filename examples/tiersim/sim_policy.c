@@ -12,6 +12,7 @@
  */
 #include "sim.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,24 +83,59 @@ void sim_policy_help(FILE *f)
 "  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
 "    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
 "    scanner marks fast-tier pages too).\n"
-"  Keys: rate=MB/s hot=ms period=ms (threshold period) burst=pages\n"
+"  Keys: rate=MB/s (0: see --rate-limit-mbps) hot=ms period=ms (threshold\n"
+"    period) burst=pages (0: one second of the rate)\n"
 "    limiter=bucket|window-rfc2020|window-mainline thresh=rfc2020|mainline\n"
 "    wmark=rfc2020|mainline lat=ring|atime vma=none|pid|disjoint|mainline\n"
 "    mode=0..3 demote=0|1\n");
 }
 
-static int parse_u32(const char *s, u32 *out)
-{
-	char *end;
-	unsigned long long v;
+/* The numeric keys: their range, unit, and why 0 is refused. */
+static const struct {
+	const char *key;
+	u32 lo, hi;
+	const char *unit;
+	const char *why;
+} num_keys[] = {
+	/* TP_RATE_MAX 4 KiB pages a second, in MB/s */
+	{ "rate", 0, (u32)(TP_RATE_MAX >> 8), " MB/s", NULL },
+	{ "hot", 1, UINT32_MAX, " ms", "0 would select the default of 1000 ms" },
+	{ "period", 1, UINT32_MAX, " ms",
+	  "0 would select the default of 60000 ms" },
+	{ "burst", 0, UINT32_MAX, " pages", NULL },
+	{ "mode", 0, TP_MODE_NORMAL | TP_MODE_TIERING, "", NULL },
+	{ "demote", 0, 1, "", NULL },
+};
 
-	if (!*s || *s == '-')
+/*
+ * @val of key @k: 0 and the number, or -1 with the reason ("rate=X is too
+ * large (allowed: 0 to 16777216 MB/s)").
+ */
+static int parse_key_num(unsigned int k, const char *val, u32 *out,
+			 char *err, size_t errlen)
+{
+	const char *key = num_keys[k].key;
+	unsigned long long v;
+	char *end;
+	int neg = *val == '-';
+
+	errno = 0;
+	v = strtoull(val + neg, &end, 10);
+	if (val[neg] < '0' || val[neg] > '9' || *end) {
+		snprintf(err, errlen, "%s=%s is not a whole number", key, val);
 		return -1;
-	v = strtoull(s, &end, 10);
-	if (*end || v > UINT32_MAX)
-		return -1;
-	*out = (u32)v;
-	return 0;
+	}
+	if (!neg && errno != ERANGE && v >= num_keys[k].lo &&
+	    v <= num_keys[k].hi) {
+		*out = (u32)v;
+		return 0;
+	}
+	snprintf(err, errlen, "%s=%s is too %s (allowed: %u to %u%s%s%s)", key,
+		 val, neg || v < num_keys[k].lo ? "small" : "large",
+		 num_keys[k].lo, num_keys[k].hi, num_keys[k].unit,
+		 !neg && !v && num_keys[k].why ? "; " : "",
+		 !neg && !v && num_keys[k].why ? num_keys[k].why : "");
+	return -1;
 }
 
 static int set_base(const char *b, struct sim_policy *p)
@@ -164,15 +200,15 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 		   char *err, size_t errlen)
 {
 	struct tp_policy_cfg *c = &p->cfg;
+	unsigned int k;
 	u32 v;
 
-	if (!strcmp(key, "rate") || !strcmp(key, "hot") ||
-	    !strcmp(key, "period") || !strcmp(key, "burst") ||
-	    !strcmp(key, "mode") || !strcmp(key, "demote")) {
-		if (parse_u32(val, &v)) {
-			snprintf(err, errlen, "%s=%s: not a number", key, val);
+	for (k = 0; k < sizeof(num_keys) / sizeof(num_keys[0]); k++)
+		if (!strcmp(key, num_keys[k].key))
+			break;
+	if (k < sizeof(num_keys) / sizeof(num_keys[0])) {
+		if (parse_key_num(k, val, &v, err, errlen))
 			return -1;
-		}
 		if (!strcmp(key, "rate")) {
 			c->rate_limit_mbps = v;
 			p->set |= SPEC_RATE;
