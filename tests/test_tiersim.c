@@ -360,6 +360,10 @@ static void test_trace_errors(void **state)
 			   2, "not a lackey line");
 	expect_trace_error("bad8.txt", "# only a comment\n\n", TRACE_AUTO, 2,
 			   "no memory accesses");
+	expect_trace_error("bad9.txt", "R 1000 1 5\nR 2000 2 5\nW 1000 1 4\n",
+			   TRACE_TIERSIM, 3, "timestamp 4 ns is before the "
+			   "previous access's, 5 ns on line 2 (timestamps "
+			   "must not decrease)");
 }
 
 static const char lackey_text[] =

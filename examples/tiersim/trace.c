@@ -368,7 +368,7 @@ int trace_open(struct trace *t, const char *path, int format, int instr,
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	uint64_t line = 0, slot, threads = 0;
+	uint64_t line = 0, slot, threads = 0, prev_time = 0, prev_line = 0;
 	int time_state = -1;	/* -1 unknown, 0 none, 1 all */
 	FILE *f;
 
@@ -408,6 +408,18 @@ int trace_open(struct trace *t, const char *path, int format, int instr,
 		}
 		if (!l.kind)
 			continue;
+		if (l.has_time && l.time < prev_time) {
+			snprintf(err, errlen, "%s:%llu: timestamp %llu ns is "
+				 "before the previous access's, %llu ns on line "
+				 "%llu (timestamps must not decrease)", path,
+				 (unsigned long long)line,
+				 (unsigned long long)l.time,
+				 (unsigned long long)prev_time,
+				 (unsigned long long)prev_line);
+			goto fail;
+		}
+		prev_time = l.time;
+		prev_line = line;
 		if (time_state < 0)
 			time_state = l.has_time;
 		else if (time_state != l.has_time) {

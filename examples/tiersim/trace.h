@@ -20,7 +20,9 @@
  * OP is R (read) or W (write) (also r, w, and L, S, M as in lackey, M
  * counting as a write); ADDR is hexadecimal, with or without 0x; TID a
  * decimal thread id below 65536; TIME_NS a decimal timestamp in
- * nanoseconds. Either every access has a timestamp or none has.
+ * nanoseconds. Either every access has a timestamp or none has, and they
+ * do not decrease from one access to the next (in the file's order, all
+ * threads together): a timestamp before the previous one is an error.
  */
 #ifndef _TIERSIM_TRACE_H
 #define _TIERSIM_TRACE_H
