@@ -69,6 +69,76 @@ static void load_pairs(const char *path, u32 *nr, const u64 **key,
 	*val = ns;
 }
 
+/* Whether @c with a fast tier of @fast pages and watermarks @w fits @src. */
+static int fits(const struct sim_cfg *c, const struct sim_src *src,
+		u64 fast, const u64 w[4])
+{
+	struct sim_cfg t = *c;
+	char err[SIM_ERRLEN];
+
+	t.fast_pages = fast;
+	memcpy(t.wmark, w, sizeof(t.wmark));
+	return !sim_validate(&t, src, err, sizeof(err));
+}
+
+/* The smallest fast tier from @from pages up to the footprint that fits. */
+static u64 smallest_fast(const struct sim_cfg *c, const struct sim_src *src,
+			 u64 from, const u64 w[4])
+{
+	u64 lo = from ? from : 1, hi = src->pages - 1;
+
+	if (src->pages < 2 || lo > hi || !fits(c, src, hi, w))
+		return 0;
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (fits(c, src, mid, w))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return fits(c, src, lo, w) ? lo : 0;
+}
+
+/*
+ * The defaults do not fit a small source (a fast tier of 25 % of a few
+ * pages has none; Linux's watermarks, at least 128 KiB, do not fit under
+ * it): add to @err the options that do, each checked with sim_validate():
+ * a larger --fast, or small watermarks and the --fast they need.
+ */
+static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
+		     char *err, size_t errlen)
+{
+	static const u64 computed[4], small[4] = { 1, 2, 3, 4 };
+	size_t n = strlen(err);
+	u64 f;
+
+	f = smallest_fast(c, src, c->fast_pages, computed);
+	if (fits(c, src, c->fast_pages, small)) {
+		n += (size_t)snprintf(err + n, errlen - n, "; a footprint of "
+				      "%llu pages fits --wmark 1,2,3,4",
+				      (unsigned long long)src->pages);
+		if (f && n < errlen)
+			snprintf(err + n, errlen - n, ", or --fast %llu with "
+				 "Linux's watermarks", (unsigned long long)f);
+		return;
+	}
+	if (f) {
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages "
+			 "fits --fast %llu", (unsigned long long)src->pages,
+			 (unsigned long long)f);
+		return;
+	}
+	f = smallest_fast(c, src, c->fast_pages, small);
+	if (f)
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages "
+			 "fits --fast %llu --wmark 1,2,3,4",
+			 (unsigned long long)src->pages, (unsigned long long)f);
+	else
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages is "
+			 "too small for two tiers", (unsigned long long)src->pages);
+}
+
 /* Set the field @f describes in @base to @v. */
 static void set_field(void *base, const struct field_opt *f, double v)
 {
@@ -216,8 +286,12 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->scale = it->scale;
 	if (o->scale >= 0)
 		c->scale = (u32)o->scale;
-	if (sim_validate(c, &s->src, err, sizeof(err)))
+	if (sim_validate(c, &s->src, err, sizeof(err))) {
+		if (!o->fast.set && !(it && it->fast) && !o->wmark[0] &&
+		    !o->wmark[1] && !o->wmark[2] && !o->wmark[3])
+			fit_hint(c, &s->src, err, sizeof(err));
 		set_fail(s, NULL, err);
+	}
 
 	pols = it ? it->policies : o->have_policies ? o->policies :
 	       default_policies;
