@@ -9,6 +9,7 @@
  *            options and a suite item
  *   suite.c  the built-in suites and their output files
  *   main.c   the job pool and main()
+ *   warn.c   warnings: results that cannot mean what they seem
  */
 #ifndef _TIERSIM_CLI_H
 #define _TIERSIM_CLI_H
@@ -237,7 +238,13 @@ FILE *open_out(const char *path);
 void close_out(FILE *f, const char *path);
 double now_s(void);
 
-/* suite.c */
+/* suite.c: returns the exit status */
 int run_suite(const struct opts *o);
+
+/*
+ * warn.c: the warnings of set @s's results on @f, one line each ("error"
+ * with @strict); returns how many.
+ */
+u32 warn_set(FILE *f, const struct set *s, int strict);
 
 #endif /* _TIERSIM_CLI_H */

@@ -284,9 +284,14 @@ void usage(FILE *f)
 	}
 	fprintf(f,
 "\n"
+"Warnings (stderr, one line each) flag results that cannot mean what they\n"
+"seem, and name the option that changes them: a run that ended before the\n"
+"first scan pass or before an adaptive policy's first threshold period, a\n"
+"policy that scans but saw no hint fault, a trace shorter than a scan pass.\n"
+"\n"
 "Suites set their own workloads, policies and settings (their tables say\n"
 "which); the options above override them.\n"
 "\n"
-"Exit status: 0 success, 1 simulation or I/O failure, 2 bad usage, bad input\n"
-"or an impossible configuration.\n");
+"Exit status: 0 success, 1 simulation or I/O failure, 2 bad usage, bad input,\n"
+"an impossible configuration, or a warning with --strict.\n");
 }

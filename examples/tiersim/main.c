@@ -134,6 +134,7 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct set *s;
+	u32 warned;
 	FILE *f;
 
 	opts_init(&o);
@@ -151,6 +152,7 @@ int main(int argc, char **argv)
 	if (!o.quiet && !(o.json && !strcmp(o.json, "-")) &&
 	    !(o.csv && !strcmp(o.csv, "-")))
 		out_table(stdout, &s->rs);
+	warned = warn_set(stderr, s, o.strict);
 	if (o.json) {
 		f = open_out(o.json);
 		out_json(f, &s->rs, 1);
@@ -165,5 +167,5 @@ int main(int argc, char **argv)
 		die(1, "%s: %s", o.svg, strerror(errno));
 	free_set(s);
 	free(s);
-	return 0;
+	return o.strict && warned ? EXIT_USAGE : 0;
 }

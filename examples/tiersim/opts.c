@@ -446,6 +446,9 @@ const struct opt_def opt_defs[] = {
 	  .help = "a page demoted within N ms of its promotion is ping-pong",
 	  .zero = "nothing counts", .dflt = "10000" },
 	O_FLAG("quiet", 'q', SEC_OUTPUT, quiet, "no table, no progress line"),
+	O_FLAG("strict", 0, SEC_OUTPUT, strict,
+	       "warnings are errors: exit status 2 once the output is "
+	       "written"),
 	{ .name = "jobs", .key = 'j', .sec = SEC_OUTPUT, .kind = OPT_INT,
 	  .arg = "N", .off = OFF(jobs), .ilo = 1, .ihi = 256,
 	  .help = "policies simulated in parallel", .dflt = "online CPUs" },

@@ -125,7 +125,7 @@ int run_suite(const struct opts *o)
 	const struct item *items;
 	const char *dir = o->outdir ? o->outdir : "build/run";
 	struct set *sets;
-	u32 i, nr;
+	u32 i, nr, warned = 0;
 	double t0 = now_s();
 
 	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
@@ -149,6 +149,7 @@ int run_suite(const struct opts *o)
 	for (i = 0; i < nr; i++) {
 		if (!o->quiet)
 			out_table(stdout, &sets[i].rs);
+		warned += warn_set(stderr, &sets[i], o->strict);
 		write_set_files(&sets[i], dir);
 	}
 	if (o->json || o->csv) {
@@ -189,6 +190,6 @@ int run_suite(const struct opts *o)
 	for (i = 0; i < nr; i++)
 		free_set(&sets[i]);
 	free(sets);
-	return 0;
+	return o->strict && warned ? EXIT_USAGE : 0;
 }
 
