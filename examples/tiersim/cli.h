@@ -9,6 +9,7 @@
  *            options and a suite item
  *   suite.c  the built-in suites and their output files
  *   main.c   the job pool and main()
+ *   progress.c  the progress line
  *   warn.c   warnings: results that cannot mean what they seem
  */
 #ifndef _TIERSIM_CLI_H
@@ -232,11 +233,36 @@ extern const char *const default_policies;
 void build_set(struct set *s, const struct opts *o, const struct item *it);
 void free_set(struct set *s);
 
-/* main.c */
-void run_sets(struct set *sets, u32 nr_sets, int jobs, int quiet);
+/* main.c: run every policy of every set, @jobs at a time */
+void run_sets(struct set *sets, u32 nr_sets, int jobs, int progress);
 FILE *open_out(const char *path);
 void close_out(FILE *f, const char *path);
+
+/* progress.c: the progress line on stderr */
+enum { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LOG };
+
+struct progress {
+	int mode;
+	double t0, last;
+	int shown;
+};
+
 double now_s(void);
+/* PROGRESS_TTY on a terminal (unless -q), PROGRESS_LOG with --progress */
+int progress_mode(const struct opts *o);
+void progress_begin(struct progress *p, int mode);
+/* A line when one is due; @frac of the work done gives the time left. */
+void __attribute__((format(printf, 3, 4)))
+progress_update(struct progress *p, double frac, const char *fmt, ...);
+/* A line at once on a terminal (what is being done), none in a log. */
+void __attribute__((format(printf, 2, 3)))
+progress_note(struct progress *p, const char *fmt, ...);
+/* Clear the line on a terminal. */
+void progress_clear(struct progress *p);
+/* Clear the line on a terminal; a last line in a log. */
+void __attribute__((format(printf, 2, 3)))
+progress_end(struct progress *p, const char *fmt, ...);
+double progress_elapsed(const struct progress *p);
 
 /* suite.c: returns the exit status */
 int run_suite(const struct opts *o);

@@ -2,8 +2,8 @@
 /*
  * tiersim - trace-driven two-tier memory simulator on tierpol's public API.
  *
- * main(), the job pool (one policy run per job, --jobs at a time) and the
- * progress line; cli.h says where the rest of the command line lives. See
+ * main() and the job pool (one policy run per job, --jobs at a time);
+ * cli.h says where the rest of the command line lives. See
  * docs/tiersim.md.
  */
 #define _GNU_SOURCE
@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- the job pool ------------------------------------------------------- */
@@ -47,22 +46,15 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void run_sets(struct set *sets, u32 nr_sets, int jobs, int quiet)
+void run_sets(struct set *sets, u32 nr_sets, int jobs, int progress)
 {
 	struct pool pl;
+	struct progress pr;
 	pthread_t th[256];
 	u32 i, k, n = 0;
-	u64 total = 0;
-	int nth, show = !quiet && isatty(STDERR_FILENO), shown = 0;
-	double t0 = now_s();
+	u64 total = 0, acc = 0;
+	int nth;
+	double el;
 
 	for (i = 0; i < nr_sets; i++)
 		n += sets[i].nr_pol;
@@ -77,30 +69,33 @@ void run_sets(struct set *sets, u32 nr_sets, int jobs, int quiet)
 			pl.nr++;
 			total += sets[i].src.total;
 		}
+	progress_begin(&pr, progress);
 	nth = jobs < (int)n ? jobs : (int)n;
 	for (i = 0; i < (u32)nth; i++)
 		if (pthread_create(&th[i], NULL, worker, &pl))
 			die(1, "pthread_create failed");
 	while (atomic_load(&pl.done) < pl.nr) {
-		usleep(200000);
-		if (show && now_s() - t0 > 2) {
-			u64 acc = 0;
-
-			for (i = 0; i < pl.nr; i++)
-				acc += atomic_load_explicit(&pl.jobs[i].progress,
-							    memory_order_relaxed);
-			fprintf(stderr, "\r\033[K%s: %u/%u runs, %.0f %% of the "
-				"accesses, %.1f M accesses/s, %.0f s", prog,
+		usleep(progress == PROGRESS_OFF ? 200000 : 50000);
+		acc = 0;
+		for (i = 0; i < pl.nr; i++)
+			acc += atomic_load_explicit(&pl.jobs[i].progress,
+						    memory_order_relaxed);
+		el = progress_elapsed(&pr);
+		progress_update(&pr, (double)acc / (double)total,
+				"%u/%u runs, %.0f %% of %.3g M accesses, "
+				"%.1f M/s",
 				atomic_load(&pl.done), pl.nr,
 				100.0 * (double)acc / (double)total,
-				(double)acc / 1e6 / (now_s() - t0), now_s() - t0);
-			shown = 1;
-		}
+				(double)total / 1e6,
+				el > 0 ? (double)acc / 1e6 / el : 0.0);
 	}
 	for (i = 0; i < (u32)nth; i++)
 		pthread_join(th[i], NULL);
-	if (shown)
-		fprintf(stderr, "\r\033[K");
+	el = progress_elapsed(&pr);
+	progress_end(&pr, "simulated %u run%s: %.3g M accesses in %.1f s (%.1f "
+		     "M accesses/s)", pl.nr, pl.nr == 1 ? "" : "s",
+		     (double)total / 1e6, el,
+		     el > 0 ? (double)total / 1e6 / el : 0.0);
 	free(pl.jobs);
 	for (i = 0; i < nr_sets; i++)
 		for (k = 0; k < sets[i].nr_pol; k++)
@@ -148,7 +143,7 @@ int main(int argc, char **argv)
 	if (!s)
 		die(1, "out of memory");
 	build_set(s, &o, NULL);
-	run_sets(s, 1, o.jobs, o.quiet);
+	run_sets(s, 1, o.jobs, progress_mode(&o));
 	if (!o.quiet && !(o.json && !strcmp(o.json, "-")) &&
 	    !(o.csv && !strcmp(o.csv, "-")))
 		out_table(stdout, &s->rs);

@@ -445,7 +445,11 @@ const struct opt_def opt_defs[] = {
 	  .arg = "N", .off = OFF(pingpong_ms), .ilo = 0, .ihi = U32MAX,
 	  .help = "a page demoted within N ms of its promotion is ping-pong",
 	  .zero = "nothing counts", .dflt = "10000" },
-	O_FLAG("quiet", 'q', SEC_OUTPUT, quiet, "no table, no progress line"),
+	O_FLAG("quiet", 'q', SEC_OUTPUT, quiet,
+	       "no table, no progress line (warnings stay)"),
+	O_FLAG("progress", 0, SEC_OUTPUT, progress,
+	       "a progress line on stderr even when it is not a terminal (a "
+	       "line every 5 s and one at the end), and with -q"),
 	O_FLAG("strict", 0, SEC_OUTPUT, strict,
 	       "warnings are errors: exit status 2 once the output is "
 	       "written"),

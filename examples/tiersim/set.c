@@ -69,6 +69,31 @@ static void load_pairs(const char *path, u32 *nr, const u64 **key,
 	*val = ns;
 }
 
+/* The progress line while a trace is read. */
+struct read_progress {
+	struct progress pr;
+	const char *path;
+	u64 bytes;
+};
+
+static void read_progress(void *arg, u64 done, u64 total)
+{
+	struct read_progress *rp = arg;
+	double el = progress_elapsed(&rp->pr), mb = (double)done / 1e6;
+	const char *name = strrchr(rp->path, '/');
+
+	name = name ? name + 1 : rp->path;
+	rp->bytes = done;
+	if (total)
+		progress_update(&rp->pr, (double)done / (double)total,
+				"reading %.24s: %.0f %% of %.0f MB, %.0f MB/s",
+				name, 100.0 * (double)done / (double)total,
+				(double)total / 1e6, el > 0 ? mb / el : 0.0);
+	else
+		progress_update(&rp->pr, -1, "reading %.24s: %.0f MB, %.0f MB/s",
+				name, mb, el > 0 ? mb / el : 0.0);
+}
+
 /* Whether @c with a fast tier of @fast pages and watermarks @w fits @src. */
 static int fits(const struct sim_cfg *c, const struct sim_src *src,
 		u64 fast, const u64 w[4])
@@ -214,9 +239,15 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	if (!o->trace || it) {
 		build_workload(s, o, it, &m);
 	} else {
-		if (trace_open(&s->tr, o->trace, o->format, o->instr, err,
-			       sizeof(err)))
+		struct read_progress rp = { .path = o->trace };
+
+		progress_begin(&rp.pr, progress_mode(o));
+		if (trace_open_progress(&s->tr, o->trace, o->format, o->instr,
+					read_progress, &rp, err, sizeof(err)))
 			die(EXIT_USAGE, "%s", err);
+		progress_end(&rp.pr, "read %s: %.1f MB in %.1f s", o->trace,
+			     (double)rp.bytes / 1e6,
+			     progress_elapsed(&rp.pr));
 		s->has_tr = 1;
 		if (sim_src_trace(&s->src, &s->tr))
 			die(1, "out of memory");
@@ -306,8 +337,17 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 			die_usage("%s", err);
 		if (sim_policy_finalize(p, c, err, sizeof(err)))
 			die(EXIT_USAGE, "%s", err);
-		if (p->oracle && sim_src_count(&s->src, err, sizeof(err)))
-			die(1, "%s", err);
+		if (p->oracle && !s->src.oracle_count) {
+			struct progress pn;
+
+			progress_begin(&pn, progress_mode(o));
+			if (s->has_wl)
+				progress_note(&pn, "%s: counting the accesses "
+					      "for the oracle", s->label);
+			if (sim_src_count(&s->src, err, sizeof(err)))
+				die(1, "%s", err);
+			progress_clear(&pn);
+		}
 		s->nr_pol++;
 	}
 	if (!s->nr_pol)

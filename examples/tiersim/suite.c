@@ -145,7 +145,7 @@ int run_suite(const struct opts *o)
 		die(1, "out of memory");
 	for (i = 0; i < nr; i++)
 		build_set(&sets[i], o, &items[i]);
-	run_sets(sets, nr, o->jobs, o->quiet);
+	run_sets(sets, nr, o->jobs, progress_mode(o));
 	for (i = 0; i < nr; i++) {
 		if (!o->quiet)
 			out_table(stdout, &sets[i].rs);

@@ -108,6 +108,15 @@ struct trace_stream {
  */
 int trace_open(struct trace *t, const char *path, int format, int instr,
 	       char *err, size_t errlen);
+
+/*
+ * A trace_open() that calls @progress(@arg, bytes read, file size or 0
+ * if unknown) every 65536 lines of the first pass, and at its end.
+ */
+typedef void (*trace_progress_fn)(void *arg, uint64_t done, uint64_t total);
+int trace_open_progress(struct trace *t, const char *path, int format,
+			int instr, trace_progress_fn progress, void *arg,
+			char *err, size_t errlen);
 void trace_close(struct trace *t);
 
 /* Dense index of a page number, or -1 if the trace never touches it. */
