@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * tiersim output: table, JSON, CSV and SVG. JSON and CSV carry the same
- * scalar fields, from one table (run_fields()); JSON adds the per-phase,
- * per-region, per-VMA figures and the time series. Every number is printed
- * with a fixed format, so the same seed and options give the same bytes.
+ * tiersim output: table, JSON and CSV (plot.c draws the SVG). JSON and CSV
+ * carry the same scalar fields, from one table (run_fields()); JSON adds
+ * the per-phase, per-region, per-VMA figures and the time series. Every
+ * number is printed with a fixed format, so the same seed and options give
+ * the same bytes.
  */
 #include "out.h"
-#include "svg.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -505,153 +504,4 @@ void out_table(FILE *f, const struct run_set *rs)
 double out_pct(double a, double b)
 {
 	return b != 0 ? 100.0 * (a - b) / b : 0;
-}
-
-/* ---- SVG ---------------------------------------------------------------- */
-
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-};
-
-#define SVG_W		960
-#define SVG_PH		200
-#define SVG_L		70
-#define SVG_R		220
-#define SVG_T		40
-#define SVG_GAP		50
-
-/* A "nice" axis maximum at or above @v. */
-static double nice_max(double v)
-{
-	double p, m;
-
-	if (v <= 0)
-		return 1;
-	p = pow(10, floor(log10(v)));
-	m = v / p;
-	if (m <= 1)
-		return p;
-	if (m <= 2)
-		return 2 * p;
-	if (m <= 5)
-		return 5 * p;
-	return 10 * p;
-}
-
-/* Series value @k (0 fast ratio, 1 promotion MB/s, 2 threshold ms). */
-static int series_val(const struct sim_result *r, u32 i, int k, double *out)
-{
-	const struct sim_sample *a = &r->sample[i - 1], *b = &r->sample[i];
-	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
-
-	switch (k) {
-	case 0:
-		if (b->acc == a->acc)
-			return 0;
-		*out = (double)(b->fast - a->fast) / (double)(b->acc - a->acc);
-		return 1;
-	case 1:
-		if (dt <= 0)
-			return 0;
-		*out = (double)(b->promo - a->promo) * 4096.0 / 1048576.0 / dt;
-		return 1;
-	default:
-		if (!r->has_threshold)
-			return 0;
-		*out = (double)b->thresh / 1e6;
-		return 1;
-	}
-}
-
-int out_svg(const char *path, const struct run_set *rs)
-{
-	static const char *const titles[3] = {
-		"fast-tier access ratio", "promotion rate (MB/s)",
-		"hot threshold (ms)",
-	};
-	double tmax = 0, ymax[3] = { 1, 0, 0 }, v;
-	const int pw = SVG_W - SVG_L - SVG_R;
-	FILE *f;
-	u32 i, j;
-	int k, t;
-
-	for (i = 0; i < rs->nr; i++) {
-		const struct sim_result *r = &rs->res[i];
-
-		if (r->nr_samples &&
-		    (double)r->sample[r->nr_samples - 1].t_ns / 1e9 > tmax)
-			tmax = (double)r->sample[r->nr_samples - 1].t_ns / 1e9;
-		for (j = 1; j < r->nr_samples; j++)
-			for (k = 1; k < 3; k++)
-				if (series_val(r, j, k, &v) && v > ymax[k])
-					ymax[k] = v;
-	}
-	tmax = nice_max(tmax);
-	ymax[1] = nice_max(ymax[1]);
-	ymax[2] = nice_max(ymax[2]);
-	f = svg_open(path, SVG_W, SVG_T + 3 * (SVG_PH + SVG_GAP), 12);
-	if (!f)
-		return -1;
-	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">tiersim: ",
-		SVG_L);
-	svg_esc(f, rs->title);
-	fprintf(f, " (%s, fast tier %.0f %%)</text>\n", rs->cfg->costs.name,
-		100.0 * (double)rs->cfg->fast_pages / (double)rs->src->pages);
-	for (k = 0; k < 3; k++) {
-		int y0 = SVG_T + k * (SVG_PH + SVG_GAP);
-
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", SVG_L,
-			y0 - 6, titles[k]);
-		svg_frame(f, SVG_L, y0, pw, SVG_PH, "#888");
-		for (t = 0; t <= 4; t++) {
-			int y = y0 + SVG_PH - t * SVG_PH / 4;
-			int x = SVG_L + t * pw / 4;
-
-			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-				"stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" "
-				"text-anchor=\"end\">%.4g</text>\n", SVG_L, y,
-				SVG_L + pw, y, SVG_L - 4, y + 4,
-				ymax[k] * t / 4);
-			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
-				"%.4g s</text>\n", x, y0 + SVG_PH + 16,
-				tmax * t / 4);
-		}
-		for (i = 0; i < rs->nr; i++) {
-			const struct sim_result *r = &rs->res[i];
-			int open = 0;
-
-			for (j = 1; j < r->nr_samples; j++) {
-				double x, y;
-
-				if (!series_val(r, j, k, &v)) {
-					if (open)
-						svg_poly_end(f);
-					open = 0;
-					continue;
-				}
-				x = SVG_L + pw * ((double)r->sample[j].t_ns /
-						  1e9) / tmax;
-				y = y0 + SVG_PH - SVG_PH * (v > ymax[k] ?
-							    1 : v / ymax[k]);
-				if (!open)
-					svg_poly_begin(f, palette[i % 10], NULL);
-				svg_poly_point(f, x, y, !open);
-				open = 1;
-			}
-			if (open)
-				svg_poly_end(f);
-		}
-	}
-	for (i = 0; i < rs->nr; i++) {
-		int y = SVG_T + 10 + (int)i * 18;
-
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-			"stroke=\"%s\" stroke-width=\"3\"/>\n<text x=\"%d\" "
-			"y=\"%d\">", SVG_W - SVG_R + 12, y, SVG_W - SVG_R + 36,
-			y, palette[i % 10], SVG_W - SVG_R + 42, y + 4);
-		svg_esc(f, rs->res[i].policy);
-		fputs("</text>\n", f);
-	}
-	return svg_close(f);
 }
