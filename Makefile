@@ -456,12 +456,25 @@ tiersim: $(TIERSIM)
 
 examples: $(TIERSIM)
 
-run: all examples
+# tests/svgcheck.c: every plot a suite writes is well-formed and has its
+# panels, axis labels, ticks and policies (make run checks its own).
+SVGCHECK	:= $(O)/tools/svgcheck
+
+$(SVGCHECK): tests/svgcheck.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PROG_CFLAGS) $(LDFLAGS) $< -o $@
+
+run: all examples $(SVGCHECK)
 	$(TIERSIM) --suite $(if $(RUN_SHORT),short,default) \
 		--outdir $(RUN_DIR) -j $(RUN_JOBS)
+	@$(SVGCHECK) --tiersim $(RUN_DIR)/*.svg >/dev/null && \
+	echo "svgcheck: the plots in $(RUN_DIR)/ are well-formed, with their axes and labels"
 
-run-short: all examples
+run-short: all examples $(SVGCHECK)
 	$(TIERSIM) --suite short --outdir $(RUN_DIR) -j $(RUN_JOBS)
+	@$(SVGCHECK) --tiersim $(RUN_DIR)/*.svg >/dev/null && \
+	echo "svgcheck: the plots in $(RUN_DIR)/ are well-formed, with their axes and labels"
 
 # docs/img/ keeps two of the plots for README.md and RESULTS.md.
 RESULTS_PLOTS	:= seed000-pmbench seed002-cold-burst
