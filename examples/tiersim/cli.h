@@ -263,6 +263,8 @@ void progress_clear(struct progress *p);
 void __attribute__((format(printf, 2, 3)))
 progress_end(struct progress *p, const char *fmt, ...);
 double progress_elapsed(const struct progress *p);
+/* @v in at most 3 digits and a unit: "412000", "20.9 M", "2.19 G" */
+const char *progress_count(char *b, size_t n, double v);
 
 /* suite.c: returns the exit status */
 int run_suite(const struct opts *o);

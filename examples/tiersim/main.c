@@ -55,6 +55,7 @@ void run_sets(struct set *sets, u32 nr_sets, int jobs, int progress)
 	u64 total = 0, acc = 0;
 	int nth;
 	double el;
+	char cnt[32];
 
 	for (i = 0; i < nr_sets; i++)
 		n += sets[i].nr_pol;
@@ -82,19 +83,19 @@ void run_sets(struct set *sets, u32 nr_sets, int jobs, int progress)
 						    memory_order_relaxed);
 		el = progress_elapsed(&pr);
 		progress_update(&pr, (double)acc / (double)total,
-				"%u/%u runs, %.0f %% of %.3g M accesses, "
-				"%.1f M/s",
-				atomic_load(&pl.done), pl.nr,
+				"%u/%u runs, %.0f %% of %s accesses, "
+				"%.1f M/s", atomic_load(&pl.done), pl.nr,
 				100.0 * (double)acc / (double)total,
-				(double)total / 1e6,
+				progress_count(cnt, sizeof(cnt),
+					       (double)total),
 				el > 0 ? (double)acc / 1e6 / el : 0.0);
 	}
 	for (i = 0; i < (u32)nth; i++)
 		pthread_join(th[i], NULL);
 	el = progress_elapsed(&pr);
-	progress_end(&pr, "simulated %u run%s: %.3g M accesses in %.1f s (%.1f "
+	progress_end(&pr, "simulated %u run%s: %s accesses in %.1f s (%.1f "
 		     "M accesses/s)", pl.nr, pl.nr == 1 ? "" : "s",
-		     (double)total / 1e6, el,
+		     progress_count(cnt, sizeof(cnt), (double)total), el,
 		     el > 0 ? (double)total / 1e6 / el : 0.0);
 	free(pl.jobs);
 	for (i = 0; i < nr_sets; i++)

@@ -43,6 +43,17 @@ void progress_begin(struct progress *p, int mode)
 	p->last = p->t0;
 }
 
+const char *progress_count(char *b, size_t n, double v)
+{
+	if (v < 1e6)
+		snprintf(b, n, "%.0f", v);
+	else if (v < 1e9)
+		snprintf(b, n, "%.3g M", v / 1e6);
+	else
+		snprintf(b, n, "%.3g G", v / 1e9);
+	return b;
+}
+
 /* "12 s", "3:05", "1:02:03": the time left. */
 static void left(char *b, size_t n, double s)
 {
