@@ -465,6 +465,29 @@ $(SVGCHECK): tests/svgcheck.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) $(LDFLAGS) $< -o $@
 
+# The bash completion (examples/tiersim/tiersim.bash) goes with make install.
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
+
+install: install-tiersim-completion
+uninstall: uninstall-tiersim-completion
+
+install-tiersim-completion:
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 644 examples/tiersim/tiersim.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/tiersim
+
+uninstall-tiersim-completion:
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/tiersim
+
+# make check-tiersim (part of make check): tiersim's command line as a user
+# meets it: messages, exit status, --help, warnings, progress, plots, the
+# bash completion (tests/tiersim_cli.sh, about ten seconds).
+check-tiersim: $(TIERSIM) $(SVGCHECK)
+	$(Q)sh tests/tiersim_cli.sh $(TIERSIM) $(SVGCHECK) \
+		examples/tiersim/tiersim.bash
+
+check: check-tiersim
+
 run: all examples $(SVGCHECK)
 	$(TIERSIM) --suite $(if $(RUN_SHORT),short,default) \
 		--outdir $(RUN_DIR) -j $(RUN_JOBS)
@@ -487,7 +510,8 @@ results: $(TIERSIM)
 		cp $(O)/results/$$p.svg docs/img/$$p.svg || exit 1; done
 	@echo "docs/RESULTS.md and docs/img/ regenerated (runs in $(O)/results)"
 
-.PHONY: tiersim run-short results
+.PHONY: tiersim run-short results check-tiersim install-tiersim-completion \
+	uninstall-tiersim-completion
 
 # ---- kernel-truth: tiersim against the real kernel's tiering (issue 8) ----
 #
