@@ -451,6 +451,9 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
 
 $(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
+	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)))
 
 tiersim: $(TIERSIM)
 
