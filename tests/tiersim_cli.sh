@@ -35,28 +35,29 @@ run() {
 	checks=$((checks + 1))
 }
 
-# usage MESSAGE ARGS...: exit 2, nothing on stdout, and on stderr exactly
-# "tiersim: MESSAGE" and "see tiersim --help"
-usage() {
-	msg=$1
+# error WANT ARGS...: exit 2, nothing on stdout, and stderr exactly WANT
+error() {
+	printf '%s\n' "$1" >"$tmp/want"
 	shift
 	run "$T" "$@"
-	printf 'tiersim: %s\nsee tiersim --help\n' "$msg" >"$tmp/want"
 	[ "$rc" = 2 ] || bad "exit $rc, not 2: tiersim $*"
 	[ ! -s "$tmp/out" ] || bad "output on stdout: tiersim $*"
 	cmp -s "$tmp/want" "$tmp/err" ||
 		bad "tiersim $*: stderr is \"$(cat "$tmp/err")\", not \"$(cat "$tmp/want")\""
 }
 
-# input MESSAGE ARGS...: exit 2, and stderr exactly "tiersim: MESSAGE"
+# usage MESSAGE ARGS...: "tiersim: MESSAGE" and "see tiersim --help"
+usage() {
+	msg=$1
+	shift
+	error "$(printf 'tiersim: %s\nsee tiersim --help' "$msg")" "$@"
+}
+
+# input MESSAGE ARGS...: bad input, "tiersim: MESSAGE" alone
 input() {
 	msg=$1
 	shift
-	run "$T" "$@"
-	printf 'tiersim: %s\n' "$msg" >"$tmp/want"
-	[ "$rc" = 2 ] || bad "exit $rc, not 2: tiersim $*"
-	cmp -s "$tmp/want" "$tmp/err" ||
-		bad "tiersim $*: stderr is \"$(cat "$tmp/err")\", not \"$(cat "$tmp/want")\""
+	error "tiersim: $msg" "$@"
 }
 
 # stderr_is PATTERN: $tmp/err is one line matching the shell PATTERN

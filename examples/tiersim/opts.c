@@ -218,10 +218,15 @@ static void fn_version(struct opts *o, const struct opt_def *d,
 	{ .name = nm, .key = k, .sec = sec_, .kind = OPT_FN, .arg = a, \
 	  .fn = f, .help = h }
 /* The field tables' options: costs (u32), kernel settings. */
-#define O_COST(i, lo_, h) \
+#define O_COST(i, h) \
 	{ .sec = SEC_MACHINE, .kind = OPT_LL, .arg = "N", .tab = cost_opts, \
-	  .field = i, .off = OFF(cost[i]), .ilo = lo_, .ihi = U32MAX, \
+	  .field = i, .off = OFF(cost[i]), .ilo = 0, .ihi = U32MAX, \
 	  .help = h, .dflt_fn = dflt_cost }
+/* A cost option whose 0 is refused (@why), with its default printer. */
+#define O_COST1(i, why_, df, h) \
+	{ .sec = SEC_MACHINE, .kind = OPT_LL, .arg = "N", .tab = cost_opts, \
+	  .field = i, .off = OFF(cost[i]), .ilo = 1, .ihi = U32MAX, \
+	  .why = why_, .help = h, .dflt_fn = df }
 #define O_KERN(i, lo_, hi_, h) \
 	{ .sec = SEC_KERNEL, .kind = OPT_LL, .arg = "N", .tab = kern_opts, \
 	  .field = i, .off = OFF(kern[i]), .ilo = lo_, .ihi = hi_, .help = h }
@@ -312,37 +317,30 @@ const struct opt_def opt_defs[] = {
 		  "the slow tier)",
 	  .zero = "only the low watermark stops it",
 	  .dflt_fn = dflt_machine },
-	{ .name = "cpu-ns", .sec = SEC_MACHINE, .kind = OPT_LL, .arg = "N",
-	  .tab = cost_opts, .field = C_CPU, .off = OFF(cost[C_CPU]),
-	  .ilo = 1, .ihi = U32MAX, .help = "CPU time per access",
-	  .why = "0 would select the workload's default",
-	  .dflt_fn = dflt_machine },
+	O_COST1(C_CPU, "0 would select the workload's default", dflt_machine,
+		"CPU time per access"),
 	{ .name = "cpu-ns-file", .sec = SEC_MACHINE, .kind = OPT_STR,
 	  .arg = "FILE", .off = OFF(cpu_file),
 	  .help = "CPU time per access over the stream: lines \"ACCESS NS\", "
 		  "from access ACCESS on each access costs NS (a measured "
 		  "machine's speed; make kernel-truth writes them)",
 	  .dflt = "none: --cpu-ns throughout" },
-	O_COST(C_FAST_R, 0, "fast tier's idle read latency"),
-	O_COST(C_FAST_W, 0, "fast tier's idle write latency"),
-	O_COST(C_SLOW_R, 0, "slow tier's idle read latency"),
-	O_COST(C_SLOW_W, 0, "slow tier's idle write latency"),
-	O_COST(C_FAULT, 0, "a NUMA hint fault (trap, PTE fix-up, decision)"),
-	O_COST(C_MIGR, 0, "CPU time to migrate a 4 KiB page"),
-	{ .sec = SEC_MACHINE, .kind = OPT_LL, .arg = "N", .tab = cost_opts,
-	  .field = C_MIGR_BW, .off = OFF(cost[C_MIGR_BW]), .ilo = 1,
-	  .ihi = U32MAX, .help = "migration bandwidth cap, MB/s, shared by "
-	  "promotions and demotions", .why = "migrations need a bandwidth",
-	  .dflt_fn = dflt_cost },
-	O_COST(C_SCAN, 0, "the NUMA scanner's cost per PTE it looks at"),
-	O_COST(C_SCAN_UPD, 0, "the scanner's cost per PTE it changes, on top "
+	O_COST(C_FAST_R, "fast tier's idle read latency"),
+	O_COST(C_FAST_W, "fast tier's idle write latency"),
+	O_COST(C_SLOW_R, "slow tier's idle read latency"),
+	O_COST(C_SLOW_W, "slow tier's idle write latency"),
+	O_COST(C_FAULT, "a NUMA hint fault (trap, PTE fix-up, decision)"),
+	O_COST(C_MIGR, "CPU time to migrate a 4 KiB page"),
+	O_COST1(C_MIGR_BW, "migrations need a bandwidth", dflt_cost,
+		"migration bandwidth cap, MB/s, shared by promotions and "
+		"demotions"),
+	O_COST(C_SCAN, "the NUMA scanner's cost per PTE it looks at"),
+	O_COST(C_SCAN_UPD, "the scanner's cost per PTE it changes, on top "
 	     "of --scan-pte-ns"),
-	O_COST(C_ALLOC, 0, "a first-touch page fault (allocation, zeroing)"),
-	O_COST(C_RECLAIM, 0, "kswapd's cost per page it examines"),
-	{ .sec = SEC_MACHINE, .kind = OPT_LL, .arg = "N", .tab = cost_opts,
-	  .field = C_DEMOTE, .off = OFF(cost[C_DEMOTE]), .ilo = 1,
-	  .ihi = U32MAX, .help = "kswapd's cost per page it demotes",
-	  .why = "0 would select --migrate-ns's value", .dflt_fn = dflt_cost },
+	O_COST(C_ALLOC, "a first-touch page fault (allocation, zeroing)"),
+	O_COST(C_RECLAIM, "kswapd's cost per page it examines"),
+	O_COST1(C_DEMOTE, "0 would select --migrate-ns's value", dflt_cost,
+		"kswapd's cost per page it demotes"),
 	{ .name = "lru", .sec = SEC_MACHINE, .kind = OPT_FN,
 	  .arg = "clock|two-list", .off = OFF(lru_two_list), .field = 0,
 	  .fn = fn_choice, .help = "kswapd picks pages with a CLOCK, or from "
@@ -353,22 +351,22 @@ const struct opt_def opt_defs[] = {
 	  "target is met, or works in 6.1's balance_pgdat() rounds "
 	  "(lru >> priority pages, the watermark checked between rounds)",
 	  .dflt_fn = dflt_choice },
-	{ .sec = SEC_MACHINE, .kind = OPT_LL, .arg = "N", .tab = cost_opts,
-	  .field = C_MLP, .off = OFF(cost[C_MLP]), .ilo = 1, .ihi = U32MAX,
-	  .help = "misses a thread keeps in flight: an access stalls it for "
-	  "its latency / N", .why = "0 would select the workload's default",
-	  .dflt_fn = dflt_machine },
-	O_COST(C_BW_SR, 0, "slow tier's read bandwidth, 10^6 bytes/s"),
-	O_COST(C_BW_SW, 0, "slow tier's write bandwidth"),
-	O_COST(C_BW_FR, 0, "fast tier's read bandwidth"),
-	O_COST(C_BW_FW, 0, "fast tier's write bandwidth"),
-	O_COST(C_GRAN_S, 1, "bytes the slow tier's media moves per access"),
-	O_COST(C_GRAN_F, 1, "bytes the fast tier's media moves per access"),
-	O_COST(C_Q_S, 0, "slow tier's loaded latency: idle + N x u/(1-u) at "
+	O_COST1(C_MLP, "0 would select the workload's default", dflt_machine,
+		"misses a thread keeps in flight: an access stalls it for its "
+		"latency / N"),
+	O_COST(C_BW_SR, "slow tier's read bandwidth, 10^6 bytes/s"),
+	O_COST(C_BW_SW, "slow tier's write bandwidth"),
+	O_COST(C_BW_FR, "fast tier's read bandwidth"),
+	O_COST(C_BW_FW, "fast tier's write bandwidth"),
+	O_COST1(C_GRAN_S, "an access moves at least a byte", dflt_cost,
+		"bytes the slow tier's media moves per access"),
+	O_COST1(C_GRAN_F, "an access moves at least a byte", dflt_cost,
+		"bytes the fast tier's media moves per access"),
+	O_COST(C_Q_S, "slow tier's loaded latency: idle + N x u/(1-u) at "
 	     "utilisation u"),
-	O_COST(C_Q_F, 0, "fast tier's loaded latency, as --slow-queue-ns"),
-	O_COST(C_TLB, 0, "a TLB shootdown's cost to its initiator"),
-	O_COST(C_IPI, 0, "a TLB shootdown's cost to each other CPU running "
+	O_COST(C_Q_F, "fast tier's loaded latency, as --slow-queue-ns"),
+	O_COST(C_TLB, "a TLB shootdown's cost to its initiator"),
+	O_COST(C_IPI, "a TLB shootdown's cost to each other CPU running "
 	     "the process"),
 	{ .name = "tlb-entries", .sec = SEC_MACHINE, .kind = OPT_FN,
 	  .arg = "N", .fn = fn_tlb, .ilo = 0, .ihi = 1ULL << 24,
