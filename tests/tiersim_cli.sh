@@ -199,6 +199,14 @@ pages "$tmp/p200.trace" 200
 run "$T" -q -t "$tmp/p200.trace" -p promote-all
 stderr_is "tiersim: warning: $tmp/p200.trace: promote-all: no scan pass ran: the trace ended at * (the first pass is due 1000 ms in, at a thread's next access after that): nothing was scanned or promoted; --scan-delay-ms 1 --scan-period-ms 1 scan within it"
 
+# The default policies as --help writes them can be given back.
+dflt=$(tr '\n' ' ' <"$tmp/help" | sed 's/  */ /g' |
+	grep -o 'comma-separated policies (repeatable) \[[^]]*\]' |
+	sed 's/.*\[//; s/\]//')
+run "$T" -q --pages 65536 --accesses 100000 -p "$dflt"
+[ "$rc" = 0 ] && [ -n "$dflt" ] ||
+	bad "-p \"$dflt\" (--help's default): exit $rc, $(cat "$tmp/err")"
+
 # ---- the table's simulated time: all the runs', whatever their order -------
 
 set -- -w zipf --pages 65536 --accesses 2000000 --scan-delay-ms 1 \

@@ -231,10 +231,14 @@ void dflt_tlb(FILE *f, const struct opt_def *d)
 	fprintf(f, "%u", c.tlb_entries);
 }
 
+/* The default policies, a blank after each comma so that --help can wrap. */
 void dflt_policies(FILE *f, const struct opt_def *d)
 {
+	const char *p;
+
 	(void)d;
-	fputs(default_policies, f);
+	for (p = default_policies; *p; p++)
+		fputs(*p == ',' ? ", " : (char[2]){ *p, 0 }, f);
 }
 
 /* ---- usage --------------------------------------------------------------- */

@@ -327,8 +327,9 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	pols = it ? it->policies : o->have_policies ? o->policies :
 	       default_policies;
 	snprintf(buf, sizeof(buf), "%s", pols);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	/* commas, and blanks as in --help's "none, mainline" */
+	for (tok = strtok_r(buf, ", \t", &save); tok;
+	     tok = strtok_r(NULL, ", \t", &save)) {
 		struct sim_policy *p = &s->pol[s->nr_pol];
 
 		if (s->nr_pol == SIM_MAX_POLICIES)
