@@ -508,7 +508,7 @@ $(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
-		tests/truth/guest.c examples/tiersim/wl.c -lm -o $@
+		tests/truth/guest.c examples/tiersim/wl.c -lm -pthread -o $@
 
 TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
 		   examples/tiersim/svg.c
