@@ -230,6 +230,14 @@ static void row2020(FILE *f, const char *claim, const char *says,
 		"pages fill the budget more than how many move.",
 		(unsigned long long)limit_pages, cand,
 		limit_pages ? cand / (double)limit_pages : 0);
+	if (b->has_threshold && b->node.th_lowered + b->node.th_raised)
+		fprintf(f, " The controller moved the threshold %llu times "
+			"(down %llu, up %llu) to %.0f ms in %.0f s.",
+			(unsigned long long)(b->node.th_lowered +
+					     b->node.th_raised),
+			(unsigned long long)b->node.th_lowered,
+			(unsigned long long)b->node.th_raised,
+			(double)b->node.threshold / 1e6, sec(b->sim_time_ns));
 	if (ra && rb)
 		fprintf(f, " With the limit 16 times higher "
 			"(`rfc2020-pmbench-rate16x`) the step gives score %s, "
@@ -238,6 +246,11 @@ static void row2020(FILE *f, const char *claim, const char *says,
 						    sim_throughput(ra))),
 			pct(b4, sizeof(b4), out_pct((double)rb->promotions,
 						    (double)ra->promotions)),
+			rb->has_threshold && !rb->node.th_lowered &&
+			!rb->node.th_raised ? " (the candidates stay below "
+			"the limit's share of a period: the controller never "
+			"moves the threshold, which the RFC caps at its "
+			"start)" :
 			within2(out_pct(sim_throughput(rb),
 					sim_throughput(ra)), src_score) &&
 			within2(out_pct((double)rb->promotions,
