@@ -464,7 +464,7 @@ run-short: all examples
 	$(TIERSIM) --suite short --outdir $(RUN_DIR) -j $(RUN_JOBS)
 
 # docs/img/ keeps two of the plots for README.md and RESULTS.md.
-RESULTS_PLOTS	:= seed000-pmbench seed002-cold-burst
+RESULTS_PLOTS	:= rfc2020-pmbench bypass-cold-burst
 
 results: $(TIERSIM)
 	$(TIERSIM) --suite results --outdir $(O)/results -j $(RUN_JOBS) -q \
