@@ -504,11 +504,14 @@ TRUTH_RUNS	?= 2
 TRUTH_ONLY	?=
 TRUTH_REUSE	?=
 
-$(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
+TRUTH_WL	:= examples/tiersim/wl.c examples/tiersim/wl_gen.c
+
+$(TRUTH_GUEST): tests/truth/guest.c $(TRUTH_WL) examples/tiersim/wl.h \
+		examples/tiersim/wl_int.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
-		tests/truth/guest.c examples/tiersim/wl.c -lm -pthread -o $@
+		tests/truth/guest.c $(TRUTH_WL) -lm -pthread -o $@
 
 TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
 		   examples/tiersim/svg.c

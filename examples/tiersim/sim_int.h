@@ -11,8 +11,8 @@
  *   sim_numa.c     the adaptive scan period, hint faults and promotion, the
  *                  NUMA scanner
  *   sim_mem.c      TLBs and shootdowns, bandwidth and loaded latency
- *   sim.c          setup, the threads, sampling, events, self-checks and the
- *                  main loop
+ *   sim_setup.c    a run's setup and teardown, the self-checks
+ *   sim.c          the threads, sampling, events and the main loop
  *
  * Time: every thread of the process has a clock of its own, and the
  * threads run in time order (the one with the earliest clock runs until it
@@ -291,6 +291,11 @@ void tlb_shootdown(struct sim *s, u64 *clock, int workload);
 void media_traffic(struct sim *s, int tier, int write, u64 bytes);
 void mem_costs(struct sim *s);
 void bw_epoch(struct sim *s, u64 epoch_ns);
+
+/* sim_setup.c */
+int sim_setup(struct sim *s);
+void sim_teardown(struct sim *s);
+int sim_check(struct sim *s);
 
 /* sim.c */
 void sim_fail(struct sim *s, const char *what, int ret);
