@@ -479,7 +479,7 @@ results: $(TIERSIM)
 # ---- kernel-truth: tiersim against the real kernel's tiering (issue 8) ----
 #
 #   make kernel-truth     every scenario of tests/truth/run.sh, two runs each
-#                         (about 15 minutes): boots Debian's 6.1 kernel under
+#                         (30-60 minutes): boots Debian's 6.1 kernel under
 #                         qemu with a DRAM node (the CPUs) and an emulated
 #                         NVDIMM node in a lower memory tier, runs tiersim's
 #                         workloads there with NUMA balancing mode 2, then

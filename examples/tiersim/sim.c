@@ -43,7 +43,7 @@ static void take_sample(struct sim *s)
 		s->sample_ns *= 2;
 	}
 	sm = &r->sample[r->nr_samples++];
-	tp_node_stats(&s->node, &ns);
+	node_stats(s, &ns);
 	sm->t_ns = s->now;
 	sm->acc = r->accesses;
 	sm->fast = r->fast_accesses;
@@ -488,7 +488,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 			period = s.thr[i].scan_period;
 	r->scan_period_end_ms = s.fixed_period ? s.fixed_period / SIM_NS_PER_MS :
 				period / SIM_NS_PER_MS;
-	tp_node_stats(&s.node, &r->node);
+	node_stats(&s, &r->node);
 	r->fast_used_end = s.fused * s.upages;
 	r->slow_used_end = s.sused * s.upages;
 	if (r->accesses != src->total) {

@@ -259,6 +259,22 @@ struct reader {
 	struct trace_stream ts;
 };
 
+/*
+ * The calls into tierpol that its 1.0 API changes (a per-CPU counter slot
+ * for tp_decide(), statistics folded per CPU): one place each. The
+ * objects' set-up is sim_setup()'s (sim_setup.c).
+ */
+static inline int node_decide(struct sim *s, const struct tp_fault *f,
+			      const struct tp_node_mem *m)
+{
+	return tp_decide(&s->tpp, &s->node, f, m, s->now);
+}
+
+static inline void node_stats(const struct sim *s, struct tp_node_stats *ns)
+{
+	tp_node_stats(&s->node, ns);
+}
+
 /* sim_cfg.c */
 u64 sim_isqrt(u64 x);
 u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages);

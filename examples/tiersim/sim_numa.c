@@ -201,7 +201,7 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 		s->atime[u] = tp_atime_encode(&s->fmt, s->now);
 	}
 	fast_mem(s, &m);
-	v = tp_decide(&s->tpp, &s->node, &tf, &m, s->now);
+	v = node_decide(s, &tf, &m);
 	if (v < 0) {
 		sim_fail(s, "tp_decide", v);
 		return f;
