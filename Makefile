@@ -519,7 +519,7 @@ results: $(TIERSIM)
 # ---- kernel-truth: tiersim against the real kernel's tiering (issue 8) ----
 #
 #   make kernel-truth     every scenario of tests/truth/run.sh, two runs each
-#                         (about 15 minutes): boots Debian's 6.1 kernel under
+#                         (30-60 minutes): boots Debian's 6.1 kernel under
 #                         qemu with a DRAM node (the CPUs) and an emulated
 #                         NVDIMM node in a lower memory tier, runs tiersim's
 #                         workloads there with NUMA balancing mode 2, then
@@ -544,11 +544,14 @@ TRUTH_RUNS	?= 2
 TRUTH_ONLY	?=
 TRUTH_REUSE	?=
 
-$(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
+TRUTH_WL	:= examples/tiersim/wl.c examples/tiersim/wl_gen.c
+
+$(TRUTH_GUEST): tests/truth/guest.c $(TRUTH_WL) examples/tiersim/wl.h \
+		examples/tiersim/wl_int.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
-		tests/truth/guest.c examples/tiersim/wl.c -lm -o $@
+		tests/truth/guest.c $(TRUTH_WL) -lm -pthread -o $@
 
 TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
 		   examples/tiersim/svg.c

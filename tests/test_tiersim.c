@@ -20,12 +20,14 @@
 #include <cmocka.h>
 
 #include "../examples/tiersim/wl.c"
+#include "../examples/tiersim/wl_gen.c"
 #include "../examples/tiersim/trace.c"
 #include "../examples/tiersim/sim_cfg.c"
 #include "../examples/tiersim/sim_src.c"
 #include "../examples/tiersim/sim_reclaim.c"
 #include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim_mem.c"
+#include "../examples/tiersim/sim_setup.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
 #include "../examples/tiersim/svg.c"
@@ -242,6 +244,314 @@ static void test_kswapd_demote_cost(void **state)
 	/* 0: a demotion costs what a promotion's migration does. */
 	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
 	assert_int_equal(busy, 21 * (u64)c.costs.migrate_ns);
+}
+
+static void check_invariants(const struct sim_src *src,
+			     const struct sim_result *r, u64 upages);
+
+/* A struct sim set up on a small machine, for the model's parts. */
+static void part_setup(struct setup *st, struct sim *s, struct sim_policy *p,
+		       struct sim_result *r, u32 threads, const char *pol)
+{
+	char err[SIM_ERRLEN];
+
+	small_setup(st, WL_UNIFORM, 4096, 1000, 1024);
+	st->wp.threads = threads;
+	wl_free(&st->wl);
+	sim_src_free(&st->src);
+	assert_int_equal(wl_init(&st->wl, &st->wp, err, sizeof(err)), 0);
+	assert_int_equal(sim_src_workload(&st->src, &st->wl), 0);
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
+			 0);
+	policy(p, pol, &st->cfg);
+	memset(s, 0, sizeof(*s));
+	s->c = &st->cfg;
+	s->p = p;
+	s->src = &st->src;
+	s->r = r;
+	assert_int_equal(sim_setup(s), 0);
+}
+
+static void part_free(struct setup *st, struct sim *s, struct sim_result *r)
+{
+	sim_teardown(s);
+	sim_result_free(r);
+	small_free(st);
+}
+
+/*
+ * The loaded latency: idle + queue x u / (1 - u) at the epoch's
+ * utilisation (smoothed by 1/4), u capped at 0.95; no bandwidth limit, no
+ * queueing; the stall per access is the latency over the misses in flight.
+ */
+static void test_queueing_model(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_costs *c;
+	double u;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 1, "none");
+	/* The model reads the machine's costs through s.c. */
+	c = &st.cfg.costs;
+	c->lat[0] = c->lat[1] = 300;
+	c->lat[2] = c->lat[3] = 80;
+	c->bw_mbps[0] = 1000;		/* 1 byte per ns */
+	c->bw_mbps[1] = 500;
+	c->bw_mbps[2] = c->bw_mbps[3] = 0;
+	c->gran[0] = 100;
+	c->gran[1] = 64;
+	c->queue_ns[0] = 100;
+	c->queue_ns[1] = 10;
+	s.mlp = 4;
+	mem_costs(&s);
+	/* At rest: the idle latencies; the stall is latency / mlp. */
+	assert_int_equal(s.lat[0], 300);
+	assert_int_equal(s.cost[0], 75);
+	assert_int_equal(s.cost[2], 20);
+	/*
+	 * An epoch of 10000 ns: 20 slow reads (2000 bytes: 2000 ns) and 10
+	 * slow writes (read and written back: 1000 ns + 1000 bytes at
+	 * 0.5 B/ns = 2000 ns): 5000 ns busy, u = 0.5, smoothed 0.125.
+	 */
+	s.ep_cnt[0] = 20;
+	s.ep_cnt[1] = 10;
+	bw_epoch(&s, 10000);
+	assert_true(fabs(s.util[0] - 0.125) < 1e-9);
+	u = 0.125;
+	assert_int_equal(s.lat[0], (u32)(300 + 100 * u / (1 - u) + 0.5));
+	assert_int_equal(s.cost[0], (u32)((300 + 100 * u / (1 - u)) / 4 + 0.5));
+	/* The counters start again; unlimited fast tier: no load. */
+	assert_int_equal(s.ep_cnt[0], 0);
+	assert_true(s.util[1] == 0);
+	assert_int_equal(s.lat[2], 80);
+	/* Migration traffic counts: 10000 bytes read = 10000 ns: u 1. */
+	media_traffic(&s, 0, 0, 10000);
+	bw_epoch(&s, 10000);
+	assert_true(fabs(s.util[0] - (0.125 + (1 - 0.125) / 4)) < 1e-9);
+	/* Saturated for long: the latency stops at the cap (u = 0.95). */
+	for (int i = 0; i < 100; i++) {
+		s.ep_cnt[0] = 1000;
+		bw_epoch(&s, 10000);
+	}
+	assert_true(s.util[0] > 5);
+	assert_int_equal(s.lat[0], (u32)(300 + 100 * 0.95 / 0.05 + 0.5));
+	/* Idle again: the utilisation decays, the latency returns. */
+	for (int i = 0; i < 200; i++)
+		bw_epoch(&s, 10000);
+	assert_int_equal(s.lat[0], 300);
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * The threads run in time order: pick() takes the running thread with the
+ * earliest clock (the lower index of equal ones) and the next clock after
+ * it, and skips threads waiting for the phase to end.
+ */
+static void test_thread_order(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sthread *t;
+	u64 second;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 4, "none");
+	assert_int_equal(s.nr_thr, 4);
+	s.thr[0].now = 10;
+	s.thr[1].now = 5;
+	s.thr[2].now = 7;
+	s.thr[3].now = 5;
+	t = pick(&s, &second);
+	assert_ptr_equal(t, &s.thr[1]);
+	assert_int_equal(second, 5);
+	s.thr[1].state = TH_WAIT;
+	t = pick(&s, &second);
+	assert_ptr_equal(t, &s.thr[3]);
+	assert_int_equal(second, 7);
+	s.thr[3].state = TH_DONE;
+	s.thr[2].state = TH_WAIT;
+	t = pick(&s, &second);
+	assert_ptr_equal(t, &s.thr[0]);
+	assert_int_equal(second, T_NEVER);
+	s.thr[0].state = TH_WAIT;
+	assert_null(pick(&s, &second));
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * A clock per thread: four threads of equal work end at the same time,
+ * a quarter of what one clock for all would take (--clock serial); the
+ * wall-time rules see four times the rate. With nothing but CPU and
+ * memory time (no scanner, no allocation cost), the times are exact.
+ */
+static void test_thread_clocks(void **state)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(2, sizeof(*r));
+	char err[SIM_ERRLEN];
+	int serial;
+
+	(void)state;
+	assert_non_null(r);
+	for (serial = 0; serial < 2; serial++) {
+		small_setup(&st, WL_UNIFORM, 4096, 40000, 4096 - 1024);
+		st.wp.threads = 4;
+		st.wp.init = 0;
+		wl_free(&st.wl);
+		sim_src_free(&st.src);
+		assert_int_equal(wl_init(&st.wl, &st.wp, err, sizeof(err)), 0);
+		assert_int_equal(sim_src_workload(&st.src, &st.wl), 0);
+		st.cfg.allow_no_pressure = 1;
+		st.cfg.costs.alloc_ns = 0;
+		st.cfg.costs.cpu_ns = 100;
+		st.cfg.costs.lat[0] = st.cfg.costs.lat[1] = 100;
+		st.cfg.costs.lat[2] = st.cfg.costs.lat[3] = 100;
+		st.cfg.costs.mlp = 1;
+		memset(st.cfg.costs.bw_mbps, 0, sizeof(st.cfg.costs.bw_mbps));
+		st.cfg.serial_clock = serial;
+		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
+					      sizeof(err)), 0);
+		policy(&p, "none", &st.cfg);
+		assert_int_equal(sim_run(&st.cfg, &p, &st.src, &r[serial],
+					 NULL), 0);
+		check_invariants(&st.src, &r[serial], 1);
+		small_free(&st);
+	}
+	/* 10000 accesses of 200 ns each per thread. */
+	assert_int_equal(r[0].sim_time_ns, 10000 * 200);
+	assert_int_equal(r[1].sim_time_ns, 40000 * 200);
+	assert_true(fabs(sim_throughput(&r[0]) - 4 * sim_throughput(&r[1])) <
+		    1e-9 * sim_throughput(&r[0]));
+	sim_result_free(&r[0]);
+	sim_result_free(&r[1]);
+	free(r);
+}
+
+/*
+ * The accessed bit is set by a TLB fill: a page whose bit kswapd cleared
+ * stays old while its translation is cached, and becomes young again at
+ * the access after its entry is invalidated (a migration or a scan).
+ */
+static void test_tlb_accessed_bit(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sthread *t;
+	u64 buf[3], *own;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 1, "none");
+	t = &s.thr[0];
+	own = t->buf;
+	t->buf = buf;			/* replaced for the test */
+	buf[0] = buf[1] = buf[2] = WL_MAKE(5, 0, 0);
+	t->got = 3;
+	t->pos = 0;
+	s.cur = t;
+	run_slice(&s, t, 0);		/* one access: allocation, fill */
+	assert_true(s.flags[5] & PF_YOUNG);
+	s.flags[5] &= (u8)~PF_YOUNG;	/* kswapd's look, no flush */
+	run_slice(&s, t, 0);
+	assert_false(s.flags[5] & PF_YOUNG);
+	tlb_invalidate(&s, 5);
+	run_slice(&s, t, 0);
+	assert_true(s.flags[5] & PF_YOUNG);
+	t->buf = own;
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * A demotion frees its slot when its copy is done, not when it starts;
+ * promoted and demoted again with kswapd's clock behind the promotion's
+ * time counts as ping-pong (no unsigned underflow).
+ */
+static void test_demotion_end(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	u64 u, used;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 1, "mainline");
+	memcpy(s.wm, wm, sizeof(s.wm));
+	for (u = 0; u < 2000; u++)
+		alloc_unit(&s, u);
+	used = s.fused;
+	s.now = 5000 * SIM_NS_PER_MS;
+	s.kswapd_clock = 10;
+	demote(&s, 0);
+	assert_int_equal(s.fused, used);	/* still copying */
+	assert_int_equal(s.inflight, 0);
+	assert_true(s.kswapd_clock > 10);
+	/* The page was promoted at 4 s; kswapd's clock says 0 s. */
+	s.fpromo[0] = 4000 + 1;
+	s.kswapd_clock = 100;
+	kswapd_finish(&s);
+	assert_int_equal(s.fused, used - 1);
+	assert_int_equal(r->demotions, 1);
+	assert_int_equal(r->pingpong, 1);
+	assert_int_equal(s.inflight, NO_SLOT);
+	/* Fast-tier slots hold 64-bit unit numbers. */
+	assert_int_equal(sizeof(s.fslot[0]), 8);
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * A 1/4 scale model of a machine gives the full machine's figures: each
+ * page and access of its stream stands for four.
+ */
+static void test_scale_model(void **state)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(2, sizeof(*r));
+	char err[SIM_ERRLEN];
+	int k;
+
+	(void)state;
+	assert_non_null(r);
+	for (k = 0; k < 2; k++) {
+		small_setup(&st, WL_PMBENCH, k ? 1 << 14 : 1 << 16,
+			    k ? 500000 : 2000000, k ? 1 << 12 : 1 << 14);
+		st.cfg.scale = k ? 4 : 1;
+		st.cfg.scan_period_ms = 0;
+		st.cfg.scan_delay_ms = 100;
+		st.cfg.scan_size_mb = 32;
+		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
+					      sizeof(err)), 0);
+		policy(&p, "mainline", &st.cfg);
+		assert_int_equal(sim_run(&st.cfg, &p, &st.src, &r[k], NULL), 0);
+		small_free(&st);
+	}
+	assert_true(fabs(sim_fast_ratio(&r[1]) - sim_fast_ratio(&r[0])) < 0.03);
+	assert_true(fabs(sim_throughput(&r[1]) / sim_throughput(&r[0]) - 1) <
+		    0.05);
+	assert_true(fabs((double)r[1].promotions / (double)r[0].promotions -
+			 1) < 0.2);
+	assert_int_equal(r[1].alloc_fast + r[1].alloc_slow, 1 << 16);
+	sim_result_free(&r[0]);
+	sim_result_free(&r[1]);
+	free(r);
 }
 
 static void test_alloc_init_fast_limit(void **state)
@@ -947,6 +1257,12 @@ int main(void)
 		cmocka_unit_test(test_alloc_spill_at_low_wmark),
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
+		cmocka_unit_test(test_queueing_model),
+		cmocka_unit_test(test_thread_order),
+		cmocka_unit_test(test_thread_clocks),
+		cmocka_unit_test(test_tlb_accessed_bit),
+		cmocka_unit_test(test_demotion_end),
+		cmocka_unit_test(test_scale_model),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),
 		cmocka_unit_test(test_validate_refuses),

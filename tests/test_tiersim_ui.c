@@ -20,12 +20,14 @@
 #include <cmocka.h>
 
 #include "../examples/tiersim/wl.c"
+#include "../examples/tiersim/wl_gen.c"
 #include "../examples/tiersim/trace.c"
 #include "../examples/tiersim/sim_cfg.c"
 #include "../examples/tiersim/sim_src.c"
 #include "../examples/tiersim/sim_reclaim.c"
 #include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim_mem.c"
+#include "../examples/tiersim/sim_setup.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
 #include "../examples/tiersim/svg.c"

@@ -230,6 +230,14 @@ static void row2020(FILE *f, const char *claim, const char *says,
 		"pages fill the budget more than how many move.",
 		(unsigned long long)limit_pages, cand,
 		limit_pages ? cand / (double)limit_pages : 0);
+	if (b->has_threshold && b->node.th_lowered + b->node.th_raised)
+		fprintf(f, " The controller moved the threshold %llu times "
+			"(down %llu, up %llu) to %.0f ms in %.0f s.",
+			(unsigned long long)(b->node.th_lowered +
+					     b->node.th_raised),
+			(unsigned long long)b->node.th_lowered,
+			(unsigned long long)b->node.th_raised,
+			(double)b->node.threshold / 1e6, sec(b->sim_time_ns));
 	if (ra && rb)
 		fprintf(f, " With the limit 16 times higher "
 			"(`rfc2020-pmbench-rate16x`) the step gives score %s, "
@@ -238,6 +246,12 @@ static void row2020(FILE *f, const char *claim, const char *says,
 						    sim_throughput(ra))),
 			pct(b4, sizeof(b4), out_pct((double)rb->promotions,
 						    (double)ra->promotions)),
+			b->node.th_lowered + b->node.th_raised &&
+			!rb->node.th_lowered && !rb->node.th_raised ?
+			" (the candidates stay below "
+			"the limit's share of a period: the controller never "
+			"moves the threshold, which the RFC caps at its "
+			"start)" :
 			within2(out_pct(sim_throughput(rb),
 					sim_throughput(ra)), src_score) &&
 			within2(out_pct((double)rb->promotions,
@@ -388,8 +402,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 	{
 		const struct sim_vma_stats *a = &pid->vma[1], *b = &dj->vma[1];
 		int ok_scan = b->pte_updates > a->pte_updates;
-		int ok_hot = dj->region_promo[WL_REGION_HOT] >
-			     pid->region_promo[WL_REGION_HOT];
+		int ok_hot = b->promotions > a->promotions;
 		int mp = find_phase(s4, "main");
 
 		fprintf(f, "| the 2023 RFC: forced scan of a VMA the scanning "
@@ -399,23 +412,28 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			"hint faults 2705 -> 1022623, pages migrated 426 -> "
 			"632990; the disjoint VMA gets scanned and its hot pages "
 			"found | large VMA: PTE updates %llu -> %llu, hint "
-			"faults %llu -> %llu, its hot pages promoted %llu -> "
-			"%llu (of %llu); fast-tier ratio of the main phase "
-			"%.3f -> %.3f | %s / %s | - | Different benchmark (the "
-			"RFC's numa01 in normal NUMA balancing), so only the "
-			"direction compares. Linux 6.7's filter "
-			"(`mainline:vma=mainline`) promotes %llu of the hot "
-			"pages. |\n",
+			"faults %llu -> %llu, promotions %llu -> %llu, of its "
+			"hot set (%llu pages) %llu -> %llu; fast-tier ratio of "
+			"the main phase %.3f -> %.3f | %s / %s | - | Different "
+			"benchmark (the RFC's numa01 in normal NUMA balancing), "
+			"so only the direction compares. The hot set's "
+			"faults are refused for want of room (%llu pages "
+			"refused): first touch filled the fast tier and kswapd "
+			"frees only the promo watermark's margin per wakeup. "
+			"Linux 6.7's filter (`mainline:vma=mainline`) promotes "
+			"%llu pages of the hot set. |\n",
 			(unsigned long long)a->pte_updates,
 			(unsigned long long)b->pte_updates,
 			(unsigned long long)a->hint_faults,
 			(unsigned long long)b->hint_faults,
-			(unsigned long long)pid->region_promo[WL_REGION_HOT],
-			(unsigned long long)dj->region_promo[WL_REGION_HOT],
+			(unsigned long long)a->promotions,
+			(unsigned long long)b->promotions,
 			(unsigned long long)(s4->wp ?
 			(u64)(s4->wp->hot_frac *
 			      (double)s4->src->vma[1].pages) *
 			(s4->cfg->scale ? s4->cfg->scale : 1) : 0),
+			(unsigned long long)pid->region_promo[WL_REGION_HOT],
+			(unsigned long long)dj->region_promo[WL_REGION_HOT],
 			mp >= 0 && pid->phase[mp].accesses ?
 			(double)pid->phase[mp].fast /
 			(double)pid->phase[mp].accesses : 0,
@@ -423,6 +441,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			(double)dj->phase[mp].fast /
 			(double)dj->phase[mp].accesses : 0,
 			yes(ok_scan), yes(ok_hot),
+			(unsigned long long)dj->node.refused_nospace,
 			(unsigned long long)l67->region_promo[WL_REGION_HOT]);
 	}
 

@@ -11,8 +11,8 @@
  *   sim_numa.c     the adaptive scan period, hint faults and promotion, the
  *                  NUMA scanner
  *   sim_mem.c      TLBs and shootdowns, bandwidth and loaded latency
- *   sim.c          setup, the threads, sampling, events, self-checks and the
- *                  main loop
+ *   sim_setup.c    a run's setup and teardown, the self-checks
+ *   sim.c          the threads, sampling, events and the main loop
  *
  * Time: every thread of the process has a clock of its own, and the
  * threads run in time order (the one with the earliest clock runs until it
@@ -259,6 +259,22 @@ struct reader {
 	struct trace_stream ts;
 };
 
+/*
+ * The calls into tierpol that its 1.0 API changes (a per-CPU counter slot
+ * for tp_decide(), statistics folded per CPU): one place each. The
+ * objects' set-up is sim_setup()'s (sim_setup.c).
+ */
+static inline int node_decide(struct sim *s, const struct tp_fault *f,
+			      const struct tp_node_mem *m)
+{
+	return tp_decide(&s->tpp, &s->node, f, m, s->now);
+}
+
+static inline void node_stats(const struct sim *s, struct tp_node_stats *ns)
+{
+	tp_node_stats(&s->node, ns);
+}
+
 /* sim_cfg.c */
 u64 sim_isqrt(u64 x);
 u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages);
@@ -291,6 +307,11 @@ void tlb_shootdown(struct sim *s, u64 *clock, int workload);
 void media_traffic(struct sim *s, int tier, int write, u64 bytes);
 void mem_costs(struct sim *s);
 void bw_epoch(struct sim *s, u64 epoch_ns);
+
+/* sim_setup.c */
+int sim_setup(struct sim *s);
+void sim_teardown(struct sim *s);
+int sim_check(struct sim *s);
 
 /* sim.c */
 void sim_fail(struct sim *s, const char *what, int ret);

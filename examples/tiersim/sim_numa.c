@@ -201,7 +201,7 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 		s->atime[u] = tp_atime_encode(&s->fmt, s->now);
 	}
 	fast_mem(s, &m);
-	v = tp_decide(&s->tpp, &s->node, &tf, &m, s->now);
+	v = node_decide(s, &tf, &m);
 	if (v < 0) {
 		sim_fail(s, "tp_decide", v);
 		return f;
@@ -259,9 +259,10 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 	}
 	if (updates)
 		tlb_shootdown(s, &s->now, 1);
-	s->vst[vi].pte_scanned += scanned * s->K;
-	s->vst[vi].pte_updates += updates * s->K;
-	s->r->pte_updates += updates * s->K;
+	/* In base pages, as numa_pte_updates counts a huge PMD (512). */
+	s->vst[vi].pte_scanned += scanned * s->upages;
+	s->vst[vi].pte_updates += updates * s->upages;
+	s->r->pte_updates += updates * s->upages;
 	*nr_updates = updates;
 	return scanned;
 }
@@ -370,7 +371,7 @@ retry:
 		 */
 		tp_scan_ring_advance(&s->ring, ~0ULL);
 	}
-	s->r->pte_scanned += scanned * s->K;
+	s->r->pte_scanned += scanned * s->upages;
 	cost = (scanned * s->c->costs.scan_pte_ns +
 		updated * s->c->costs.scan_update_ns) * s->K;
 	if (s->r->nr_passes < SIM_MAX_PASSES) {
@@ -378,7 +379,7 @@ retry:
 
 		ps->t_ns = s->now;
 		ps->cost_ns = cost;
-		ps->updates = updated * s->K;
+		ps->updates = updated * s->upages;
 	}
 	s->now += cost;
 	s->r->t_scan += cost;

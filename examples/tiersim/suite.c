@@ -32,10 +32,10 @@
 	.policies = MAIN_POLICIES
 
 static const struct item suite_default[] = {
-	{ MACHINE4G("pmbench"), .accesses = 16000000 },
-	{ MACHINE4G("zipf"), .accesses = 16000000 },
-	{ MACHINE4G("gups-hotset"), .accesses = 12000000 },
-	{ MACHINE4G("phase-shift"), .accesses = 16000000 },
+	{ MACHINE4G("pmbench"), .accesses = 26000000 },
+	{ MACHINE4G("zipf"), .accesses = 26000000 },
+	{ MACHINE4G("gups-hotset"), .accesses = 20000000 },
+	{ MACHINE4G("phase-shift"), .accesses = 26000000 },
 	/* Redis: one thread, 8 GiB on CXL, 7 us a request. */
 	{ .label = "cold-burst", .workload = "cold-burst", .pages = 2 << 20,
 	  .accesses = 3000000, .policies = MAIN_POLICIES,

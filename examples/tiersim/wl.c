@@ -22,15 +22,13 @@
  * ranks are scattered over the address space by a multiplicative bijection
  * so the hottest pages are not neighbours.
  */
-#include "wl.h"
+#include "wl_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define GAUSS_BITS	12
-#define GAUSS_N		(1U << GAUSS_BITS)
 
 static const char *const kind_names[WL_NR_KINDS] = {
 	[WL_PMBENCH] = "pmbench",
@@ -43,7 +41,7 @@ static const char *const kind_names[WL_NR_KINDS] = {
 };
 
 /* The quantile table is the same for every generator: built once, lazily. */
-static double gauss_tab[GAUSS_N + 1];
+double wl_gauss_tab[GAUSS_N + 1];
 static int gauss_ready;
 
 const char *wl_kind_name(uint32_t kind)
@@ -61,59 +59,6 @@ int wl_kind_parse(const char *name)
 	return -1;
 }
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t rnd(uint64_t *s)
-{
-	uint64_t r = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-/* The high 64 bits of a 64 x 64-bit product (exact on every target). */
-static inline uint64_t mulhi64(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-#else
-	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-	uint64_t p0 = al * bl, p1 = al * bh, p2 = ah * bl, p3 = ah * bh;
-	uint64_t mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;
-
-	return p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
-#endif
-}
-
-/* Uniform in [0, n) from a 64-bit random number. */
-static inline uint64_t bounded(uint64_t r, uint64_t n)
-{
-	return mulhi64(r, n);
-}
-
-/* Uniform in [0, n) from 32 random bits, n < 2^32. */
-static inline uint32_t bounded32(uint32_t r, uint32_t n)
-{
-	return (uint32_t)(((uint64_t)r * n) >> 32);
-}
 
 double wl_norm_quantile(double p)
 {
@@ -169,13 +114,13 @@ static void gauss_init(void)
 	if (gauss_ready)
 		return;
 	for (k = 1; k < GAUSS_N; k++)
-		gauss_tab[k] = wl_norm_quantile((double)k / GAUSS_N);
+		wl_gauss_tab[k] = wl_norm_quantile((double)k / GAUSS_N);
 	/* Tail bins: linear from z1 to t has mean (z1 + t) / 2 = E[Z|Z<z1]. */
-	z1 = gauss_tab[1];
+	z1 = wl_gauss_tab[1];
 	phi = exp(-z1 * z1 / 2) / sqrt(2 * M_PI);
 	tail = -phi / (1.0 / GAUSS_N);
-	gauss_tab[0] = 2 * tail - z1;
-	gauss_tab[GAUSS_N] = -gauss_tab[0];
+	wl_gauss_tab[0] = 2 * tail - z1;
+	wl_gauss_tab[GAUSS_N] = -wl_gauss_tab[0];
 	gauss_ready = 1;
 }
 
@@ -264,8 +209,7 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
-/* A multiplier near n * 0.618 coprime with n: a scattering bijection. */
-static uint64_t scatter_mult(uint64_t n)
+uint64_t wl_scatter_mult(uint64_t n)
 {
 	uint64_t m;
 
@@ -277,23 +221,6 @@ static uint64_t scatter_mult(uint64_t n)
 	return m % n ? m % n : 1;
 }
 
-/* a * b mod n, exact on every target (32-bit ones have no __int128). */
-static inline uint64_t mulmod(uint64_t a, uint64_t b, uint64_t n)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t)(((unsigned __int128)a * b) % n);
-#else
-	uint64_t r = 0;
-
-	a %= n;
-	for (; b; b >>= 1) {
-		if (b & 1)
-			r = r >= n - a ? r - (n - a) : r + a;
-		a = a >= n - a ? a - (n - a) : a + a;
-	}
-	return r;
-#endif
-}
 
 /* Modular inverse of @a mod @n (gcd 1, n < 2^63: |t| stays below n). */
 static uint64_t modinv(uint64_t a, uint64_t n)
@@ -319,7 +246,7 @@ static int zipf_build(struct wl *w, char *err, size_t errlen)
 	uint64_t n = w->p.pages, r, i, ns, nl;
 	double *q, sum = 0;
 	uint32_t *small, *large;
-	uint64_t m = scatter_mult(n);
+	uint64_t m = wl_scatter_mult(n);
 
 	if (n > 0xffffffffULL) {
 		snprintf(err, errlen, "zipf supports at most 2^32-1 pages");
@@ -532,7 +459,7 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 				 "burst pages must be in [1, pages - hot set]");
 			return -1;
 		}
-		w->mult = scatter_mult(n);
+		w->mult = wl_scatter_mult(n);
 		w->inv_mult = modinv(w->mult, n);
 		w->burst_base = bounded(splitmix64(&x), n);
 		break;
@@ -616,247 +543,4 @@ void wl_free(struct wl *w)
 size_t wl_bytes_per_page(const struct wl *w)
 {
 	return w->alias_prob ? 2 * sizeof(uint32_t) : 0;
-}
-
-/* cold-burst: key k -> page, a bijection scattering keys. */
-static inline uint64_t key_page(const struct wl *w, uint64_t k)
-{
-	return (mulmod(k, w->mult, w->p.pages) + w->burst_base) % w->p.pages;
-}
-
-uint32_t wl_region(const struct wl *w, uint64_t page)
-{
-	uint64_t n = w->p.pages, k;
-
-	switch (w->p.kind) {
-	case WL_GUPS_HOTSET:
-	case WL_PHASE_SHIFT:
-		if (page >= w->hot0 && page < w->hot0 + w->hot_n)
-			return WL_REGION_HOT;
-		if (w->p.kind == WL_PHASE_SHIFT && page >= w->hot2 &&
-		    page < w->hot2 + w->hot_n)
-			return WL_REGION_HOT2;
-		return WL_REGION_OTHER;
-	case WL_DISJOINT_VMA:
-		return page >= w->hot0 ? WL_REGION_HOT : WL_REGION_OTHER;
-	case WL_COLD_BURST:
-		k = mulmod((page + n - w->burst_base) % n, w->inv_mult, n);
-		if (k < w->hot_n)
-			return WL_REGION_HOT;
-		if (k < w->hot_n + w->p.burst_pages)
-			return WL_REGION_BURST;
-		return WL_REGION_OTHER;
-	default:
-		return WL_REGION_OTHER;
-	}
-}
-
-/* Touch every page of [first, ...) once, in address order. */
-static size_t fill_init(struct wl_thread *t, uint64_t *buf, size_t n,
-			uint64_t first)
-{
-	uint64_t page = first + t->base + t->done;
-	size_t i;
-
-	for (i = 0; i < n; i++, page++)
-		buf[i] = WL_MAKE(page, 1, t->tid);
-	return n;
-}
-
-static size_t fill_pmbench(const struct wl *w, struct wl_thread *t,
-			   uint64_t *buf, size_t n)
-{
-	const double mean = w->mean, sigma = w->sigma;
-	const double top = (double)w->p.pages;
-	const uint32_t wth = w->write_th;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r;
-		double z, pos;
-
-		do {
-			uint32_t bin, frac;
-
-			r = rnd(t->s);
-			bin = (uint32_t)(r >> (64 - GAUSS_BITS));
-			frac = (uint32_t)(r >> 32) & 0xfffff;
-			z = gauss_tab[bin] + (gauss_tab[bin + 1] -
-					      gauss_tab[bin]) *
-				(frac * (1.0 / 1048576.0));
-			pos = mean + z * sigma;
-		} while (!(pos >= 0 && pos < top));
-		buf[i] = WL_MAKE((uint64_t)pos, (uint32_t)r < wth, t->tid);
-	}
-	return n;
-}
-
-static size_t fill_zipf(const struct wl *w, struct wl_thread *t,
-			uint64_t *buf, size_t n)
-{
-	const uint32_t pages = (uint32_t)w->p.pages, wth = w->write_th;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(t->s), r2;
-		uint32_t idx = bounded32((uint32_t)(r >> 32), pages);
-
-		if ((uint32_t)r >= w->alias_prob[idx])
-			idx = w->alias_idx[idx];
-		r2 = rnd(t->s);
-		buf[i] = WL_MAKE(idx, (uint32_t)r2 < wth, t->tid);
-	}
-	return n;
-}
-
-static size_t fill_uniform(const struct wl *w, struct wl_thread *t,
-			   uint64_t *buf, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(t->s);
-
-		buf[i] = WL_MAKE(bounded(r, w->p.pages),
-				 (uint32_t)rnd(t->s) < w->write_th, t->tid);
-	}
-	return n;
-}
-
-/* gups-hotset and phase-shift: @hot is the current hot set's start. */
-static size_t fill_hotset(const struct wl *w, struct wl_thread *t,
-			  uint64_t *buf, size_t n, uint64_t hot)
-{
-	const uint64_t hn = w->hot_n, cold = w->p.pages - hn;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(t->s), r2 = rnd(t->s), page;
-
-		if ((uint32_t)r < w->hot_th) {
-			page = hot + bounded(r2, hn);
-		} else {
-			/* Uniform over the pages outside the hot set. */
-			page = bounded(r2, cold);
-			if (page >= hot)
-				page += hn;
-		}
-		buf[i] = WL_MAKE(page, (uint32_t)(r >> 32) < w->write_th,
-				 t->tid);
-	}
-	return n;
-}
-
-static size_t fill_cold_burst(const struct wl *w, struct wl_thread *t,
-			      uint64_t *buf, size_t n, int burst)
-{
-	const uint64_t pages = w->p.pages, hn = w->hot_n;
-	const uint64_t bn = w->p.burst_pages;
-	uint64_t bm = scatter_mult(bn);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(t->s), k;
-
-		if (burst) {
-			/* Every burst key once, in a scattered order. */
-			k = hn + mulmod(t->base + t->done + i, bm, bn);
-		} else if ((uint32_t)r < w->hot_th) {
-			k = bounded(rnd(t->s), hn);
-		} else {
-			k = bounded(rnd(t->s), pages);
-		}
-		buf[i] = WL_MAKE(key_page(w, k),
-				 (uint32_t)(r >> 32) < w->write_th, t->tid);
-	}
-	return n;
-}
-
-/* The first half of the threads on the small VMA, the rest on the large. */
-static size_t fill_disjoint(const struct wl *w, struct wl_thread *t,
-			    uint64_t *buf, size_t n)
-{
-	const uint64_t small = w->vma[0].pages, big = w->vma[1].pages;
-	const int first_group = t->tid < w->p.threads / 2;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(t->s), r2 = rnd(t->s), page;
-
-		if (first_group)
-			page = bounded(r2, small);
-		else if ((uint32_t)r < w->hot_th)
-			page = w->hot0 + bounded(r2, w->hot_n);
-		else
-			page = small + bounded(r2, big);
-		buf[i] = WL_MAKE(page, (uint32_t)r2 < w->write_th, t->tid);
-	}
-	return n;
-}
-
-size_t wl_thread_fill(const struct wl *w, struct wl_thread *t, uint64_t *buf,
-		      size_t n)
-{
-	const char *name;
-	size_t got;
-
-	if (t->cur >= w->nr_phases || t->done == t->quota)
-		return 0;
-	if (n > t->quota - t->done)
-		n = (size_t)(t->quota - t->done);
-	name = w->phase[t->cur].name;
-	if (!strcmp(name, "init")) {
-		got = fill_init(t, buf, n, 0);
-	} else if (!strcmp(name, "init-y")) {
-		got = fill_init(t, buf, n, w->vma[1].first);
-	} else {
-		switch (w->p.kind) {
-		case WL_PMBENCH:
-			got = fill_pmbench(w, t, buf, n);
-			break;
-		case WL_ZIPF:
-			got = fill_zipf(w, t, buf, n);
-			break;
-		case WL_GUPS_HOTSET:
-			got = fill_hotset(w, t, buf, n, w->hot0);
-			break;
-		case WL_PHASE_SHIFT:
-			got = fill_hotset(w, t, buf, n, strcmp(name, "after") ?
-					  w->hot0 : w->hot2);
-			break;
-		case WL_COLD_BURST:
-			got = fill_cold_burst(w, t, buf, n,
-					      !strcmp(name, "burst"));
-			break;
-		case WL_DISJOINT_VMA:
-			got = fill_disjoint(w, t, buf, n);
-			break;
-		default:
-			got = fill_uniform(w, t, buf, n);
-			break;
-		}
-	}
-	t->done += got;
-	return got;
-}
-
-size_t wl_fill(struct wl *w, uint64_t *buf, size_t n)
-{
-	size_t got;
-	uint32_t i;
-
-	while (w->thr[0].cur < w->nr_phases) {
-		got = wl_thread_fill(w, &w->thr[w->it], buf, n);
-		if (got) {
-			w->last_phase = w->thr[w->it].cur;
-			return got;
-		}
-		if (++w->it < w->p.threads)
-			continue;
-		/* Every thread is done with the phase: the next one. */
-		w->it = 0;
-		for (i = 0; i < w->p.threads; i++)
-			wl_thread_next(w, &w->thr[i]);
-	}
-	return 0;
 }

@@ -53,6 +53,7 @@ struct chunk {
 };
 
 #define MAX_CHUNKS	16384
+#define MAX_TIDS	64
 
 struct krun {
 	char *buf[MAX_SAMPLES + 64];
@@ -69,6 +70,8 @@ struct krun {
 	int nr_other_scans;
 	int nr_chunks;
 	struct chunk chunks[MAX_CHUNKS];
+	int nr_tids;		/* the workload's threads (several) */
+	int tid[MAX_TIDS];
 };
 
 /* truth_parse.c */

@@ -438,8 +438,23 @@ static int cmp_point(const void *a, const void *b)
 	return x->acc < y->acc ? -1 : x->acc > y->acc;
 }
 
+/*
+ * The threads that ran in the phase holding access @acc (1 for the logs
+ * of a single-threaded guest, whose phase lines have no count).
+ */
+static double threads_at(const struct krun *k, double acc)
+{
+	double n = 1;
+	int i;
+
+	for (i = 0; i < k->nr_phases; i++)
+		if (kv_num(&k->phase[i], "acc", 0) <= acc)
+			n = kv_num(&k->phase[i], "threads", 1);
+	return n > 0 ? n : 1;
+}
+
 void write_cpu_file(const char *path, const struct krun *k,
-			   const struct derived *d)
+		    const struct derived *d)
 {
 	static struct point pt[MAX_SAMPLES + MAX_PHASES + 2];
 	FILE *f = fopen(path, "w");
@@ -483,6 +498,8 @@ void write_cpu_file(const char *path, const struct krun *k,
 		ns = ((pt[i].t - t0) - scan_ms_in(k, t0, pt[i].t)) * 1e6;
 		ns -= d->fault_ns * pt[i].faults + d->migrate_ns * pt[i].promo;
 		ns /= pt[i].acc - a0;
+		/* Each thread's time: the threads ran side by side. */
+		ns *= threads_at(k, a0);
 		fprintf(f, "%.0f %.0f\n", a0, ns > 1 ? ns : 1);
 		t0 = pt[i].t;
 		a0 = pt[i].acc;
@@ -524,6 +541,8 @@ void write_args(const char *path, const char *cpu_path,
 	arg(f, "--shift-at", "%s", kv_str(st, "shift_at"));
 	arg(f, "--burst-pages", "%s", kv_str(st, "burst_pages"));
 	arg(f, "--threads", "%s", kv_str(st, "threads"));
+	if (kv_str(st, "small_frac"))
+		arg(f, "--small-frac", "%s", kv_str(st, "small_frac"));
 	arg(f, "--init-fast", "%s", kv_str(st, "init_fast") ?: "0");
 	if (!kv_num(st, "init", 1))
 		arg(f, "--no-init", NULL);
@@ -572,6 +591,12 @@ void write_args(const char *path, const char *cpu_path,
 	arg(f, "--fast-write-mbps", "0");
 	arg(f, "--tlb-ns", "0");
 	arg(f, "--ipi-ns", "0");
+	/*
+	 * qemu's software TLB is flushed whole at every guest flush and
+	 * context switch (milliseconds apart): the accessed bit as on every
+	 * access.
+	 */
+	arg(f, "--tlb-entries", "0");
 	/* The kernel's settings. */
 	arg(f, "--scan-delay-ms", "%s", kv_str(m, "scan_delay_ms"));
 	arg(f, "--scan-period-min-ms", "%s", kv_str(m, "scan_period_min_ms"));

@@ -175,6 +175,17 @@ static void parse_kprobe(struct krun *k, const char *line,
 	}
 }
 
+/* @tid is one of the workload's threads (TRUTH thread lines). */
+static int is_worker(const struct krun *k, int tid)
+{
+	int i;
+
+	for (i = 0; i < k->nr_tids; i++)
+		if (k->tid[i] == tid)
+			return 1;
+	return 0;
+}
+
 void read_console(const char *path, struct krun *k)
 {
 	FILE *f = fopen(path, "r");
@@ -211,6 +222,10 @@ void read_console(const char *path, struct krun *k)
 		} else if (!strncmp(s, "host ", 5)) {
 			kvl_parse(&k->host, keep(k, s + 5));
 			k->have_host = 1;
+		} else if (!strncmp(s, "thread ", 7) &&
+			   k->nr_tids < MAX_TIDS) {
+			k->tid[k->nr_tids++] = atoi(strstr(s, "tid=") ?
+						    strstr(s, "tid=") + 4 : "-1");
 		} else if (!strncmp(s, "bind ", 5)) {
 			kvl_parse(&k->bind, keep(k, s + 5));
 			k->have_bind = 1;
@@ -237,7 +252,8 @@ void read_console(const char *path, struct krun *k)
 	t0_us = kv_req(&k->start, "mono_t0_us", "start");
 	pid = (int)kv_num(&k->start, "pid", -1);
 	for (i = 0; i < nraw; i++) {
-		if (raw[i].pid >= 0 && pid >= 0 && raw[i].pid != pid) {
+		if (raw[i].pid >= 0 && pid >= 0 && raw[i].pid != pid &&
+		    !is_worker(k, raw[i].pid)) {
 			k->nr_other_scans++;
 			continue;
 		}

@@ -348,6 +348,27 @@ static int md_scenario(FILE *f, const struct scenario *s,
 			median(np[0], s->nr) > 0 ? "yes" : "none",
 			median(np[1], s->nr) > 0 ? "yes" : "none");
 	}
+	/*
+	 * The hot threshold: 6.1 exports no counter of it; tiersim's moves
+	 * when the candidates of a period miss the rate limit's share of it.
+	 */
+	{
+		double lo[MAX_RUNS], ra[MAX_RUNS], th[MAX_RUNS];
+
+		for (i = 0; i < s->nr; i++) {
+			lo[i] = json_num(s->run[i].tr, "threshold_lowered", 0);
+			ra[i] = json_num(s->run[i].tr, "threshold_raised", 0);
+			th[i] = json_num(s->run[i].tr, "threshold_ms", -1);
+		}
+		if (median(lo, s->nr) > 0 || median(ra, s->nr) > 0)
+			fprintf(f, "\ntiersim's hot threshold (median of the "
+				"runs): lowered %.0f and raised %.0f times, %.0f "
+				"ms at the end (Linux 6.1 exports no counter of "
+				"its threshold; its candidates per million "
+				"accesses above show what it admitted).\n",
+				median(lo, s->nr), median(ra, s->nr),
+				median(th, s->nr));
+	}
 	if (svg_ref)
 		fprintf(f, "\n![%s: kernel (solid) and tiersim (dashed) over "
 			"time](%s%s.svg)\n", s->title, svg_ref, s->name);
@@ -373,6 +394,7 @@ static const struct panel panels[] = {
 	{ "hint faults (cumulative)", "hint_faults" },
 	{ "promotion candidates (cumulative, pages)", "pgpromote_candidate" },
 	{ "accesses (cumulative)", "accesses" },
+	{ "hot threshold (ms; tiersim only, 6.1 exports none)", "threshold_ms" },
 };
 
 #define NR_PANELS	(sizeof(panels) / sizeof(panels[0]))
