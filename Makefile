@@ -484,20 +484,59 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
 
 $(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
+	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)))
 
 tiersim: $(TIERSIM)
 
 examples: $(TIERSIM)
 
-run: all examples
+# tests/svgcheck.c: every plot a suite writes is well-formed and has its
+# panels, axis labels, ticks and policies (make run checks its own).
+SVGCHECK	:= $(O)/tools/svgcheck
+
+$(SVGCHECK): tests/svgcheck.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PROG_CFLAGS) $(LDFLAGS) $< -o $@
+
+# The bash completion (examples/tiersim/tiersim.bash) goes with make install.
+BASHCOMPDIR	?= $(PREFIX)/share/bash-completion/completions
+
+install: install-tiersim-completion
+uninstall: uninstall-tiersim-completion
+
+install-tiersim-completion:
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 644 examples/tiersim/tiersim.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/tiersim
+
+uninstall-tiersim-completion:
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/tiersim
+
+# make check-tiersim (part of make check): tiersim's command line as a user
+# meets it: messages, exit status, --help, warnings, progress, plots, the
+# bash completion (tests/tiersim_cli.sh, about ten seconds).
+check-tiersim: $(TIERSIM) $(SVGCHECK)
+	$(Q)sh tests/tiersim_cli.sh $(TIERSIM) $(SVGCHECK) \
+		examples/tiersim/tiersim.bash
+
+check: check-tiersim
+
+run: all examples $(SVGCHECK)
 	$(TIERSIM) --suite $(if $(RUN_SHORT),short,default) \
 		--outdir $(RUN_DIR) -j $(RUN_JOBS)
+	@$(SVGCHECK) --tiersim $(RUN_DIR)/*.svg >/dev/null && \
+	echo "svgcheck: the plots in $(RUN_DIR)/ are well-formed, with their axes and labels"
 
-run-short: all examples
+run-short: all examples $(SVGCHECK)
 	$(TIERSIM) --suite short --outdir $(RUN_DIR) -j $(RUN_JOBS)
+	@$(SVGCHECK) --tiersim $(RUN_DIR)/*.svg >/dev/null && \
+	echo "svgcheck: the plots in $(RUN_DIR)/ are well-formed, with their axes and labels"
 
 # docs/img/ keeps two of the plots for README.md and RESULTS.md.
-RESULTS_PLOTS	:= seed000-pmbench seed002-cold-burst
+RESULTS_PLOTS	:= rfc2020-pmbench bypass-cold-burst
 
 results: $(TIERSIM)
 	$(TIERSIM) --suite results --outdir $(O)/results -j $(RUN_JOBS) -q \
@@ -507,12 +546,13 @@ results: $(TIERSIM)
 		cp $(O)/results/$$p.svg docs/img/$$p.svg || exit 1; done
 	@echo "docs/RESULTS.md and docs/img/ regenerated (runs in $(O)/results)"
 
-.PHONY: tiersim run-short results
+.PHONY: tiersim run-short results check-tiersim install-tiersim-completion \
+	uninstall-tiersim-completion
 
 # ---- kernel-truth: tiersim against the real kernel's tiering (issue 8) ----
 #
 #   make kernel-truth     every scenario of tests/truth/run.sh, two runs each
-#                         (about 15 minutes): boots Debian's 6.1 kernel under
+#                         (30-60 minutes): boots Debian's 6.1 kernel under
 #                         qemu with a DRAM node (the CPUs) and an emulated
 #                         NVDIMM node in a lower memory tier, runs tiersim's
 #                         workloads there with NUMA balancing mode 2, then
@@ -537,17 +577,24 @@ TRUTH_RUNS	?= 2
 TRUTH_ONLY	?=
 TRUTH_REUSE	?=
 
-$(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
+TRUTH_WL	:= examples/tiersim/wl.c examples/tiersim/wl_gen.c
+
+$(TRUTH_GUEST): tests/truth/guest.c $(TRUTH_WL) examples/tiersim/wl.h \
+		examples/tiersim/wl_int.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
-		tests/truth/guest.c examples/tiersim/wl.c -lm -o $@
+		tests/truth/guest.c $(TRUTH_WL) -lm -pthread -o $@
 
-$(TRUTH_TOOL): tests/truth/truth.c tests/truth/json.c tests/truth/json.h
+TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
+		   examples/tiersim/svg.c
+
+$(TRUTH_TOOL): $(TRUTH_SRCS) tests/truth/truth.h tests/truth/json.h \
+		examples/tiersim/svg.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(PROG_CFLAGS) $(LDFLAGS) tests/truth/truth.c \
-		tests/truth/json.c -lm -o $@
+	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $(TRUTH_SRCS) \
+		-lm -o $@
 
 kernel-truth: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
 	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh \

@@ -57,7 +57,7 @@ echo "trace: $(wc -l <"$tmp/ls.lackey") lines, $lines data accesses"
 # The program runs for milliseconds: scan every millisecond to see policies
 # act on it.
 set -- -t "$tmp/ls.lackey" --scan-delay-ms 1 --scan-period-ms 1 \
-	-p none,promote-all,seed,mainline,oracle
+	-p none,promote-all,rfc2020,mainline,oracle
 "$T" "$@"
 "$T" -q "$@" --json "$tmp/a.json" --csv "$tmp/a.csv" --svg "$tmp/a.svg"
 grep -q "\"accesses\": $lines," "$tmp/a.json" ||

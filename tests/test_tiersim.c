@@ -4,8 +4,9 @@
  * parsing, workload determinism, policy specs) and end-to-end runs checked
  * against the model's invariants.
  *
- * The simulator's sources are compiled into this test (all but main.c and
- * results.c), so every build of the tests covers them, sanitizers included.
+ * The simulator's sources are compiled into this test (all but the command
+ * line, cli.h's files, and results.c), so every build of the tests covers
+ * them, sanitizers included.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -19,9 +20,17 @@
 #include <cmocka.h>
 
 #include "../examples/tiersim/wl.c"
+#include "../examples/tiersim/wl_gen.c"
 #include "../examples/tiersim/trace.c"
+#include "../examples/tiersim/sim_cfg.c"
+#include "../examples/tiersim/sim_src.c"
+#include "../examples/tiersim/sim_reclaim.c"
+#include "../examples/tiersim/sim_numa.c"
+#include "../examples/tiersim/sim_mem.c"
+#include "../examples/tiersim/sim_setup.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
+#include "../examples/tiersim/svg.c"
 #include "../examples/tiersim/out.c"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -155,6 +164,10 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	st.cfg.lru_two_list = 1;
 	st.cfg.kswapd_rounds = rounds;
 	st.cfg.costs.demote_ns = demote_ns;
+	/* kswapd's time is its demotions' alone. */
+	st.cfg.costs.reclaim_ns = 0;
+	st.cfg.costs.tlb_ns = 0;
+	st.cfg.costs.ipi_ns = 0;
 	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
 	policy(&p, "mainline", &st.cfg);
 	memset(&s, 0, sizeof(s));
@@ -231,6 +244,314 @@ static void test_kswapd_demote_cost(void **state)
 	/* 0: a demotion costs what a promotion's migration does. */
 	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
 	assert_int_equal(busy, 21 * (u64)c.costs.migrate_ns);
+}
+
+static void check_invariants(const struct sim_src *src,
+			     const struct sim_result *r, u64 upages);
+
+/* A struct sim set up on a small machine, for the model's parts. */
+static void part_setup(struct setup *st, struct sim *s, struct sim_policy *p,
+		       struct sim_result *r, u32 threads, const char *pol)
+{
+	char err[SIM_ERRLEN];
+
+	small_setup(st, WL_UNIFORM, 4096, 1000, 1024);
+	st->wp.threads = threads;
+	wl_free(&st->wl);
+	sim_src_free(&st->src);
+	assert_int_equal(wl_init(&st->wl, &st->wp, err, sizeof(err)), 0);
+	assert_int_equal(sim_src_workload(&st->src, &st->wl), 0);
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
+			 0);
+	policy(p, pol, &st->cfg);
+	memset(s, 0, sizeof(*s));
+	s->c = &st->cfg;
+	s->p = p;
+	s->src = &st->src;
+	s->r = r;
+	assert_int_equal(sim_setup(s), 0);
+}
+
+static void part_free(struct setup *st, struct sim *s, struct sim_result *r)
+{
+	sim_teardown(s);
+	sim_result_free(r);
+	small_free(st);
+}
+
+/*
+ * The loaded latency: idle + queue x u / (1 - u) at the epoch's
+ * utilisation (smoothed by 1/4), u capped at 0.95; no bandwidth limit, no
+ * queueing; the stall per access is the latency over the misses in flight.
+ */
+static void test_queueing_model(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_costs *c;
+	double u;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 1, "none");
+	/* The model reads the machine's costs through s.c. */
+	c = &st.cfg.costs;
+	c->lat[0] = c->lat[1] = 300;
+	c->lat[2] = c->lat[3] = 80;
+	c->bw_mbps[0] = 1000;		/* 1 byte per ns */
+	c->bw_mbps[1] = 500;
+	c->bw_mbps[2] = c->bw_mbps[3] = 0;
+	c->gran[0] = 100;
+	c->gran[1] = 64;
+	c->queue_ns[0] = 100;
+	c->queue_ns[1] = 10;
+	s.mlp = 4;
+	mem_costs(&s);
+	/* At rest: the idle latencies; the stall is latency / mlp. */
+	assert_int_equal(s.lat[0], 300);
+	assert_int_equal(s.cost[0], 75);
+	assert_int_equal(s.cost[2], 20);
+	/*
+	 * An epoch of 10000 ns: 20 slow reads (2000 bytes: 2000 ns) and 10
+	 * slow writes (read and written back: 1000 ns + 1000 bytes at
+	 * 0.5 B/ns = 2000 ns): 5000 ns busy, u = 0.5, smoothed 0.125.
+	 */
+	s.ep_cnt[0] = 20;
+	s.ep_cnt[1] = 10;
+	bw_epoch(&s, 10000);
+	assert_true(fabs(s.util[0] - 0.125) < 1e-9);
+	u = 0.125;
+	assert_int_equal(s.lat[0], (u32)(300 + 100 * u / (1 - u) + 0.5));
+	assert_int_equal(s.cost[0], (u32)((300 + 100 * u / (1 - u)) / 4 + 0.5));
+	/* The counters start again; unlimited fast tier: no load. */
+	assert_int_equal(s.ep_cnt[0], 0);
+	assert_true(s.util[1] == 0);
+	assert_int_equal(s.lat[2], 80);
+	/* Migration traffic counts: 10000 bytes read = 10000 ns: u 1. */
+	media_traffic(&s, 0, 0, 10000);
+	bw_epoch(&s, 10000);
+	assert_true(fabs(s.util[0] - (0.125 + (1 - 0.125) / 4)) < 1e-9);
+	/* Saturated for long: the latency stops at the cap (u = 0.95). */
+	for (int i = 0; i < 100; i++) {
+		s.ep_cnt[0] = 1000;
+		bw_epoch(&s, 10000);
+	}
+	assert_true(s.util[0] > 5);
+	assert_int_equal(s.lat[0], (u32)(300 + 100 * 0.95 / 0.05 + 0.5));
+	/* Idle again: the utilisation decays, the latency returns. */
+	for (int i = 0; i < 200; i++)
+		bw_epoch(&s, 10000);
+	assert_int_equal(s.lat[0], 300);
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * The threads run in time order: pick() takes the running thread with the
+ * earliest clock (the lower index of equal ones) and the next clock after
+ * it, and skips threads waiting for the phase to end.
+ */
+static void test_thread_order(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sthread *t;
+	u64 second;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 4, "none");
+	assert_int_equal(s.nr_thr, 4);
+	s.thr[0].now = 10;
+	s.thr[1].now = 5;
+	s.thr[2].now = 7;
+	s.thr[3].now = 5;
+	t = pick(&s, &second);
+	assert_ptr_equal(t, &s.thr[1]);
+	assert_int_equal(second, 5);
+	s.thr[1].state = TH_WAIT;
+	t = pick(&s, &second);
+	assert_ptr_equal(t, &s.thr[3]);
+	assert_int_equal(second, 7);
+	s.thr[3].state = TH_DONE;
+	s.thr[2].state = TH_WAIT;
+	t = pick(&s, &second);
+	assert_ptr_equal(t, &s.thr[0]);
+	assert_int_equal(second, T_NEVER);
+	s.thr[0].state = TH_WAIT;
+	assert_null(pick(&s, &second));
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * A clock per thread: four threads of equal work end at the same time,
+ * a quarter of what one clock for all would take (--clock serial); the
+ * wall-time rules see four times the rate. With nothing but CPU and
+ * memory time (no scanner, no allocation cost), the times are exact.
+ */
+static void test_thread_clocks(void **state)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(2, sizeof(*r));
+	char err[SIM_ERRLEN];
+	int serial;
+
+	(void)state;
+	assert_non_null(r);
+	for (serial = 0; serial < 2; serial++) {
+		small_setup(&st, WL_UNIFORM, 4096, 40000, 4096 - 1024);
+		st.wp.threads = 4;
+		st.wp.init = 0;
+		wl_free(&st.wl);
+		sim_src_free(&st.src);
+		assert_int_equal(wl_init(&st.wl, &st.wp, err, sizeof(err)), 0);
+		assert_int_equal(sim_src_workload(&st.src, &st.wl), 0);
+		st.cfg.allow_no_pressure = 1;
+		st.cfg.costs.alloc_ns = 0;
+		st.cfg.costs.cpu_ns = 100;
+		st.cfg.costs.lat[0] = st.cfg.costs.lat[1] = 100;
+		st.cfg.costs.lat[2] = st.cfg.costs.lat[3] = 100;
+		st.cfg.costs.mlp = 1;
+		memset(st.cfg.costs.bw_mbps, 0, sizeof(st.cfg.costs.bw_mbps));
+		st.cfg.serial_clock = serial;
+		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
+					      sizeof(err)), 0);
+		policy(&p, "none", &st.cfg);
+		assert_int_equal(sim_run(&st.cfg, &p, &st.src, &r[serial],
+					 NULL), 0);
+		check_invariants(&st.src, &r[serial], 1);
+		small_free(&st);
+	}
+	/* 10000 accesses of 200 ns each per thread. */
+	assert_int_equal(r[0].sim_time_ns, 10000 * 200);
+	assert_int_equal(r[1].sim_time_ns, 40000 * 200);
+	assert_true(fabs(sim_throughput(&r[0]) - 4 * sim_throughput(&r[1])) <
+		    1e-9 * sim_throughput(&r[0]));
+	sim_result_free(&r[0]);
+	sim_result_free(&r[1]);
+	free(r);
+}
+
+/*
+ * The accessed bit is set by a TLB fill: a page whose bit kswapd cleared
+ * stays old while its translation is cached, and becomes young again at
+ * the access after its entry is invalidated (a migration or a scan).
+ */
+static void test_tlb_accessed_bit(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sthread *t;
+	u64 buf[3], *own;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 1, "none");
+	t = &s.thr[0];
+	own = t->buf;
+	t->buf = buf;			/* replaced for the test */
+	buf[0] = buf[1] = buf[2] = WL_MAKE(5, 0, 0);
+	t->got = 3;
+	t->pos = 0;
+	s.cur = t;
+	run_slice(&s, t, 0);		/* one access: allocation, fill */
+	assert_true(s.flags[5] & PF_YOUNG);
+	s.flags[5] &= (u8)~PF_YOUNG;	/* kswapd's look, no flush */
+	run_slice(&s, t, 0);
+	assert_false(s.flags[5] & PF_YOUNG);
+	tlb_invalidate(&s, 5);
+	run_slice(&s, t, 0);
+	assert_true(s.flags[5] & PF_YOUNG);
+	t->buf = own;
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * A demotion frees its slot when its copy is done, not when it starts;
+ * promoted and demoted again with kswapd's clock behind the promotion's
+ * time counts as ping-pong (no unsigned underflow).
+ */
+static void test_demotion_end(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	u64 u, used;
+
+	(void)state;
+	assert_non_null(r);
+	part_setup(&st, &s, &p, r, 1, "mainline");
+	memcpy(s.wm, wm, sizeof(s.wm));
+	for (u = 0; u < 2000; u++)
+		alloc_unit(&s, u);
+	used = s.fused;
+	s.now = 5000 * SIM_NS_PER_MS;
+	s.kswapd_clock = 10;
+	demote(&s, 0);
+	assert_int_equal(s.fused, used);	/* still copying */
+	assert_int_equal(s.inflight, 0);
+	assert_true(s.kswapd_clock > 10);
+	/* The page was promoted at 4 s; kswapd's clock says 0 s. */
+	s.fpromo[0] = 4000 + 1;
+	s.kswapd_clock = 100;
+	kswapd_finish(&s);
+	assert_int_equal(s.fused, used - 1);
+	assert_int_equal(r->demotions, 1);
+	assert_int_equal(r->pingpong, 1);
+	assert_int_equal(s.inflight, NO_SLOT);
+	/* Fast-tier slots hold 64-bit unit numbers. */
+	assert_int_equal(sizeof(s.fslot[0]), 8);
+	part_free(&st, &s, r);
+	free(r);
+}
+
+/*
+ * A 1/4 scale model of a machine gives the full machine's figures: each
+ * page and access of its stream stands for four.
+ */
+static void test_scale_model(void **state)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(2, sizeof(*r));
+	char err[SIM_ERRLEN];
+	int k;
+
+	(void)state;
+	assert_non_null(r);
+	for (k = 0; k < 2; k++) {
+		small_setup(&st, WL_PMBENCH, k ? 1 << 14 : 1 << 16,
+			    k ? 500000 : 2000000, k ? 1 << 12 : 1 << 14);
+		st.cfg.scale = k ? 4 : 1;
+		st.cfg.scan_period_ms = 0;
+		st.cfg.scan_delay_ms = 100;
+		st.cfg.scan_size_mb = 32;
+		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
+					      sizeof(err)), 0);
+		policy(&p, "mainline", &st.cfg);
+		assert_int_equal(sim_run(&st.cfg, &p, &st.src, &r[k], NULL), 0);
+		small_free(&st);
+	}
+	assert_true(fabs(sim_fast_ratio(&r[1]) - sim_fast_ratio(&r[0])) < 0.03);
+	assert_true(fabs(sim_throughput(&r[1]) / sim_throughput(&r[0]) - 1) <
+		    0.05);
+	assert_true(fabs((double)r[1].promotions / (double)r[0].promotions -
+			 1) < 0.2);
+	assert_int_equal(r[1].alloc_fast + r[1].alloc_slow, 1 << 16);
+	sim_result_free(&r[0]);
+	sim_result_free(&r[1]);
+	free(r);
 }
 
 static void test_alloc_init_fast_limit(void **state)
@@ -349,6 +670,10 @@ static void test_trace_errors(void **state)
 			   2, "not a lackey line");
 	expect_trace_error("bad8.txt", "# only a comment\n\n", TRACE_AUTO, 2,
 			   "no memory accesses");
+	expect_trace_error("bad9.txt", "R 1000 1 5\nR 2000 2 5\nW 1000 1 4\n",
+			   TRACE_TIERSIM, 3, "timestamp 4 ns is before the "
+			   "previous access's, 5 ns on line 2 (timestamps "
+			   "must not decrease)");
 }
 
 static const char lackey_text[] =
@@ -567,6 +892,76 @@ static void test_workload_shapes(void **state)
 	wl_free(&w);
 }
 
+/*
+ * Per-thread streams: each phase's shares add up to the phase, only the
+ * phase's threads take part, and wl_fill() yields exactly the threads'
+ * streams one after the other.
+ */
+static void test_workload_threads(void **state)
+{
+	static const u32 kinds[] = { WL_PMBENCH, WL_COLD_BURST,
+				     WL_DISJOINT_VMA };
+	struct wl_params p;
+	struct wl w;
+	struct wl_thread t;
+	char err[SIM_ERRLEN];
+	u64 buf[512], ref[512], total, got, n, h_thr, h_fill;
+	u32 i, k, ph;
+
+	(void)state;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		wl_defaults(&p, kinds[k]);
+		p.pages = 1 << 14;
+		p.accesses = 30001;
+		p.burst_pages = 999;
+		p.threads = 5;
+		assert_int_equal(wl_init(&w, &p, err, sizeof(err)), 0);
+		for (ph = 0; ph < w.nr_phases; ph++) {
+			for (total = 0, i = 0; i < p.threads; i++) {
+				n = wl_thread_quota(&w, ph, i);
+				if (i < w.phase[ph].t_lo ||
+				    i >= w.phase[ph].t_hi)
+					assert_int_equal(n, 0);
+				total += n;
+			}
+			assert_int_equal(total, w.phase[ph].count);
+		}
+		/* Phase by phase, thread by thread: wl_fill()'s order. */
+		h_thr = 1;
+		for (ph = 0; ph < w.nr_phases; ph++)
+			for (i = 0; i < p.threads; i++) {
+				/* Its earlier phases, then phase ph. */
+				wl_thread_start(&w, &t, i);
+				for (;;) {
+					while ((got = wl_thread_fill(&w, &t, buf,
+							512)) > 0) {
+						u64 j;
+
+						if (t.cur != ph)
+							continue;
+						for (j = 0; j < got; j++) {
+							assert_int_equal(
+								WL_TID(buf[j]),
+								i);
+							h_thr = (h_thr ^ buf[j]) *
+								1099511628211ULL;
+						}
+					}
+					if (t.cur == ph ||
+					    !wl_thread_next(&w, &t))
+						break;
+				}
+			}
+		h_fill = 1;
+		wl_rewind(&w);
+		while ((got = wl_fill(&w, ref, 512)) > 0)
+			for (n = 0; n < got; n++)
+				h_fill = (h_fill ^ ref[n]) * 1099511628211ULL;
+		assert_int_equal(h_thr, h_fill);
+		wl_free(&w);
+	}
+}
+
 static void test_workload_bad_params(void **state)
 {
 	struct wl_params p;
@@ -594,10 +989,10 @@ static void test_policy_specs(void **state)
 
 	(void)state;
 	sim_cfg_defaults(&c);
-	policy(&p, "seed-p3", &c);
+	policy(&p, "rfc2020-p3", &c);
 	assert_true(p.cfg.mode & TP_MODE_NORMAL);
 	assert_false(p.cfg.flags & TP_POL_HOTNESS);
-	policy(&p, "seed", &c);
+	policy(&p, "rfc2020", &c);
 	assert_int_equal(p.cfg.flags, TP_POL_FREE_BYPASS | TP_POL_YOUNG |
 			 TP_POL_HOTNESS | TP_POL_WRITE_DOUBLE |
 			 TP_POL_ADAPTIVE | TP_POL_RL_WMARK_DEFAULT);
@@ -605,12 +1000,12 @@ static void test_policy_specs(void **state)
 	policy(&p, "mainline-bypass-off", &c);
 	assert_false(p.cfg.flags & TP_POL_FREE_BYPASS);
 	assert_int_equal(p.lat_src, LAT_ATIME);
-	policy(&p, "mainline-young+write-double:lat=ring:vma=seed:rate=64",
+	policy(&p, "mainline-young+write-double:lat=ring:vma=disjoint:rate=64",
 	       &c);
 	assert_false(p.cfg.flags & TP_POL_YOUNG);
 	assert_true(p.cfg.flags & TP_POL_WRITE_DOUBLE);
 	assert_int_equal(p.lat_src, LAT_RING);
-	assert_int_equal(p.vma_filter, VMAF_SEED);
+	assert_int_equal(p.vma_filter, VMAF_DISJOINT);
 	assert_int_equal(p.cfg.rate_limit_mbps, 64);
 	policy(&p, "token-bucket", &c);
 	assert_int_equal(p.cfg.limiter_variant, TP_LIMITER_BUCKET);
@@ -696,9 +1091,9 @@ static void run_all(struct setup *s, const char *const *specs, u32 n,
 static void test_end_to_end(void **state)
 {
 	static const char *const specs[] = {
-		"none", "promote-all", "seed-p3", "seed", "mainline",
+		"none", "promote-all", "rfc2020-p3", "rfc2020", "mainline",
 		"mainline-bypass-off", "token-bucket:rate=4", "oracle",
-		"mainline:vma=seed",
+		"mainline:vma=disjoint",
 	};
 	enum { N = sizeof(specs) / sizeof(specs[0]) };
 	struct setup s;
@@ -718,8 +1113,8 @@ static void test_end_to_end(void **state)
 	/* The policies did something, and the bounds hold. */
 	assert_true(res[1].promotions > 0);		/* promote-all */
 	assert_true(res[1].demotions > 0);
-	assert_true(res[2].hint_faults_fast > 0);	/* seed-p3 scans DRAM */
-	assert_int_equal(res[3].hint_faults_fast, 0);	/* seed skips it */
+	assert_true(res[2].hint_faults_fast > 0);	/* rfc2020-p3 scans DRAM */
+	assert_int_equal(res[3].hint_faults_fast, 0);	/* rfc2020 skips it */
 	assert_true(res[4].pte_scanned > 0);
 	assert_true(sim_fast_ratio(&res[7]) >= sim_fast_ratio(&res[0]));
 	assert_int_equal(res[7].promotions + res[7].hint_faults, 0);
@@ -754,7 +1149,7 @@ static void test_end_to_end_workloads(void **state)
 	static const u32 kinds[] = { WL_ZIPF, WL_GUPS_HOTSET, WL_PHASE_SHIFT,
 				     WL_COLD_BURST, WL_DISJOINT_VMA,
 				     WL_UNIFORM };
-	static const char *const specs[] = { "seed", "mainline", "oracle" };
+	static const char *const specs[] = { "rfc2020", "mainline", "oracle" };
 	struct sim_policy pol[3];
 	struct sim_result *res = calloc(3, sizeof(*res));
 	char err[SIM_ERRLEN];
@@ -801,7 +1196,7 @@ static void test_end_to_end_thp(void **state)
 
 static void test_end_to_end_trace(void **state)
 {
-	static const char *const specs[] = { "none", "mainline", "seed",
+	static const char *const specs[] = { "none", "mainline", "rfc2020",
 					     "oracle" };
 	struct sim_policy pol[4];
 	struct sim_result *res = calloc(4, sizeof(*res));
@@ -862,6 +1257,12 @@ int main(void)
 		cmocka_unit_test(test_alloc_spill_at_low_wmark),
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
+		cmocka_unit_test(test_queueing_model),
+		cmocka_unit_test(test_thread_order),
+		cmocka_unit_test(test_thread_clocks),
+		cmocka_unit_test(test_tlb_accessed_bit),
+		cmocka_unit_test(test_demotion_end),
+		cmocka_unit_test(test_scale_model),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),
 		cmocka_unit_test(test_validate_refuses),
@@ -870,6 +1271,7 @@ int main(void)
 		cmocka_unit_test(test_tiersim_format),
 		cmocka_unit_test(test_workload_determinism),
 		cmocka_unit_test(test_workload_shapes),
+		cmocka_unit_test(test_workload_threads),
 		cmocka_unit_test(test_workload_bad_params),
 		cmocka_unit_test(test_policy_specs),
 		cmocka_unit_test(test_end_to_end),

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * tiersim output: table, JSON, CSV and SVG. JSON and CSV carry the same
- * scalar fields, from one table (run_fields()); JSON adds the per-phase,
- * per-region, per-VMA figures and the time series. Every number is printed
- * with a fixed format, so the same seed and options give the same bytes.
+ * tiersim output: table, JSON and CSV (plot.c draws the SVG). JSON and CSV
+ * carry the same scalar fields, from one table (run_fields()); JSON adds
+ * the per-phase, per-region, per-VMA figures and the time series. Every
+ * number is printed with a fixed format, so the same seed and options give
+ * the same bytes.
  */
 #include "out.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -78,6 +78,12 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	D("t_migrate_s", (double)r->t_migr / 1e9);
 	D("t_scan_s", (double)r->t_scan / 1e9);
 	D("t_alloc_s", (double)r->t_alloc / 1e9);
+	D("t_tlb_s", (double)r->t_tlb / 1e9);
+	U("tlb_shootdowns", r->tlb_shootdowns);
+	D("slow_util", r->sim_time_ns ?
+	  (double)r->busy_ns[0] / (double)r->sim_time_ns : 0);
+	D("fast_util", r->sim_time_ns ?
+	  (double)r->busy_ns[1] / (double)r->sim_time_ns : 0);
 	O("response_ms", r->response_ms);
 	U("promotions_hot", r->region_promo[WL_REGION_HOT]);
 	U("promotions_hot2", r->region_promo[WL_REGION_HOT2]);
@@ -152,7 +158,12 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"fast_pages\": %llu, "
 		"\"slow_pages\": %llu, \"wmark_min\": %llu, \"wmark_low\": "
 		"%llu, \"wmark_high\": %llu, \"wmark_promo\": %llu, "
-		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\", \"kswapd\": \"%s\"},\n",
+		"\"thp\": %s, \"init_fast\": %.6g, \"lru\": \"%s\", \"kswapd\": \"%s\", "
+		"\"mlp\": %u, \"slow_read_mbps\": %u, \"slow_write_mbps\": %u, "
+		"\"fast_read_mbps\": %u, \"fast_write_mbps\": %u, "
+		"\"slow_gran\": %u, \"fast_gran\": %u, \"slow_queue_ns\": %u, "
+		"\"fast_queue_ns\": %u, \"tlb_ns\": %u, \"ipi_ns\": %u, "
+		"\"tlb_entries\": %u, \"clock\": \"%s\", \"scale\": %u},\n",
 		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
 		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
@@ -166,14 +177,22 @@ static void json_config(FILE *f, const struct run_set *rs)
 		(unsigned long long)c->wmark[2], (unsigned long long)c->wmark[3],
 		c->thp ? "true" : "false", c->init_fast,
 		c->lru_two_list ? "two-list" : "clock",
-		c->kswapd_rounds ? "rounds" : "simple");
+		c->kswapd_rounds ? "rounds" : "simple",
+		c->costs.mlp ? c->costs.mlp : rs->src->mlp ? rs->src->mlp : 1,
+		c->costs.bw_mbps[0], c->costs.bw_mbps[1], c->costs.bw_mbps[2],
+		c->costs.bw_mbps[3], c->costs.gran[0], c->costs.gran[1],
+		c->costs.queue_ns[0], c->costs.queue_ns[1], c->costs.tlb_ns,
+		c->costs.ipi_ns, c->tlb_entries,
+		c->serial_clock ? "serial" : "threads",
+		c->scale ? c->scale : 1);
 	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
 		"%u, \"scan_period_adaptive\": %s, \"scan_size_mb\": %u, "
-		"\"scan_period_max_ms\": %u, "
+		"\"scan_period_max_ms\": %u, \"thresh_period_ms\": %u, "
 		"\"hot_threshold_ms\": %u, \"rate_limit_mbps\": %lld, "
 		"\"sample_ms\": %u, \"pingpong_ms\": %u},\n",
 		c->scan_delay_ms, sim_scan_period_ms(c, rs->src->pages),
-		c->scan_period_ms ? "false" : "true", c->scan_size_mb, c->scan_period_max_ms, c->hot_threshold_ms,
+		c->scan_period_ms ? "false" : "true", c->scan_size_mb,
+		c->scan_period_max_ms, c->thresh_period_ms, c->hot_threshold_ms,
 		(long long)c->rate_limit_mbps, c->sample_ms, c->pingpong_ms);
 }
 
@@ -215,6 +234,8 @@ static const struct {
 	{ ", \"demotions\"", offsetof(struct sim_sample, demo), 0 },
 	{ ", \"fast_used\"", offsetof(struct sim_sample, fast_used), 0 },
 	{ ", \"pte_updates\"", offsetof(struct sim_sample, pte_updates), 0 },
+	{ ", \"slow_util\"", offsetof(struct sim_sample, util[0]), 1000 },
+	{ ", \"fast_util\"", offsetof(struct sim_sample, util[1]), 1000 },
 };
 
 static void json_run(FILE *f, const struct run_set *rs,
@@ -355,11 +376,39 @@ static const char *compact(char *b, size_t n, u64 v)
 	return b;
 }
 
+/*
+ * The runs' simulated time: "9.0 s" when they agree to 0.1 s, else the
+ * range and the policies at its ends, "5.8 s (oracle) to 9.1 s (promote-all)".
+ */
+static const char *sim_time_range(char *b, size_t n, const struct run_set *rs)
+{
+	u32 i, lo = 0, hi = 0;
+
+	for (i = 1; i < rs->nr; i++) {
+		if (rs->res[i].sim_time_ns < rs->res[lo].sim_time_ns)
+			lo = i;
+		if (rs->res[i].sim_time_ns > rs->res[hi].sim_time_ns)
+			hi = i;
+	}
+	if (!rs->nr)
+		snprintf(b, n, "0.0 s");
+	else if (rs->res[hi].sim_time_ns - rs->res[lo].sim_time_ns < 50000000)
+		snprintf(b, n, "%.1f s", (double)rs->res[hi].sim_time_ns / 1e9);
+	else
+		snprintf(b, n, "%.1f s (%s) to %.1f s (%s)",
+			 (double)rs->res[lo].sim_time_ns / 1e9,
+			 rs->res[lo].policy,
+			 (double)rs->res[hi].sim_time_ns / 1e9,
+			 rs->res[hi].policy);
+	return b;
+}
+
 void out_table(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
-	char b[12][16], th[16];
+	char b[12][16], th[16], simt[256];
 	int kind = rs->wp ? (int)rs->wp->kind : -1, burst = -1;
+	const u32 k = c->scale ? c->scale : 1;
 	size_t w = 6;
 	u32 i;
 
@@ -372,16 +421,29 @@ void out_table(FILE *f, const struct run_set *rs)
 			w = strlen(rs->res[i].policy);
 	fprintf(f, "\n== %s: %llu pages (%.2f GiB), %llu accesses, %u "
 		"thread(s), seed %llu\n   fast tier %llu pages (%.0f %%), "
-		"profile %s%s, scan period %u ms, %.1f s simulated\n",
-		rs->title, (unsigned long long)rs->src->pages,
-		(double)rs->src->pages / 262144.0,
-		(unsigned long long)rs->src->total, rs->src->nr_threads,
+		"profile %s%s, scan period %u ms, %s simulated\n",
+		rs->title, (unsigned long long)(rs->src->pages * k),
+		(double)(rs->src->pages * k) / 262144.0,
+		(unsigned long long)(rs->src->total * k), rs->src->nr_threads,
 		(unsigned long long)rs->seed,
-		(unsigned long long)c->fast_pages,
+		(unsigned long long)(c->fast_pages * k),
 		100.0 * (double)c->fast_pages / (double)rs->src->pages,
 		c->costs.name, c->thp ? ", 2 MiB folios" : "",
 		sim_scan_period_ms(c, rs->src->pages),
-		rs->nr ? (double)rs->res[0].sim_time_ns / 1e9 : 0.0);
+		sim_time_range(simt, sizeof(simt), rs));
+	if (k > 1 || c->thresh_period_ms) {
+		fprintf(f, "   ");
+		if (k > 1)
+			fprintf(f, "a 1/%u scale model (each page and access "
+				"stands for %u)%s", k, k,
+				c->thresh_period_ms ? "; " : "");
+		if (c->thresh_period_ms)
+			fprintf(f, "threshold period scaled to %.1f s (from %.0f "
+				"s)", c->thresh_period_ms / 1e3,
+				(c->scan_period_max_ms ? c->scan_period_max_ms :
+				 TP_DEFAULT_SCAN_PERIOD_MAX_MS) / 1e3);
+		fputc('\n', f);
+	}
 	fprintf(f, "%-*s %6s %7s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
 		"%6s %6s %6s %7s", (int)w, "policy", "fast%", "lat ns",
 		"Macc/s", "promo", "demo", "pingp", "faults", "ptescn",
@@ -442,178 +504,4 @@ void out_table(FILE *f, const struct run_set *rs)
 double out_pct(double a, double b)
 {
 	return b != 0 ? 100.0 * (a - b) / b : 0;
-}
-
-/* ---- SVG ---------------------------------------------------------------- */
-
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-};
-
-#define SVG_W		960
-#define SVG_PH		200
-#define SVG_L		70
-#define SVG_R		220
-#define SVG_T		40
-#define SVG_GAP		50
-
-/* A "nice" axis maximum at or above @v. */
-static double nice_max(double v)
-{
-	double p, m;
-
-	if (v <= 0)
-		return 1;
-	p = pow(10, floor(log10(v)));
-	m = v / p;
-	if (m <= 1)
-		return p;
-	if (m <= 2)
-		return 2 * p;
-	if (m <= 5)
-		return 5 * p;
-	return 10 * p;
-}
-
-/* Series value @k (0 fast ratio, 1 promotion MB/s, 2 threshold ms). */
-static int series_val(const struct sim_result *r, u32 i, int k, double *out)
-{
-	const struct sim_sample *a = &r->sample[i - 1], *b = &r->sample[i];
-	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
-
-	switch (k) {
-	case 0:
-		if (b->acc == a->acc)
-			return 0;
-		*out = (double)(b->fast - a->fast) / (double)(b->acc - a->acc);
-		return 1;
-	case 1:
-		if (dt <= 0)
-			return 0;
-		*out = (double)(b->promo - a->promo) * 4096.0 / 1048576.0 / dt;
-		return 1;
-	default:
-		if (!r->has_threshold)
-			return 0;
-		*out = (double)b->thresh / 1e6;
-		return 1;
-	}
-}
-
-int out_svg(const char *path, const struct run_set *rs)
-{
-	static const char *const titles[3] = {
-		"fast-tier access ratio", "promotion rate (MB/s)",
-		"hot threshold (ms)",
-	};
-	double tmax = 0, ymax[3] = { 1, 0, 0 }, v;
-	const int pw = SVG_W - SVG_L - SVG_R;
-	FILE *f;
-	u32 i, j;
-	int k, t;
-
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	for (i = 0; i < rs->nr; i++) {
-		const struct sim_result *r = &rs->res[i];
-
-		if (r->nr_samples &&
-		    (double)r->sample[r->nr_samples - 1].t_ns / 1e9 > tmax)
-			tmax = (double)r->sample[r->nr_samples - 1].t_ns / 1e9;
-		for (j = 1; j < r->nr_samples; j++)
-			for (k = 1; k < 3; k++)
-				if (series_val(r, j, k, &v) && v > ymax[k])
-					ymax[k] = v;
-	}
-	tmax = nice_max(tmax);
-	ymax[1] = nice_max(ymax[1]);
-	ymax[2] = nice_max(ymax[2]);
-	fprintf(f, "<!-- SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause -->\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		SVG_W, SVG_T + 3 * (SVG_PH + SVG_GAP));
-	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">tiersim: ",
-		SVG_L);
-	for (const char *s = rs->title; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
-	fprintf(f, " (%s, fast tier %.0f %%)</text>\n", rs->cfg->costs.name,
-		100.0 * (double)rs->cfg->fast_pages / (double)rs->src->pages);
-	for (k = 0; k < 3; k++) {
-		int y0 = SVG_T + k * (SVG_PH + SVG_GAP);
-
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", SVG_L,
-			y0 - 6, titles[k]);
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-			"fill=\"none\" stroke=\"#888\"/>\n", SVG_L, y0, pw,
-			SVG_PH);
-		for (t = 0; t <= 4; t++) {
-			int y = y0 + SVG_PH - t * SVG_PH / 4;
-			int x = SVG_L + t * pw / 4;
-
-			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-				"stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" "
-				"text-anchor=\"end\">%.4g</text>\n", SVG_L, y,
-				SVG_L + pw, y, SVG_L - 4, y + 4,
-				ymax[k] * t / 4);
-			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
-				"%.4g s</text>\n", x, y0 + SVG_PH + 16,
-				tmax * t / 4);
-		}
-		for (i = 0; i < rs->nr; i++) {
-			const struct sim_result *r = &rs->res[i];
-			int open = 0;
-
-			for (j = 1; j < r->nr_samples; j++) {
-				double x, y;
-
-				if (!series_val(r, j, k, &v)) {
-					if (open)
-						fputs("\"/>\n", f);
-					open = 0;
-					continue;
-				}
-				x = SVG_L + pw * ((double)r->sample[j].t_ns /
-						  1e9) / tmax;
-				y = y0 + SVG_PH - SVG_PH * (v > ymax[k] ?
-							    1 : v / ymax[k]);
-				if (!open)
-					fprintf(f, "<polyline fill=\"none\" "
-						"stroke=\"%s\" stroke-width="
-						"\"1.5\" points=\"",
-						palette[i % 10]);
-				fprintf(f, "%s%.1f,%.1f", open ? " " : "", x, y);
-				open = 1;
-			}
-			if (open)
-				fputs("\"/>\n", f);
-		}
-	}
-	for (i = 0; i < rs->nr; i++) {
-		int y = SVG_T + 10 + (int)i * 18;
-
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-			"stroke=\"%s\" stroke-width=\"3\"/>\n<text x=\"%d\" "
-			"y=\"%d\">", SVG_W - SVG_R + 12, y, SVG_W - SVG_R + 36,
-			y, palette[i % 10], SVG_W - SVG_R + 42, y + 4);
-		for (const char *s = rs->res[i].policy; *s; s++) {
-			if (*s == '<')
-				fputs("&lt;", f);
-			else if (*s == '&')
-				fputs("&amp;", f);
-			else
-				fputc(*s, f);
-		}
-		fputs("</text>\n", f);
-	}
-	fputs("</svg>\n", f);
-	return fclose(f) ? -1 : 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * tiersim suites and the results page: the runs behind each seed claim and
- * the generator of docs/RESULTS.md (tiersim --suite results --results-md).
+ * tiersim suites and the results page: the runs behind each claim of the
+ * sources and the generator of docs/RESULTS.md (tiersim --suite results
+ * --results-md).
  */
 #ifndef _TIERSIM_RESULTS_H
 #define _TIERSIM_RESULTS_H
@@ -25,8 +26,10 @@
  * @cpu_ns: CPU time per access (0: default)
  * @scan_size_mb: numa_balancing_scan_size_mb (0: default)
  * @scan_period_min_ms: numa_balancing_scan_period_min_ms (0: default)
- * @scan_fixed: keep the scan period at task_scan_min() of the footprint
- *	(no adaptation: the results page's scaled machine, see results.c)
+ * @scale: a 1/@scale model of a larger machine (0: 1)
+ * @threads: threads (0: the workload's)
+ * @thresh_period_ms: the threshold controller's period alone (0: default)
+ * @mlp: misses in flight per thread (0: the workload's)
  */
 struct item {
 	const char *label;
@@ -41,7 +44,10 @@ struct item {
 	u32 cpu_ns;
 	u32 scan_size_mb;
 	u32 scan_period_min_ms;
-	int scan_fixed;
+	u32 scale;
+	u32 threads;
+	u32 thresh_period_ms;
+	u32 mlp;
 };
 
 extern const struct item results_items[];

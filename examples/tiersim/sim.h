@@ -64,6 +64,20 @@ typedef int64_t s64;
  *	@scan_pte_ns (the PTE rewrite, the access-time stamp, the TLB flush)
  * @demote_ns: kswapd's CPU time to demote one 4 KiB page; 0 means
  *	@migrate_ns
+ * @bw_mbps: peak media bandwidth, MB/s: [0] slow read, [1] slow write,
+ *	[2] fast read, [3] fast write; 0: unlimited (the tier's latency stays
+ *	at its idle value)
+ * @gran: bytes the media moves per access: [0] slow, [1] fast (Optane
+ *	reads and writes 256-byte lines; DRAM and CXL 64-byte ones)
+ * @queue_ns: loaded latency: a tier's latency is its idle latency plus
+ *	@queue_ns x u / (1 - u) at utilisation u (capped at 0.95): [0] slow,
+ *	[1] fast
+ * @mlp: memory-level parallelism, the misses a thread has in flight: each
+ *	access stalls its thread for its latency / @mlp; 0: the workload's
+ * @tlb_ns: a TLB shootdown's cost to the CPU that starts it (sending the
+ *	IPIs and waiting for them), when other CPUs run the process
+ * @ipi_ns: a TLB shootdown's cost to each other CPU running the process
+ *	(the interrupt, the flush, the refills)
  */
 struct sim_costs {
 	const char *name;
@@ -77,6 +91,12 @@ struct sim_costs {
 	u32 reclaim_ns;
 	u32 scan_update_ns;
 	u32 demote_ns;
+	u32 bw_mbps[4];
+	u32 gran[2];
+	u32 queue_ns[2];
+	u32 mlp;
+	u32 tlb_ns;
+	u32 ipi_ns;
 };
 
 /* kswapd's CPU time per 4 KiB page demoted: @demote_ns or @migrate_ns. */
@@ -86,16 +106,17 @@ static inline u32 sim_demote_ns(const struct sim_costs *c)
 }
 
 enum sim_lat_src {
-	LAT_RING = 0,		/* scan-history ring (seed 000 6/8) */
+	LAT_RING = 0,		/* scan-history ring (the 2020 RFC patch 6/8) */
 	LAT_ATIME = 1,		/* per-page access-time stamp (mainline) */
 };
 
 enum sim_vma_filter {
 	VMAF_NONE = TP_VMA_FILTER_NONE,
-	VMAF_SEED = TP_VMA_FILTER_DISJOINT,
+	/* Linux 6.5's PID filter plus the 2023 RFC's forced scan */
+	VMAF_DISJOINT = TP_VMA_FILTER_DISJOINT,
 	VMAF_MAINLINE = TP_VMA_FILTER_LINUX67,
-	/* Linux 6.5 (seed 004's base): the seed filter without the countdown */
-	VMAF_BASE65 = 3,
+	/* Linux 6.4-6.6's PID filter alone (the 2023 RFC's base) */
+	VMAF_PID = 3,
 };
 
 /* Fields of &struct sim_policy's cfg set explicitly by the policy spec. */
@@ -152,6 +173,18 @@ struct sim_policy {
  *	examines lru_size >> priority pages or reclaims the high watermark's
  *	worth, the watermark is checked between rounds) instead of checking
  *	the demotion target before every page
+ * @serial_clock: all threads share one clock, taking turns access by
+ *	access (--clock serial) instead of a clock each, run in time order
+ * @tlb_entries: each thread's TLB, entries (a power of 2, direct-mapped):
+ *	the accessed bit is set by the page walk of a TLB fill, as x86 does;
+ *	0: by every access
+ * @thresh_period_ms: the hot-threshold controller's period alone (the
+ *	scanner keeps @scan_period_max_ms); 0: @scan_period_max_ms
+ * @scale: a 1/@scale model of a machine @scale times larger: each page of
+ *	the stream stands for @scale pages of the machine, and each access
+ *	for @scale accesses, one to each (docs/tiersim.md, "Scale models");
+ *	the costs, bandwidths, watermarks and kernel settings are the large
+ *	machine's
  * @nr_cpu: entries of @cpu_at and @cpu_ns: from access @cpu_at[i] of the
  *	stream on, each access costs @cpu_ns[i] of CPU time (a measured
  *	machine whose speed changed over time, --cpu-ns-file); 0: none
@@ -177,6 +210,10 @@ struct sim_cfg {
 	double init_fast;
 	int lru_two_list;
 	int kswapd_rounds;
+	int serial_clock;
+	u32 tlb_entries;
+	u32 thresh_period_ms;
+	u32 scale;
 	u32 nr_cpu;
 	const u64 *cpu_at;
 	const u32 *cpu_ns;
@@ -203,6 +240,7 @@ struct src_vma {
  * @phase_measured: whether they count towards the headline figures
  * @needs_pressure: the workload is meant to overflow the fast tier
  * @cpu_ns: default CPU time per access of the workload
+ * @mlp: default memory-level parallelism of the workload
  * @oracle_count: accesses per page over the whole stream (for the oracle;
  *	computed on demand)
  */
@@ -220,6 +258,7 @@ struct sim_src {
 	int phase_measured[WL_MAX_PHASES];
 	int needs_pressure;
 	u32 cpu_ns;
+	u32 mlp;
 	u32 *oracle_count;
 };
 
@@ -260,6 +299,7 @@ struct sim_sample {
 	u64 cand;
 	u64 fast_used;
 	u64 pte_updates;
+	u64 util[2];		/* utilisation of the slow, fast tier, 1/1000 */
 };
 
 /**
@@ -280,8 +320,8 @@ struct sim_sample {
  * @th_lowered: threshold reductions
  * @threshold: the hot threshold in ticks
  *
- * Filled from tp_node_stats() by sim_node_stats(), the one place that
- * knows the library's statistics.
+ * Filled from the library's statistics by node_stats() (sim_int.h), the
+ * one place that reads them.
  */
 struct sim_node_stats {
 	u64 pgpromote_candidate;
@@ -319,7 +359,9 @@ struct sim_result {
 	u64 measured_stall_ns;
 	u64 sim_time_ns;
 	u64 fast_accesses;
-	u64 t_cpu, t_mem, t_fault, t_migr, t_scan, t_alloc;
+	u64 t_cpu, t_mem, t_fault, t_migr, t_scan, t_alloc, t_tlb;
+	u64 tlb_shootdowns;	/* TLB flushes sent to other CPUs */
+	u64 busy_ns[2];		/* slow, fast tier: media busy time */
 	u64 promotions;
 	u64 demotions;
 	u64 pingpong;
@@ -347,6 +389,7 @@ struct sim_result {
 	u32 nr_passes;		/* logged (the first SIM_MAX_PASSES) */
 	struct sim_pass pass[SIM_MAX_PASSES];
 	u64 pages;		/* footprint, 4 KiB pages */
+	u32 scale;		/* sim_cfg's: accesses stand for this many */
 	u64 state_bytes;	/* simulator memory for the pages */
 	int failed;
 	char err[SIM_ERRLEN];

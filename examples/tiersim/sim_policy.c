@@ -4,14 +4,15 @@
  *
  *	BASE { +SWITCH | -SWITCH | :KEY=VALUE }
  *
- * e.g. "mainline", "seed-p6", "mainline-bypass-off", "mainline+young",
- * "seed:lat=atime:rate=64", "mainline:vma=seed". Every combination of the
+ * e.g. "mainline", "rfc2020-p6", "mainline-bypass-off", "mainline+young",
+ * "rfc2020:lat=atime:rate=64", "mainline:vma=disjoint". Every combination of the
  * tierpol policy API (preset, TP_POL_* switches, variants, rate, threshold,
  * period, burst) and of the simulator's choices (latency source, VMA
  * filter, demotion) can be named.
  */
 #include "sim.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,24 +27,25 @@ static const struct base bases[] = {
 	{ "none", "first touch only: no scanning, no promotion, no demotion" },
 	{ "promote-all", "tiering mode, every hinted slow page promoted when "
 	  "there is room (no hot-page selection), kswapd demotion" },
-	{ "seed-p3", "seed 000 patches 1-3: tiering mode, rate limit (window, "
-	  "high watermark per s), free-space bypass, kswapd demotion; scans "
-	  "the fast tier too" },
-	{ "seed-p4", "seed-p3 + 4/8: skip scanning the fast tier" },
-	{ "seed-p5", "seed-p4 + 5/8: promote only pages accessed twice (young)" },
-	{ "seed-p6", "seed-p5 + 6/8: hot-page selection, scan-ring latency vs "
-	  "1000 ms threshold" },
-	{ "seed-p7", "seed-p6 + 7/8: double threshold for write faults (the "
-	  "seed's fixed-threshold step); alias seed-fixed" },
-	{ "seed-p8", "seed-p7 + 8/8: automatic threshold (the seed preset); "
-	  "aliases seed, seed-auto" },
-	{ "seed-fixed", NULL },
-	{ "seed-auto", NULL },
-	{ "seed", NULL },
+	{ "rfc2020-p3", "the 2020 RFC, patches 1-3: tiering mode, rate limit "
+	  "(window, high watermark per s), free-space bypass, kswapd "
+	  "demotion; scans the fast tier too" },
+	{ "rfc2020-p4", "rfc2020-p3 + 4/8: skip scanning the fast tier" },
+	{ "rfc2020-p5", "rfc2020-p4 + 5/8: promote only pages accessed twice "
+	  "(young)" },
+	{ "rfc2020-p6", "rfc2020-p5 + 6/8: hot-page selection, scan-ring "
+	  "latency vs 1000 ms threshold" },
+	{ "rfc2020-p7", "rfc2020-p6 + 7/8: double threshold for write faults "
+	  "(the RFC's fixed-threshold step); alias rfc2020-fixed" },
+	{ "rfc2020-p8", "rfc2020-p7 + 8/8: automatic threshold (the RFC "
+	  "preset); aliases rfc2020, rfc2020-auto" },
+	{ "rfc2020-fixed", NULL },
+	{ "rfc2020-auto", NULL },
+	{ "rfc2020", NULL },
 	{ "mainline", "Linux 6.1+ preset: access-time stamp latency, adaptive "
 	  "threshold, 65536 MB/s window limiter, promo watermark, bypass" },
-	{ "mainline-bypass-off", "mainline with seed 002's free-space bypass "
-	  "off" },
+	{ "mainline-bypass-off", "mainline with the bypass knob (2026) off: "
+	  "no free-space bypass" },
 	{ "token-bucket", "mainline with the token-bucket limiter in place of "
 	  "the per-second window" },
 	{ "oracle", "static optimum: pins the most-accessed pages of the whole "
@@ -77,28 +79,63 @@ void sim_policy_help(FILE *f)
 			fprintf(f, "  %-20s %s\n", bases[i].name, bases[i].help);
 	fprintf(f,
 "  Any base can be modified: BASE{+SWITCH|-SWITCH|:KEY=VALUE}, e.g.\n"
-"  mainline+young, seed-p8:lat=atime, mainline:vma=seed:rate=256.\n"
+"  mainline+young, rfc2020-p8:lat=atime, mainline:vma=disjoint:rate=256.\n"
 "  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
 "    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
 "    scanner marks fast-tier pages too).\n"
-"  Keys: rate=MB/s hot=ms period=ms (threshold period) burst=pages\n"
-"    limiter=bucket|window-seed|window-mainline thresh=seed|mainline\n"
-"    wmark=seed|mainline lat=ring|atime vma=none|base65|seed|mainline\n"
+"  Keys: rate=MB/s (0: see --rate-limit-mbps) hot=ms period=ms (threshold\n"
+"    period) burst=pages (0: one second of the rate)\n"
+"    limiter=bucket|window-rfc2020|window-mainline thresh=rfc2020|mainline\n"
+"    wmark=rfc2020|mainline lat=ring|atime vma=none|pid|disjoint|mainline\n"
 "    mode=0..3 demote=0|1\n");
 }
 
-static int parse_u32(const char *s, u32 *out)
-{
-	char *end;
-	unsigned long long v;
+/* The numeric keys: their range, unit, and why 0 is refused. */
+static const struct {
+	const char *key;
+	u32 lo, hi;
+	const char *unit;
+	const char *why;
+} num_keys[] = {
+	/* TP_RATE_MAX 4 KiB pages a second, in MB/s */
+	{ "rate", 0, (u32)(TP_RATE_MAX >> 8), " MB/s", NULL },
+	{ "hot", 1, UINT32_MAX, " ms", "0 would select the default of 1000 ms" },
+	{ "period", 1, UINT32_MAX, " ms",
+	  "0 would select the default of 60000 ms" },
+	{ "burst", 0, UINT32_MAX, " pages", NULL },
+	{ "mode", 0, TP_MODE_NORMAL | TP_MODE_TIERING, "", NULL },
+	{ "demote", 0, 1, "", NULL },
+};
 
-	if (!*s || *s == '-')
+/*
+ * @val of key @k: 0 and the number, or -1 with the reason ("rate=X is too
+ * large (allowed: 0 to 16777216 MB/s)").
+ */
+static int parse_key_num(unsigned int k, const char *val, u32 *out,
+			 char *err, size_t errlen)
+{
+	const char *key = num_keys[k].key;
+	unsigned long long v;
+	char *end;
+	int neg = *val == '-';
+
+	errno = 0;
+	v = strtoull(val + neg, &end, 10);
+	if (val[neg] < '0' || val[neg] > '9' || *end) {
+		snprintf(err, errlen, "%s=%s is not a whole number", key, val);
 		return -1;
-	v = strtoull(s, &end, 10);
-	if (*end || v > UINT32_MAX)
-		return -1;
-	*out = (u32)v;
-	return 0;
+	}
+	if (!neg && errno != ERANGE && v >= num_keys[k].lo &&
+	    v <= num_keys[k].hi) {
+		*out = (u32)v;
+		return 0;
+	}
+	snprintf(err, errlen, "%s=%s is too %s (allowed: %u to %u%s%s%s)", key,
+		 val, neg || v < num_keys[k].lo ? "small" : "large",
+		 num_keys[k].lo, num_keys[k].hi, num_keys[k].unit,
+		 !neg && !v && num_keys[k].why ? "; " : "",
+		 !neg && !v && num_keys[k].why ? num_keys[k].why : "");
+	return -1;
 }
 
 static int set_base(const char *b, struct sim_policy *p)
@@ -134,13 +171,13 @@ static int set_base(const char *b, struct sim_policy *p)
 			c->limiter_variant = TP_LIMITER_BUCKET;
 		return 0;
 	}
-	if (!strcmp(b, "seed") || !strcmp(b, "seed-auto"))
+	if (!strcmp(b, "rfc2020") || !strcmp(b, "rfc2020-auto"))
 		step = 8;
-	else if (!strcmp(b, "seed-fixed"))
+	else if (!strcmp(b, "rfc2020-fixed"))
 		step = 7;
-	else if (!strncmp(b, "seed-p", 6) && b[6] >= '3' && b[6] <= '8' &&
-		 !b[7])
-		step = (u32)(b[6] - '0');
+	else if (!strncmp(b, "rfc2020-p", 9) && b[9] >= '3' && b[9] <= '8' &&
+		 !b[10])
+		step = (u32)(b[9] - '0');
 	else
 		return -1;
 	tp_policy_preset(c, TP_PRESET_RFC2020, SIM_TPS);
@@ -163,15 +200,15 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 		   char *err, size_t errlen)
 {
 	struct tp_policy_cfg *c = &p->cfg;
+	unsigned int k;
 	u32 v;
 
-	if (!strcmp(key, "rate") || !strcmp(key, "hot") ||
-	    !strcmp(key, "period") || !strcmp(key, "burst") ||
-	    !strcmp(key, "mode") || !strcmp(key, "demote")) {
-		if (parse_u32(val, &v)) {
-			snprintf(err, errlen, "%s=%s: not a number", key, val);
+	for (k = 0; k < sizeof(num_keys) / sizeof(num_keys[0]); k++)
+		if (!strcmp(key, num_keys[k].key))
+			break;
+	if (k < sizeof(num_keys) / sizeof(num_keys[0])) {
+		if (parse_key_num(k, val, &v, err, errlen))
 			return -1;
-		}
 		if (!strcmp(key, "rate")) {
 			c->rate_limit_mbps = v;
 			p->set |= SPEC_RATE;
@@ -193,7 +230,7 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 	if (!strcmp(key, "limiter")) {
 		if (!strcmp(val, "bucket"))
 			c->limiter_variant = TP_LIMITER_BUCKET;
-		else if (!strcmp(val, "window-seed"))
+		else if (!strcmp(val, "window-rfc2020"))
 			c->limiter_variant = TP_LIMITER_WINDOW_RFC2020;
 		else if (!strcmp(val, "window-mainline"))
 			c->limiter_variant = TP_LIMITER_WINDOW_LINUX61;
@@ -202,7 +239,7 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 		return 0;
 	}
 	if (!strcmp(key, "thresh") || !strcmp(key, "wmark")) {
-		if (strcmp(val, "seed") && strcmp(val, "mainline"))
+		if (strcmp(val, "rfc2020") && strcmp(val, "mainline"))
 			goto bad;
 		v = !strcmp(val, "mainline");
 		if (!strcmp(key, "thresh"))
@@ -225,12 +262,12 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 	if (!strcmp(key, "vma")) {
 		if (!strcmp(val, "none"))
 			p->vma_filter = VMAF_NONE;
-		else if (!strcmp(val, "seed"))
-			p->vma_filter = VMAF_SEED;
+		else if (!strcmp(val, "disjoint"))
+			p->vma_filter = VMAF_DISJOINT;
 		else if (!strcmp(val, "mainline"))
 			p->vma_filter = VMAF_MAINLINE;
-		else if (!strcmp(val, "base65"))
-			p->vma_filter = VMAF_BASE65;
+		else if (!strcmp(val, "pid"))
+			p->vma_filter = VMAF_PID;
 		else
 			goto bad;
 		return 0;
@@ -354,8 +391,11 @@ int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 
 	if (c->hot_threshold_ms && !(p->set & SPEC_HOT))
 		p->cfg.hot_threshold_ms = c->hot_threshold_ms;
-	if (c->scan_period_max_ms && !(p->set & SPEC_PERIOD))
-		p->cfg.scan_period_max_ms = c->scan_period_max_ms;
+	if (!(p->set & SPEC_PERIOD) &&
+	    (c->thresh_period_ms || c->scan_period_max_ms))
+		p->cfg.scan_period_max_ms = c->thresh_period_ms ?
+					    c->thresh_period_ms :
+					    c->scan_period_max_ms;
 	if (c->rate_limit_mbps >= 0 && !(p->set & SPEC_RATE))
 		p->cfg.rate_limit_mbps = (u32)c->rate_limit_mbps;
 	ret = tp_policy_init(&tpp, &p->cfg);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PAGE_SHIFT_4K	12
 #define MAX_TID		65535U
@@ -363,12 +364,22 @@ nomem:
 int trace_open(struct trace *t, const char *path, int format, int instr,
 	       char *err, size_t errlen)
 {
+	return trace_open_progress(t, path, format, instr, NULL, NULL, err,
+				   errlen);
+}
+
+int trace_open_progress(struct trace *t, const char *path, int format,
+			int instr, trace_progress_fn progress, void *arg,
+			char *err, size_t errlen)
+{
 	struct tline l;
 	const char *why = NULL;
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	uint64_t line = 0, slot, threads = 0;
+	uint64_t line = 0, slot, threads = 0, prev_time = 0, prev_line = 0;
+	uint64_t bytes = 0, size = 0;
+	struct stat st;
 	int time_state = -1;	/* -1 unknown, 0 none, 1 all */
 	FILE *f;
 
@@ -381,6 +392,8 @@ int trace_open(struct trace *t, const char *path, int format, int instr,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		size = (uint64_t)st.st_size;
 	t->hmask = 1023;
 	t->hkeys = calloc(t->hmask + 1, sizeof(*t->hkeys));
 	t->hvals = calloc(t->hmask + 1, sizeof(*t->hvals));
@@ -391,6 +404,9 @@ int trace_open(struct trace *t, const char *path, int format, int instr,
 	}
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		line++;
+		bytes += (uint64_t)len;
+		if (progress && !(line & 0xffff))
+			progress(arg, bytes, size);
 		if ((size_t)len != strlen(buf)) {
 			snprintf(err, errlen, "%s:%llu: NUL byte in the line",
 				 path, (unsigned long long)line);
@@ -408,6 +424,18 @@ int trace_open(struct trace *t, const char *path, int format, int instr,
 		}
 		if (!l.kind)
 			continue;
+		if (l.has_time && l.time < prev_time) {
+			snprintf(err, errlen, "%s:%llu: timestamp %llu ns is "
+				 "before the previous access's, %llu ns on line "
+				 "%llu (timestamps must not decrease)", path,
+				 (unsigned long long)line,
+				 (unsigned long long)l.time,
+				 (unsigned long long)prev_time,
+				 (unsigned long long)prev_line);
+			goto fail;
+		}
+		prev_time = l.time;
+		prev_line = line;
 		if (time_state < 0)
 			time_state = l.has_time;
 		else if (time_state != l.has_time) {
@@ -440,6 +468,8 @@ int trace_open(struct trace *t, const char *path, int format, int instr,
 			 strerror(errno));
 		goto fail;
 	}
+	if (progress)
+		progress(arg, bytes, size);
 	free(buf);
 	buf = NULL;
 	fclose(f);

@@ -20,7 +20,9 @@
  * OP is R (read) or W (write) (also r, w, and L, S, M as in lackey, M
  * counting as a write); ADDR is hexadecimal, with or without 0x; TID a
  * decimal thread id below 65536; TIME_NS a decimal timestamp in
- * nanoseconds. Either every access has a timestamp or none has.
+ * nanoseconds. Either every access has a timestamp or none has, and they
+ * do not decrease from one access to the next (in the file's order, all
+ * threads together): a timestamp before the previous one is an error.
  */
 #ifndef _TIERSIM_TRACE_H
 #define _TIERSIM_TRACE_H
@@ -106,6 +108,15 @@ struct trace_stream {
  */
 int trace_open(struct trace *t, const char *path, int format, int instr,
 	       char *err, size_t errlen);
+
+/*
+ * A trace_open() that calls @progress(@arg, bytes read, file size or 0
+ * if unknown) every 65536 lines of the first pass, and at its end.
+ */
+typedef void (*trace_progress_fn)(void *arg, uint64_t done, uint64_t total);
+int trace_open_progress(struct trace *t, const char *path, int format,
+			int instr, trace_progress_fn progress, void *arg,
+			char *err, size_t errlen);
 void trace_close(struct trace *t);
 
 /* Dense index of a page number, or -1 if the trace never touches it. */

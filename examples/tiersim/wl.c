@@ -22,15 +22,13 @@
  * ranks are scattered over the address space by a multiplicative bijection
  * so the hottest pages are not neighbours.
  */
-#include "wl.h"
+#include "wl_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define GAUSS_BITS	12
-#define GAUSS_N		(1U << GAUSS_BITS)
 
 static const char *const kind_names[WL_NR_KINDS] = {
 	[WL_PMBENCH] = "pmbench",
@@ -43,7 +41,7 @@ static const char *const kind_names[WL_NR_KINDS] = {
 };
 
 /* The quantile table is the same for every generator: built once, lazily. */
-static double gauss_tab[GAUSS_N + 1];
+double wl_gauss_tab[GAUSS_N + 1];
 static int gauss_ready;
 
 const char *wl_kind_name(uint32_t kind)
@@ -61,59 +59,6 @@ int wl_kind_parse(const char *name)
 	return -1;
 }
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t rnd(uint64_t *s)
-{
-	uint64_t r = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-/* The high 64 bits of a 64 x 64-bit product (exact on every target). */
-static inline uint64_t mulhi64(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-#else
-	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-	uint64_t p0 = al * bl, p1 = al * bh, p2 = ah * bl, p3 = ah * bh;
-	uint64_t mid = (p0 >> 32) + (uint32_t)p1 + (uint32_t)p2;
-
-	return p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
-#endif
-}
-
-/* Uniform in [0, n) from a 64-bit random number. */
-static inline uint64_t bounded(uint64_t r, uint64_t n)
-{
-	return mulhi64(r, n);
-}
-
-/* Uniform in [0, n) from 32 random bits, n < 2^32. */
-static inline uint32_t bounded32(uint32_t r, uint32_t n)
-{
-	return (uint32_t)(((uint64_t)r * n) >> 32);
-}
 
 double wl_norm_quantile(double p)
 {
@@ -169,13 +114,13 @@ static void gauss_init(void)
 	if (gauss_ready)
 		return;
 	for (k = 1; k < GAUSS_N; k++)
-		gauss_tab[k] = wl_norm_quantile((double)k / GAUSS_N);
+		wl_gauss_tab[k] = wl_norm_quantile((double)k / GAUSS_N);
 	/* Tail bins: linear from z1 to t has mean (z1 + t) / 2 = E[Z|Z<z1]. */
-	z1 = gauss_tab[1];
+	z1 = wl_gauss_tab[1];
 	phi = exp(-z1 * z1 / 2) / sqrt(2 * M_PI);
 	tail = -phi / (1.0 / GAUSS_N);
-	gauss_tab[0] = 2 * tail - z1;
-	gauss_tab[GAUSS_N] = -gauss_tab[0];
+	wl_gauss_tab[0] = 2 * tail - z1;
+	wl_gauss_tab[GAUSS_N] = -wl_gauss_tab[0];
 	gauss_ready = 1;
 }
 
@@ -219,6 +164,40 @@ void wl_defaults(struct wl_params *p, uint32_t kind)
 	}
 }
 
+void wl_machine_defaults(uint32_t kind, struct wl_machine *m)
+{
+	m->cpu_ns = 25;		/* a pmbench-like loop between accesses */
+	/*
+	 * Independent random accesses: an out-of-order core keeps several
+	 * misses in flight (10-12 line fill buffers on the Intel cores of the
+	 * 2020 RFC's machine; 4 is an estimate of what a loop that computes
+	 * its next address sustains).
+	 */
+	m->mlp = 4;
+	m->fast_frac = 0.25;
+	m->profile = "pmem";
+	m->init_fast = 0;
+	switch (kind) {
+	case WL_COLD_BURST:
+		/*
+		 * The bypass knob's Redis test (docs/SOURCES.md): about 7 us
+		 * of CPU per request (117k requests/s), CXL memory, a fast
+		 * tier with room, 85 % of the data reclaimed to the slow tier.
+		 */
+		m->cpu_ns = 7000;
+		m->mlp = 1;	/* a request's accesses depend on each other */
+		m->fast_frac = 0.5;
+		m->profile = "cxl";
+		m->init_fast = 0.15;
+		break;
+	case WL_DISJOINT_VMA:
+		m->cpu_ns = 100;
+		break;
+	default:
+		break;
+	}
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -230,8 +209,7 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
-/* A multiplier near n * 0.618 coprime with n: a scattering bijection. */
-static uint64_t scatter_mult(uint64_t n)
+uint64_t wl_scatter_mult(uint64_t n)
 {
 	uint64_t m;
 
@@ -243,23 +221,6 @@ static uint64_t scatter_mult(uint64_t n)
 	return m % n ? m % n : 1;
 }
 
-/* a * b mod n, exact on every target (32-bit ones have no __int128). */
-static inline uint64_t mulmod(uint64_t a, uint64_t b, uint64_t n)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t)(((unsigned __int128)a * b) % n);
-#else
-	uint64_t r = 0;
-
-	a %= n;
-	for (; b; b >>= 1) {
-		if (b & 1)
-			r = r >= n - a ? r - (n - a) : r + a;
-		a = a >= n - a ? a - (n - a) : a + a;
-	}
-	return r;
-#endif
-}
 
 /* Modular inverse of @a mod @n (gcd 1, n < 2^63: |t| stays below n). */
 static uint64_t modinv(uint64_t a, uint64_t n)
@@ -285,7 +246,7 @@ static int zipf_build(struct wl *w, char *err, size_t errlen)
 	uint64_t n = w->p.pages, r, i, ns, nl;
 	double *q, sum = 0;
 	uint32_t *small, *large;
-	uint64_t m = scatter_mult(n);
+	uint64_t m = wl_scatter_mult(n);
 
 	if (n > 0xffffffffULL) {
 		snprintf(err, errlen, "zipf supports at most 2^32-1 pages");
@@ -346,14 +307,17 @@ static int zipf_build(struct wl *w, char *err, size_t errlen)
 	return 0;
 }
 
+/* A phase of @count accesses by threads [@t_lo, @t_hi). */
 static void add_phase(struct wl *w, const char *name, uint64_t count,
-		      int measured)
+		      int measured, uint32_t t_lo, uint32_t t_hi)
 {
 	struct wl_phase *ph = &w->phase[w->nr_phases++];
 
 	ph->name = name;
 	ph->count = count;
 	ph->measured = measured;
+	ph->t_lo = t_lo;
+	ph->t_hi = t_hi;
 }
 
 static uint32_t frac32(double f)
@@ -365,19 +329,60 @@ static uint32_t frac32(double f)
 	return (uint32_t)(f * 4294967296.0);
 }
 
-void wl_rewind(struct wl *w)
+uint64_t wl_thread_quota(const struct wl *w, uint32_t ph, uint32_t tid)
 {
-	uint64_t x = w->p.seed;
+	const struct wl_phase *p = &w->phase[ph];
+	uint32_t n = p->t_hi - p->t_lo, k = tid - p->t_lo;
+
+	if (tid < p->t_lo || tid >= p->t_hi)
+		return 0;
+	return p->count / n + (k < p->count % n);
+}
+
+/* Enter phase @ph: the thread's share and where it starts. */
+static void thread_enter(const struct wl *w, struct wl_thread *t, uint32_t ph)
+{
+	uint32_t k;
+
+	t->cur = ph;
+	t->done = 0;
+	t->quota = ph < w->nr_phases ? wl_thread_quota(w, ph, t->tid) : 0;
+	t->base = 0;
+	for (k = 0; ph < w->nr_phases && k < t->tid; k++)
+		t->base += wl_thread_quota(w, ph, k);
+}
+
+/*
+ * Thread 0's random numbers are seeded from the seed alone (one thread is
+ * the stream of earlier versions), thread t's from the seed and t.
+ */
+void wl_thread_start(const struct wl *w, struct wl_thread *t, uint32_t tid)
+{
+	uint64_t x = w->p.seed + tid * 0xd1b54a32d192ed03ULL;
 	int i;
 
 	for (i = 0; i < 4; i++)
-		w->s[i] = splitmix64(&x);
-	w->cur = 0;
-	w->done = 0;
-	w->rr = 0;
+		t->s[i] = splitmix64(&x);
+	t->tid = tid;
+	thread_enter(w, t, 0);
+}
+
+int wl_thread_next(const struct wl *w, struct wl_thread *t)
+{
+	if (t->cur >= w->nr_phases)
+		return 0;
+	thread_enter(w, t, t->cur + 1);
+	return t->cur < w->nr_phases;
+}
+
+void wl_rewind(struct wl *w)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->p.threads; i++)
+		wl_thread_start(w, &w->thr[i], i);
+	w->it = 0;
 	w->last_phase = 0;
-	while (w->cur < w->nr_phases && !w->phase[w->cur].count)
-		w->cur++;
 }
 
 int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
@@ -454,7 +459,7 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 				 "burst pages must be in [1, pages - hot set]");
 			return -1;
 		}
-		w->mult = scatter_mult(n);
+		w->mult = wl_scatter_mult(n);
 		w->inv_mult = modinv(w->mult, n);
 		w->burst_base = bounded(splitmix64(&x), n);
 		break;
@@ -486,14 +491,15 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		break;
 	}
 
+	/* Thread 0 initialises (touches every page once), as a main thread. */
 	if (p->init)
 		add_phase(w, "init", p->kind == WL_DISJOINT_VMA ?
-			  w->vma[0].pages : n, 0);
+			  w->vma[0].pages : n, 0, 0, 1);
 	switch (p->kind) {
 	case WL_PHASE_SHIFT:
 		before = (uint64_t)(p->shift_at * (double)acc);
-		add_phase(w, "before", before, 1);
-		add_phase(w, "after", acc - before, 1);
+		add_phase(w, "before", before, 1, 0, p->threads);
+		add_phase(w, "after", acc - before, 1, 0, p->threads);
 		break;
 	case WL_DISJOINT_VMA:
 		/*
@@ -503,19 +509,20 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		 * and both run.
 		 */
 		before = (uint64_t)(p->shift_at * (double)acc);
-		add_phase(w, "warm", before, 1);
+		add_phase(w, "warm", before, 1, 0, p->threads / 2);
 		if (p->init)
-			add_phase(w, "init-y", w->vma[1].pages, 0);
-		add_phase(w, "main", acc - before, 1);
+			add_phase(w, "init-y", w->vma[1].pages, 0,
+				  p->threads / 2, p->threads / 2 + 1);
+		add_phase(w, "main", acc - before, 1, 0, p->threads);
 		break;
 	case WL_COLD_BURST:
 		before = (uint64_t)(p->shift_at * (double)acc);
-		add_phase(w, "hot", before, 1);
-		add_phase(w, "burst", p->burst_pages, 1);
-		add_phase(w, "after", acc - before, 1);
+		add_phase(w, "hot", before, 1, 0, p->threads);
+		add_phase(w, "burst", p->burst_pages, 1, 0, p->threads);
+		add_phase(w, "after", acc - before, 1, 0, p->threads);
 		break;
 	default:
-		add_phase(w, "main", acc, 1);
+		add_phase(w, "main", acc, 1, 0, p->threads);
 		break;
 	}
 	w->total = 0;
@@ -536,243 +543,4 @@ void wl_free(struct wl *w)
 size_t wl_bytes_per_page(const struct wl *w)
 {
 	return w->alias_prob ? 2 * sizeof(uint32_t) : 0;
-}
-
-/* cold-burst: key k -> page, a bijection scattering keys. */
-static inline uint64_t key_page(const struct wl *w, uint64_t k)
-{
-	return (mulmod(k, w->mult, w->p.pages) + w->burst_base) % w->p.pages;
-}
-
-uint32_t wl_region(const struct wl *w, uint64_t page)
-{
-	uint64_t n = w->p.pages, k;
-
-	switch (w->p.kind) {
-	case WL_GUPS_HOTSET:
-	case WL_PHASE_SHIFT:
-		if (page >= w->hot0 && page < w->hot0 + w->hot_n)
-			return WL_REGION_HOT;
-		if (w->p.kind == WL_PHASE_SHIFT && page >= w->hot2 &&
-		    page < w->hot2 + w->hot_n)
-			return WL_REGION_HOT2;
-		return WL_REGION_OTHER;
-	case WL_DISJOINT_VMA:
-		return page >= w->hot0 ? WL_REGION_HOT : WL_REGION_OTHER;
-	case WL_COLD_BURST:
-		k = mulmod((page + n - w->burst_base) % n, w->inv_mult, n);
-		if (k < w->hot_n)
-			return WL_REGION_HOT;
-		if (k < w->hot_n + w->p.burst_pages)
-			return WL_REGION_BURST;
-		return WL_REGION_OTHER;
-	default:
-		return WL_REGION_OTHER;
-	}
-}
-
-/* Touch every page of [first, ...) once, in address order, by @tid. */
-static size_t fill_init(struct wl *w, uint64_t *buf, size_t n,
-			uint64_t first, uint32_t tid)
-{
-	uint64_t page = first + w->done;
-	size_t i;
-
-	for (i = 0; i < n; i++, page++)
-		buf[i] = WL_MAKE(page, 1, tid);
-	return n;
-}
-
-static inline uint32_t next_tid(struct wl *w)
-{
-	uint32_t t = w->rr;
-
-	if (++w->rr == w->p.threads)
-		w->rr = 0;
-	return t;
-}
-
-static size_t fill_pmbench(struct wl *w, uint64_t *buf, size_t n)
-{
-	const double mean = w->mean, sigma = w->sigma;
-	const double top = (double)w->p.pages;
-	const uint32_t wth = w->write_th;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r;
-		double z, pos;
-
-		do {
-			uint32_t bin, frac;
-
-			r = rnd(w->s);
-			bin = (uint32_t)(r >> (64 - GAUSS_BITS));
-			frac = (uint32_t)(r >> 32) & 0xfffff;
-			z = gauss_tab[bin] + (gauss_tab[bin + 1] -
-					      gauss_tab[bin]) *
-				(frac * (1.0 / 1048576.0));
-			pos = mean + z * sigma;
-		} while (!(pos >= 0 && pos < top));
-		buf[i] = WL_MAKE((uint64_t)pos, (uint32_t)r < wth,
-				 next_tid(w));
-	}
-	return n;
-}
-
-static size_t fill_zipf(struct wl *w, uint64_t *buf, size_t n)
-{
-	const uint32_t pages = (uint32_t)w->p.pages, wth = w->write_th;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), r2;
-		uint32_t idx = bounded32((uint32_t)(r >> 32), pages);
-
-		if ((uint32_t)r >= w->alias_prob[idx])
-			idx = w->alias_idx[idx];
-		r2 = rnd(w->s);
-		buf[i] = WL_MAKE(idx, (uint32_t)r2 < wth, next_tid(w));
-	}
-	return n;
-}
-
-static size_t fill_uniform(struct wl *w, uint64_t *buf, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s);
-
-		buf[i] = WL_MAKE(bounded(r, w->p.pages),
-				 (uint32_t)rnd(w->s) < w->write_th,
-				 next_tid(w));
-	}
-	return n;
-}
-
-/* gups-hotset and phase-shift: @hot is the current hot set's start. */
-static size_t fill_hotset(struct wl *w, uint64_t *buf, size_t n, uint64_t hot)
-{
-	const uint64_t hn = w->hot_n, cold = w->p.pages - hn;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), r2 = rnd(w->s), page;
-
-		if ((uint32_t)r < w->hot_th) {
-			page = hot + bounded(r2, hn);
-		} else {
-			/* Uniform over the pages outside the hot set. */
-			page = bounded(r2, cold);
-			if (page >= hot)
-				page += hn;
-		}
-		buf[i] = WL_MAKE(page, (uint32_t)(r >> 32) < w->write_th,
-				 next_tid(w));
-	}
-	return n;
-}
-
-static size_t fill_cold_burst(struct wl *w, uint64_t *buf, size_t n,
-			      int burst)
-{
-	const uint64_t pages = w->p.pages, hn = w->hot_n;
-	const uint64_t bn = w->p.burst_pages;
-	uint64_t bm = scatter_mult(bn);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), k;
-
-		if (burst) {
-			/* Every burst key once, in a scattered order. */
-			k = hn + mulmod(w->done + i, bm, bn);
-		} else if ((uint32_t)r < w->hot_th) {
-			k = bounded(rnd(w->s), hn);
-		} else {
-			k = bounded(rnd(w->s), pages);
-		}
-		buf[i] = WL_MAKE(key_page(w, k),
-				 (uint32_t)(r >> 32) < w->write_th,
-				 next_tid(w));
-	}
-	return n;
-}
-
-/* @warm: only the first group runs. */
-static size_t fill_disjoint(struct wl *w, uint64_t *buf, size_t n, int warm)
-{
-	const uint32_t th = w->p.threads, half = th / 2;
-	const uint64_t small = w->vma[0].pages, big = w->vma[1].pages;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rnd(w->s), r2 = rnd(w->s), page;
-		uint32_t tid = bounded32((uint32_t)(r >> 32), warm ? half : th);
-
-		if (tid < half)
-			page = bounded(r2, small);
-		else if ((uint32_t)r < w->hot_th)
-			page = w->hot0 + bounded(r2, w->hot_n);
-		else
-			page = small + bounded(r2, big);
-		buf[i] = WL_MAKE(page, (uint32_t)r2 < w->write_th, tid);
-	}
-	return n;
-}
-
-size_t wl_fill(struct wl *w, uint64_t *buf, size_t n)
-{
-	const struct wl_phase *ph;
-	const char *name;
-	uint64_t left;
-	size_t got;
-
-	while (w->cur < w->nr_phases && w->done == w->phase[w->cur].count) {
-		w->cur++;
-		w->done = 0;
-	}
-	if (w->cur >= w->nr_phases)
-		return 0;
-	ph = &w->phase[w->cur];
-	left = ph->count - w->done;
-	if (n > left)
-		n = (size_t)left;
-	name = ph->name;
-	w->last_phase = w->cur;
-
-	if (!strcmp(name, "init")) {
-		got = fill_init(w, buf, n, 0, 0);
-	} else if (!strcmp(name, "init-y")) {
-		got = fill_init(w, buf, n, w->vma[1].first, w->p.threads / 2);
-	} else {
-		switch (w->p.kind) {
-		case WL_PMBENCH:
-			got = fill_pmbench(w, buf, n);
-			break;
-		case WL_ZIPF:
-			got = fill_zipf(w, buf, n);
-			break;
-		case WL_GUPS_HOTSET:
-			got = fill_hotset(w, buf, n, w->hot0);
-			break;
-		case WL_PHASE_SHIFT:
-			got = fill_hotset(w, buf, n, strcmp(name, "after") ?
-					  w->hot0 : w->hot2);
-			break;
-		case WL_COLD_BURST:
-			got = fill_cold_burst(w, buf, n,
-					      !strcmp(name, "burst"));
-			break;
-		case WL_DISJOINT_VMA:
-			got = fill_disjoint(w, buf, n, !strcmp(name, "warm"));
-			break;
-		default:
-			got = fill_uniform(w, buf, n);
-			break;
-		}
-	}
-	w->done += got;
-	return got;
 }

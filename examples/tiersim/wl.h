@@ -9,8 +9,17 @@
  * the i-th access never depends on the consumer's clock.
  *
  * An access is a u64: the page index (bits 0-39), the write bit (bit 40)
- * and the thread id (bits 48-63). wl_fill() never returns a batch that
- * crosses a phase boundary; wl_phase() tells the phase of the last batch.
+ * and the thread id (bits 48-63).
+ *
+ * Each thread has a stream of its own (its own random numbers): a phase's
+ * accesses are shared out among the threads that take part in it, and a
+ * phase ends when all of them are done with theirs (a barrier). A
+ * simulator runs the threads side by side (wl_thread_*); wl_fill() yields
+ * the same accesses one thread after the other, phase by phase (thread 0's
+ * share of phase 0, thread 1's, ..., then phase 1), for whoever needs only
+ * the accesses, not their timing. It never returns a batch that crosses a
+ * phase boundary; wl_phase() tells the phase of the last batch. With one
+ * thread both are the same stream.
  */
 #ifndef _TIERSIM_WL_H
 #define _TIERSIM_WL_H
@@ -98,26 +107,52 @@ struct wl_vma {
 	uint64_t pages;
 };
 
+/**
+ * struct wl_phase - a phase of the stream
+ * @name: its name
+ * @count: its accesses, all threads together
+ * @measured: counts towards the headline figures
+ * @t_lo: the first thread taking part
+ * @t_hi: one past the last (the others wait for the phase to end)
+ */
 struct wl_phase {
 	const char *name;
 	uint64_t count;
 	int measured;
+	uint32_t t_lo, t_hi;
+};
+
+/**
+ * struct wl_thread - one thread's stream
+ * @s: its xoshiro256** state
+ * @tid: the thread
+ * @cur: its current phase
+ * @done: its accesses done in the phase
+ * @quota: its share of the phase
+ * @base: the shares of the threads before it in the phase (the position of
+ *	its first access in the phase)
+ */
+struct wl_thread {
+	uint64_t s[4];
+	uint32_t tid;
+	uint32_t cur;
+	uint64_t done;
+	uint64_t quota;
+	uint64_t base;
 };
 
 struct wl {
 	struct wl_params p;
-	uint64_t s[4];			/* xoshiro256** state */
 	uint32_t nr_vmas;
 	struct wl_vma vma[WL_MAX_VMAS];
 	uint32_t nr_phases;
 	struct wl_phase phase[WL_MAX_PHASES];
-	uint32_t cur;			/* current phase */
-	uint64_t done;			/* accesses done in the current phase */
-	uint32_t last_phase;		/* phase of the last batch */
+	uint32_t it;			/* wl_fill(): the thread it is at */
+	uint32_t last_phase;		/* wl_fill(): phase of the last batch */
+	struct wl_thread thr[WL_MAX_THREADS];	/* wl_fill()'s streams */
 	uint64_t total;			/* all accesses, every phase */
 	uint32_t write_th;		/* write if rand32 < write_th */
 	uint32_t hot_th;		/* hot if rand32 < hot_th */
-	uint32_t rr;			/* round-robin thread */
 	/* pmbench */
 	double mean, sigma;
 	/* hot sets: [hot0, hot0 + hot_n), [hot2, hot2 + hot_n) */
@@ -128,6 +163,29 @@ struct wl {
 	uint32_t *alias_prob;
 	uint32_t *alias_idx;
 };
+
+/**
+ * struct wl_machine - what a workload expects of the simulated machine
+ * @cpu_ns: CPU time per access between memory accesses, ns
+ * @fast_frac: fast tier size as a fraction of the footprint
+ * @profile: cost profile name (tiersim's "pmem" or "cxl")
+ * @init_fast: first-touch allocation stops using the fast tier once it
+ *	holds this fraction of the footprint; 0: only the watermarks stop it
+ * @mlp: memory-level parallelism: the cache misses a thread has in flight
+ */
+struct wl_machine {
+	uint32_t cpu_ns;
+	uint32_t mlp;
+	double fast_frac;
+	const char *profile;
+	double init_fast;
+};
+
+/*
+ * The machine a workload of @kind is run on unless told otherwise (any
+ * other @kind, e.g. %WL_NR_KINDS for a trace: the common defaults).
+ */
+void wl_machine_defaults(uint32_t kind, struct wl_machine *m);
 
 /* Name of a kind, and the kind of a name (-1 if unknown). */
 const char *wl_kind_name(uint32_t kind);
@@ -151,6 +209,22 @@ void wl_rewind(struct wl *w);
  * A batch never crosses a phase boundary.
  */
 size_t wl_fill(struct wl *w, uint64_t *buf, size_t n);
+
+/* Start thread @tid's stream at its first phase. */
+void wl_thread_start(const struct wl *w, struct wl_thread *t, uint32_t tid);
+
+/*
+ * Up to @n of thread @t's accesses of its current phase into @buf; 0 when
+ * its share of the phase is done (then wl_thread_next()).
+ */
+size_t wl_thread_fill(const struct wl *w, struct wl_thread *t, uint64_t *buf,
+		      size_t n);
+
+/* Move @t to the next phase: 1, or 0 if the stream is over. */
+int wl_thread_next(const struct wl *w, struct wl_thread *t);
+
+/* Thread @tid's share of phase @ph, accesses. */
+uint64_t wl_thread_quota(const struct wl *w, uint32_t ph, uint32_t tid);
 
 /* Phase index of the last batch, and the phases' table. */
 static inline uint32_t wl_phase(const struct wl *w)

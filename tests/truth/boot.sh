@@ -157,6 +157,8 @@ echo mono >\$I/trace_clock
   echo 'p:truth/cpn change_prot_numa start=%si:x64 end=%dx:x64'
   echo 'r:truth/cpnr change_prot_numa ret=\$retval:u64'; } >>\$T/kprobe_events &&
 echo 1 >\$I/events/truth/enable || say "no kprobe events"
+grep -E '^(numa_promotion_adjust_threshold|should_numa_migrate_memory|numa_hint_fault_latency) ' \$T/available_filter_functions |
+	sed 's/^/TRUTH init traceable /'
 say "release \$(uname -r)"
 say "guest start"
 /bin/truth-guest $*

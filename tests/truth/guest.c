@@ -15,7 +15,9 @@
  *
  *   TRUTH machine ...          node sizes, zone watermarks, scan settings
  *   TRUTH start ...            the workload and its phases
- *   TRUTH phase i=N name=S t_ms=T acc=A    a phase begins
+ *   TRUTH thread i=N tid=T      thread N of several is task T
+ *   TRUTH phase i=N name=S t_ms=T acc=A threads=K  a phase begins (K of
+ *                              the threads take part in it)
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH done t_ms=T acc=A rate=R
  *
@@ -32,6 +34,7 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +75,14 @@ struct shared {
 
 static struct shared *g_sh;
 static struct timespec g_t0;
-static uint64_t *g_base;
+static uint64_t *g_base;		/* the first VMA */
 static uint64_t g_pages;
+/* The workload's VMAs: each its own mapping, 2 MiB aligned. */
+static uint32_t g_nvma;
+static char *g_vbase[WL_MAX_VMAS];
+static uint64_t g_vfirst[WL_MAX_VMAS], g_vpages[WL_MAX_VMAS];
+static char *g_map;
+static size_t g_map_len;
 static pid_t g_pid;			/* the workload */
 static unsigned int g_sample_ms = 2000;
 
@@ -223,8 +232,14 @@ static void read_numa_maps(uint64_t ws[MAX_NODES])
 	while (fgets(line, sizeof(line), f)) {
 		char *p;
 
-		if (sscanf(line, "%lx", &addr) != 1 ||
-		    addr != (unsigned long)g_base)
+		uint32_t v;
+
+		if (sscanf(line, "%lx", &addr) != 1)
+			continue;
+		for (v = 0; v < g_nvma; v++)
+			if (addr == (unsigned long)g_vbase[v])
+				break;
+		if (v == g_nvma)
 			continue;
 		for (i = 0; i < MAX_NODES; i++) {
 			char tag[8];
@@ -232,7 +247,7 @@ static void read_numa_maps(uint64_t ws[MAX_NODES])
 			snprintf(tag, sizeof(tag), " N%d=", i);
 			p = strstr(line, tag);
 			if (p)
-				ws[i] = strtoull(p + strlen(tag), NULL, 10);
+				ws[i] += strtoull(p + strlen(tag), NULL, 10);
 		}
 		/* Drain an over-long line. */
 		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
@@ -476,6 +491,146 @@ static void print_machine(void)
 	out("%s\n", buf);
 }
 
+/* Write @v to the file @path (a sysctl); complain if it fails. */
+static void write_setting(const char *path, long long v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fprintf(f, "%lld\n", v) < 0 || fclose(f)) {
+		fprintf(stderr, "truth-guest: cannot set %s\n", path);
+		exit(1);
+	}
+}
+
+/*
+ * The workload's VMAs, each a mapping of its own: one PROT_NONE
+ * reservation, then each VMA made accessible at a 2 MiB boundary with a
+ * 2 MiB PROT_NONE gap before the next (the kernel would merge adjacent
+ * anonymous mappings). @thp: transparent huge pages (MADV_HUGEPAGE), else
+ * 4 KiB pages only (MADV_NOHUGEPAGE).
+ */
+static int map_vmas(const struct wl *w, int thp)
+{
+	const size_t huge = 2UL << 20;
+	uint32_t v;
+	char *at;
+
+	g_nvma = w->nr_vmas;
+	g_map_len = huge;
+	for (v = 0; v < g_nvma; v++)
+		g_map_len += w->vma[v].pages * PAGE_SIZE + 2 * huge;
+	g_map = mmap(NULL, g_map_len, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (g_map == MAP_FAILED)
+		return -1;
+	at = (char *)(((uintptr_t)g_map + huge - 1) & ~(uintptr_t)(huge - 1));
+	for (v = 0; v < g_nvma; v++) {
+		size_t len = w->vma[v].pages * PAGE_SIZE;
+
+		g_vbase[v] = at;
+		g_vfirst[v] = w->vma[v].first;
+		g_vpages[v] = w->vma[v].pages;
+		if (mprotect(at, len, PROT_READ | PROT_WRITE))
+			return -1;
+		if (madvise(at, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+			fprintf(stderr, "truth-guest: madvise: %s\n",
+				strerror(errno));
+		at += (len + 2 * huge - 1) & ~(huge - 1);
+	}
+	g_base = (uint64_t *)g_vbase[0];
+	return 0;
+}
+
+/* The word of page @page the workload touches. */
+static inline volatile uint64_t *page_word(uint64_t page)
+{
+	uint32_t v = g_nvma - 1;
+
+	while (v && page < g_vfirst[v])
+		v--;
+	return (volatile uint64_t *)(g_vbase[v] +
+				     (page - g_vfirst[v]) * PAGE_SIZE);
+}
+
+/* ---- several threads: each its own stream, a barrier between phases -- */
+
+static struct wl *g_wl;
+static pthread_barrier_t g_bar;
+static _Atomic int g_over;
+static uint64_t g_max_ms;
+
+/* Phase @ph begins: its line (by one thread, at the barrier). */
+static void phase_line(uint32_t ph, uint64_t acc)
+{
+	const struct wl_phase *p = &g_wl->phase[ph];
+
+	atomic_store(&g_sh->phase, ph);
+	out("TRUTH phase i=%u name=%s t_ms=%llu acc=%llu threads=%u\n", ph,
+	    p->name, (unsigned long long)now_ms(), (unsigned long long)acc,
+	    p->t_hi - p->t_lo);
+}
+
+static void *worker(void *arg)
+{
+	struct wl_thread t;
+	uint64_t *buf = malloc(BATCH * sizeof(*buf)), sink = 0;
+	uint32_t tid = (uint32_t)(uintptr_t)arg;
+	size_t n, i;
+
+	if (!buf)
+		return NULL;
+	/* The scanner runs in its threads' context: the host matches them. */
+	out("TRUTH thread i=%u tid=%ld\n", tid, (long)syscall(SYS_gettid));
+	wl_thread_start(g_wl, &t, tid);
+	do {
+		while ((n = wl_thread_fill(g_wl, &t, buf, BATCH)) > 0) {
+			for (i = 0; i < n; i++) {
+				volatile uint64_t *q = page_word(WL_PAGE(buf[i]));
+
+				if (WL_IS_WRITE(buf[i]))
+					*q = i;
+				else
+					sink += *q;
+			}
+			atomic_fetch_add_explicit(&g_sh->acc, n,
+						  memory_order_relaxed);
+		}
+		if (pthread_barrier_wait(&g_bar) ==
+		    PTHREAD_BARRIER_SERIAL_THREAD) {
+			if (t.cur + 1 < g_wl->nr_phases &&
+			    !(g_max_ms && now_ms() >= g_max_ms))
+				phase_line(t.cur + 1, atomic_load(&g_sh->acc));
+			else
+				atomic_store(&g_over, 1);
+		}
+		pthread_barrier_wait(&g_bar);
+	} while (!atomic_load(&g_over) && wl_thread_next(g_wl, &t));
+	free(buf);
+	return (void *)(uintptr_t)(sink & 1);
+}
+
+/* Run the workload's threads to the end; the accesses done. */
+static uint64_t run_threads(struct wl *w)
+{
+	pthread_t th[WL_MAX_THREADS];
+	uint32_t i;
+
+	g_wl = w;
+	if (pthread_barrier_init(&g_bar, NULL, w->p.threads)) {
+		fprintf(stderr, "truth-guest: pthread_barrier_init failed\n");
+		exit(1);
+	}
+	phase_line(0, 0);
+	for (i = 0; i < w->p.threads; i++)
+		if (pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)i)) {
+			fprintf(stderr, "truth-guest: pthread_create failed\n");
+			exit(1);
+		}
+	for (i = 0; i < w->p.threads; i++)
+		pthread_join(th[i], NULL);
+	return atomic_load(&g_sh->acc);
+}
+
 static void __attribute__((noreturn)) usage(int code)
 {
 	fprintf(code ? stderr : stdout,
@@ -491,7 +646,12 @@ static void __attribute__((noreturn)) usage(int code)
 "      --max-seconds N   stop early after N seconds [0: never]\n"
 "      --thp             allow transparent huge pages [4 KiB pages]\n"
 "      --init-fast F     the initialisation pass allocates on node 1 once F of\n"
-"                        the pages are touched (tiersim's --init-fast) [0: off]\n");
+"                        the pages are touched (tiersim's --init-fast) [0: off]\n"
+"      --rate-limit-mbps N  set numa_balancing_promote_rate_limit_MBps first\n"
+"      --scan-period-max-ms N  set numa_balancing scan_period_max_ms first (the\n"
+"                        threshold controller's period)\n"
+"  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
+"  barrier; each VMA of the workload is a mapping of its own.\n");
 	exit(code);
 }
 
@@ -522,7 +682,7 @@ static uint64_t arg_u64(const char *s)
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF,
+	O_INITF, O_RATE, O_PMAX, O_SMALL,
 };
 
 static const struct option longopts[] = {
@@ -543,6 +703,9 @@ static const struct option longopts[] = {
 	{ "max-seconds", required_argument, NULL, O_MAXS },
 	{ "thp", no_argument, NULL, O_THP },
 	{ "init-fast", required_argument, NULL, O_INITF },
+	{ "rate-limit-mbps", required_argument, NULL, O_RATE },
+	{ "scan-period-max-ms", required_argument, NULL, O_PMAX },
+	{ "small-frac", required_argument, NULL, O_SMALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -557,6 +720,7 @@ int main(int argc, char **argv)
 	uint64_t *buf, max_ms = 0, acc = 0, sink = 0, t;
 	uint32_t phase = UINT32_MAX;
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
+	long long rate = -1, pmax = -1;
 	double init_fast = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
@@ -626,6 +790,15 @@ int main(int argc, char **argv)
 			if (init_fast < 0 || init_fast > 1)
 				usage(2);
 			break;
+		case O_RATE:
+			rate = (long long)arg_u64(optarg);
+			break;
+		case O_PMAX:
+			pmax = (long long)arg_u64(optarg);
+			break;
+		case O_SMALL:
+			p.small_frac = arg_dbl(optarg);
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -638,20 +811,26 @@ int main(int argc, char **argv)
 		fprintf(stderr, "truth-guest: %s\n", err);
 		return 2;
 	}
+	if (p.threads > 1 && init_fast > 0) {
+		fprintf(stderr, "truth-guest: --init-fast needs one thread\n");
+		return 2;
+	}
+	/* The kernel's settings the scenario asks for, before anything. */
+	if (rate >= 0)
+		write_setting("/proc/sys/kernel/"
+			      "numa_balancing_promote_rate_limit_MBps", rate);
+	if (pmax >= 0)
+		write_setting("/sys/kernel/debug/sched/numa_balancing/"
+			      "scan_period_max_ms", pmax);
 	g_pages = p.pages;
-	g_base = mmap(NULL, g_pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	g_sh = mmap(NULL, sizeof(*g_sh), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	buf = malloc(BATCH * sizeof(*buf));
-	if (g_base == MAP_FAILED || g_sh == MAP_FAILED || !buf) {
+	if (map_vmas(&w, thp) || g_sh == MAP_FAILED || !buf) {
 		fprintf(stderr, "truth-guest: cannot map %llu pages: %s\n",
 			(unsigned long long)g_pages, strerror(errno));
 		return 1;
 	}
-	if (!thp && madvise(g_base, g_pages * PAGE_SIZE, MADV_NOHUGEPAGE))
-		fprintf(stderr, "truth-guest: MADV_NOHUGEPAGE: %s\n",
-			strerror(errno));
 
 	clock_gettime(CLOCK_MONOTONIC, &g_t0);
 	print_machine();
@@ -668,7 +847,7 @@ int main(int argc, char **argv)
 		    " total=%llu init=%d write_frac=%g sigma=%g hot_frac=%g"
 		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
 		    " thp=%d init_fast=%g sample_ms=%u mono_t0_us=%llu"
-		    " pid=%d base=0x%lx phases=%s\n",
+		    " pid=%d base=0x%lx small_frac=%g vmas=%u phases=%s\n",
 		    wl_kind_name(p.kind), (unsigned long long)p.pages,
 		    (unsigned long long)p.accesses,
 		    (unsigned long long)p.seed,
@@ -677,7 +856,7 @@ int main(int argc, char **argv)
 		    (unsigned long long)p.burst_pages, p.threads, thp,
 		    init_fast, g_sample_ms, (unsigned long long)g_t0.tv_sec * 1000000 +
 		    (unsigned long long)g_t0.tv_nsec / 1000, (int)getpid(),
-		    (unsigned long)g_base, ph);
+		    (unsigned long)g_base, p.small_frac, w.nr_vmas, ph);
 	}
 	if (init_fast > 0 && p.init)
 		fast_cap = (uint64_t)(init_fast * (double)p.pages);
@@ -688,13 +867,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!child) {
-		munmap(g_base, g_pages * PAGE_SIZE);
+		munmap(g_map, g_map_len);
 		sampler();
 	}
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
 
-	for (;;) {
+	g_max_ms = max_ms;
+	if (p.threads > 1)
+		acc = run_threads(&w);
+	while (p.threads == 1) {
 		/* Stop a batch exactly where --init-fast binds. */
 		n = fast_cap && acc < fast_cap && fast_cap - acc < BATCH ?
 		    fast_cap - acc : BATCH;
@@ -734,13 +916,13 @@ int main(int argc, char **argv)
 		if (ph != phase) {
 			phase = ph;
 			atomic_store(&g_sh->phase, ph);
-			out("TRUTH phase i=%u name=%s t_ms=%llu acc=%llu\n", ph,
-			    w.phase[ph].name, (unsigned long long)now_ms(),
+			out("TRUTH phase i=%u name=%s t_ms=%llu acc=%llu "
+			    "threads=1\n", ph, w.phase[ph].name,
+			    (unsigned long long)now_ms(),
 			    (unsigned long long)acc);
 		}
 		for (i = 0; i < n; i++) {
-			volatile uint64_t *q = g_base +
-				WL_PAGE(buf[i]) * (PAGE_SIZE / sizeof(uint64_t));
+			volatile uint64_t *q = page_word(WL_PAGE(buf[i]));
 
 			if (WL_IS_WRITE(buf[i]))
 				*q = acc + i;

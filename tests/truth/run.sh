@@ -59,6 +59,9 @@ scenarios() {
 gaussian|768|1024|-w pmbench --pages 179200 --accesses 80000000 --write-frac 0.25 --sigma 0.125|Gaussian (issue 8's reference run)
 phase-shift|768|1024|-w phase-shift --pages 256000 --accesses 80000000 --hot-frac 0.1 --hot-prob 0.9 --shift-at 0.5 --write-frac 0.25|Hot set that moves half way through
 cold-burst|2048|1024|-w cold-burst --pages 196608 --accesses 60000000 --hot-frac 0.1 --hot-prob 1.0 --shift-at 0.5 --burst-pages 65536 --write-frac 0.1 --init-fast 0.15|Cold burst after a steady hot phase (free-space bypass on)
+rate-limit|768|1024|-w pmbench --pages 179200 --accesses 80000000 --write-frac 0.25 --sigma 0.125 --rate-limit-mbps 1 --scan-period-max-ms 10000|Gaussian with the promotion rate limit binding
+two-vmas|768|1024|-w disjoint-vma --pages 278528 --accesses 80000000 --threads 2|Two threads on two VMAs
+thp|768|1024|-w pmbench --pages 179200 --accesses 80000000 --write-frac 0.25 --sigma 0.125 --thp|Gaussian on transparent huge pages
 gaussian-ci|768|1024|-w pmbench --pages 179200 --accesses 25000000 --write-frac 0.25 --sigma 0.125|Gaussian, short (CI)
 EOF
 }
@@ -86,8 +89,29 @@ EOF
 a steady phase reads only a 10 % hot key set, then a burst reads 256 MiB of
 cold keys once each, then the hot phase resumes. Node 0 keeps more than
 1 GiB free, so 6.1's free-space bypass (pgdat_free_space_enough()) promotes
-every slow page that faults, the burst included: seed 002's situation with
-the bypass on (6.1 has no knob to turn it off).
+every slow page that faults, the burst included: the bypass knob's
+(2026) situation with the bypass on (6.1 has no knob to turn it off).
+EOF
+		;;
+	rate-limit) cat <<'EOF'
+The Gaussian scenario with numa_balancing_promote_rate_limit_MBps at 1
+MB/s (256 pages a second), which the promotions would otherwise exceed, and
+numa_balancing_scan_period_max_ms at 10 s, the adaptive threshold's period:
+more candidates than the limit's share of a period lowers the hot
+threshold a step (125 ms) every 10 s.
+EOF
+		;;
+	two-vmas) cat <<'EOF'
+Two threads, each in a VMA of its own (64 MiB and 1 GiB, the 2023 RFC's
+shape): the first runs alone on the small VMA, then the second populates
+the large one and both run, 90 % of the second's accesses to the last
+quarter of its VMA. Each thread has its own clock in tiersim; in the guest
+they share the two vCPUs with kswapd and the sampler.
+EOF
+		;;
+	thp) cat <<'EOF'
+The Gaussian scenario on transparent huge pages (MADV_HUGEPAGE): the
+scanner marks, faults promote and kswapd demotes 2 MiB folios.
 EOF
 		;;
 	gaussian-ci) cat <<'EOF'
@@ -107,7 +131,7 @@ if [ $ci -eq 1 ]; then
 	[ $reuse -eq 1 ] || rm -rf "$out/ci"
 	mkdir -p "$out/ci"
 else
-	[ -n "$only" ] || only="gaussian phase-shift cold-burst"
+	[ -n "$only" ] || only="gaussian phase-shift cold-burst rate-limit two-vmas thp"
 	svgdir=$(dirname "$md")/fidelity
 	svgref=fidelity/
 fi

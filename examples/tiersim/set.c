@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim's sets: one source (a workload or a trace) under several
+ * policies, on one machine. A set is built from the workload's defaults
+ * (wl_defaults(), wl_machine_defaults()), then a suite item's settings,
+ * then the command line's options on top: the options override a suite's
+ * settings field by field (the tables in opts.c).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const default_policies =
+	"none,promote-all,rfc2020,mainline,mainline-bypass-off,oracle";
+
+static void set_fail(struct set *s, const char *what, const char *err)
+{
+	die(EXIT_USAGE, "%s: %s", what ? what : s->label, err);
+}
+
+/*
+ * --cpu-ns-file: "ACCESS NS" lines, the first column ascending and scaled
+ * by @key_scale ('#' starts a comment). The arrays live until exit.
+ */
+static void load_pairs(const char *path, u32 *nr, const u64 **key,
+		       const u32 **val, u64 key_scale, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	u64 *at = NULL;
+	u32 *ns = NULL, n = 0, cap = 0, ln = 0;
+
+	if (!f)
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, v;
+		char tail;
+		int k;
+
+		ln++;
+		line[strcspn(line, "#\n")] = 0;
+		k = sscanf(line, "%llu %llu %c", &a, &v, &tail);
+		if (k <= 0)
+			continue;
+		if (k != 2 || v > UINT32_MAX)
+			die(EXIT_USAGE, "%s:%u: expected \"%s NS\"", path, ln,
+			    what);
+		a *= key_scale;
+		if (n && a <= at[n - 1])
+			die(EXIT_USAGE, "%s:%u: %s must ascend", path, ln, what);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			at = realloc(at, cap * sizeof(*at));
+			ns = realloc(ns, cap * sizeof(*ns));
+			if (!at || !ns)
+				die(1, "out of memory");
+		}
+		at[n] = a;
+		ns[n] = (u32)v;
+		n++;
+	}
+	fclose(f);
+	if (!n)
+		die(EXIT_USAGE, "%s: no \"%s NS\" line", path, what);
+	*nr = n;
+	*key = at;
+	*val = ns;
+}
+
+/* The progress line while a trace is read. */
+struct read_progress {
+	struct progress pr;
+	const char *path;
+	u64 bytes;
+};
+
+static void read_progress(void *arg, u64 done, u64 total)
+{
+	struct read_progress *rp = arg;
+	double el = progress_elapsed(&rp->pr), mb = (double)done / 1e6;
+	const char *name = strrchr(rp->path, '/');
+
+	name = name ? name + 1 : rp->path;
+	rp->bytes = done;
+	if (total)
+		progress_update(&rp->pr, (double)done / (double)total,
+				"reading %.24s: %.0f %% of %.0f MB, %.0f MB/s",
+				name, 100.0 * (double)done / (double)total,
+				(double)total / 1e6, el > 0 ? mb / el : 0.0);
+	else
+		progress_update(&rp->pr, -1, "reading %.24s: %.0f MB, %.0f MB/s",
+				name, mb, el > 0 ? mb / el : 0.0);
+}
+
+/* Whether @c with a fast tier of @fast pages and watermarks @w fits @src. */
+static int fits(const struct sim_cfg *c, const struct sim_src *src,
+		u64 fast, const u64 w[4])
+{
+	struct sim_cfg t = *c;
+	char err[SIM_ERRLEN];
+
+	t.fast_pages = fast;
+	memcpy(t.wmark, w, sizeof(t.wmark));
+	return !sim_validate(&t, src, err, sizeof(err));
+}
+
+/* The smallest fast tier from @from pages up to the footprint that fits. */
+static u64 smallest_fast(const struct sim_cfg *c, const struct sim_src *src,
+			 u64 from, const u64 w[4])
+{
+	u64 lo = from ? from : 1, hi = src->pages - 1;
+
+	if (src->pages < 2 || lo > hi || !fits(c, src, hi, w))
+		return 0;
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (fits(c, src, mid, w))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return fits(c, src, lo, w) ? lo : 0;
+}
+
+/*
+ * The defaults do not fit a small source (a fast tier of 25 % of a few
+ * pages has none; Linux's watermarks, at least 128 KiB, do not fit under
+ * it): add to @err the options that do, each checked with sim_validate():
+ * a larger --fast, or small watermarks and the --fast they need.
+ */
+static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
+		     char *err, size_t errlen)
+{
+	static const u64 computed[4], small[4] = { 1, 2, 3, 4 };
+	size_t n = strlen(err);
+	u64 f;
+
+	f = smallest_fast(c, src, c->fast_pages, computed);
+	if (fits(c, src, c->fast_pages, small)) {
+		n += (size_t)snprintf(err + n, errlen - n, "; a footprint of "
+				      "%llu pages fits --wmark 1,2,3,4",
+				      (unsigned long long)src->pages);
+		if (f && n < errlen)
+			snprintf(err + n, errlen - n, ", or --fast %llu with "
+				 "Linux's watermarks", (unsigned long long)f);
+		return;
+	}
+	if (f) {
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages "
+			 "fits --fast %llu", (unsigned long long)src->pages,
+			 (unsigned long long)f);
+		return;
+	}
+	f = smallest_fast(c, src, c->fast_pages, small);
+	if (f)
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages "
+			 "fits --fast %llu --wmark 1,2,3,4",
+			 (unsigned long long)src->pages, (unsigned long long)f);
+	else
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages is "
+			 "too small for two tiers", (unsigned long long)src->pages);
+}
+
+/* Set the field @f describes in @base to @v. */
+static void set_field(void *base, const struct field_opt *f, double v)
+{
+	char *p = (char *)base + f->off;
+
+	switch (f->kind) {
+	case FIELD_U32:
+		*(u32 *)p = (u32)v;
+		break;
+	case FIELD_S64:
+		*(s64 *)p = (s64)v;
+		break;
+	case FIELD_U64:
+		*(u64 *)p = (u64)v;
+		break;
+	default:
+		*(double *)p = v;
+		break;
+	}
+}
+
+/* The workload: its defaults, the suite item's shape, the options. */
+static void build_workload(struct set *s, const struct opts *o,
+			   const struct item *it, struct wl_machine *m)
+{
+	const char *wname = it ? it->workload : o->workload;
+	char err[SIM_ERRLEN] = "";
+	int kind = wl_kind_parse(wname ? wname : "pmbench"), i;
+
+	wl_defaults(&s->wp, (u32)kind);
+	wl_machine_defaults((u32)kind, m);
+	s->wp.seed = o->seed;
+	if (it && it->pages)
+		s->wp.pages = it->pages;
+	if (it && it->accesses)
+		s->wp.accesses = it->accesses;
+	if (it && it->hot_frac > 0)
+		s->wp.hot_frac = it->hot_frac;
+	if (it && it->hot_prob > 0)
+		s->wp.hot_prob = it->hot_prob;
+	if (it && it->threads)
+		s->wp.threads = it->threads;
+	if (o->pages)
+		s->wp.pages = o->pages;
+	if (o->accesses)
+		s->wp.accesses = o->accesses;
+	if (o->no_init)
+		s->wp.init = 0;
+	for (i = 0; i < W_NR; i++)
+		if (o->wl[i] >= 0)
+			set_field(&s->wp, &wl_opts[i], o->wl[i]);
+	if (wl_init(&s->wl, &s->wp, err, sizeof(err)))
+		die(EXIT_USAGE, "workload %s: %s", wl_kind_name(kind), err);
+	s->has_wl = 1;
+	if (sim_src_workload(&s->src, &s->wl))
+		die(1, "out of memory");
+	snprintf(s->label, sizeof(s->label), "%s",
+		 it && it->label ? it->label : wl_kind_name(kind));
+}
+
+/* Build one set from the options and an optional suite item. */
+void build_set(struct set *s, const struct opts *o, const struct item *it)
+{
+	struct sim_cfg *c = &s->cfg;
+	const char *pols;
+	char err[SIM_ERRLEN] = "", buf[4096], *tok, *save;
+	struct size_opt fast = o->fast, slow = o->slow;
+	struct wl_machine m;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	sim_cfg_defaults(c);
+	if (!o->trace || it) {
+		build_workload(s, o, it, &m);
+	} else {
+		struct read_progress rp = { .path = o->trace };
+
+		progress_begin(&rp.pr, progress_mode(o));
+		if (trace_open_progress(&s->tr, o->trace, o->format, o->instr,
+					read_progress, &rp, err, sizeof(err)))
+			die(EXIT_USAGE, "%s", err);
+		progress_end(&rp.pr, "read %s: %.1f MB in %.1f s", o->trace,
+			     (double)rp.bytes / 1e6,
+			     progress_elapsed(&rp.pr));
+		s->has_tr = 1;
+		if (sim_src_trace(&s->src, &s->tr))
+			die(1, "out of memory");
+		snprintf(s->label, sizeof(s->label), "%s", o->trace);
+		wl_machine_defaults(WL_NR_KINDS, &m);
+	}
+
+	/* The machine: the workload's, the suite item's, the options. */
+	c->costs = *sim_profile(it && it->profile ? it->profile :
+				o->profile ? o->profile : m.profile);
+	c->init_fast = m.init_fast;
+	if (it && it->cpu_ns)
+		c->costs.cpu_ns = it->cpu_ns;
+	if (it && it->mlp)
+		c->costs.mlp = it->mlp;
+	for (i = 0; i < C_NR; i++)
+		if (o->cost[i] >= 0)
+			set_field(&c->costs, &cost_opts[i], (double)o->cost[i]);
+	if (it && it->fast)
+		parse_size("suite --fast", it->fast, &fast);
+	if (!fast.set) {
+		fast.set = 1;
+		fast.frac = m.fast_frac;
+	}
+	c->fast_pages = fast.frac > 0 ?
+			(u64)(fast.frac * (double)s->src.pages) : fast.pages;
+	c->slow_pages = slow.set ? (slow.frac > 0 ?
+				    (u64)(slow.frac * (double)s->src.pages) :
+				    slow.pages) : s->src.pages;
+	memcpy(c->wmark, o->wmark, sizeof(c->wmark));
+	c->thp = o->thp;
+
+	/* The kernel's settings: the suite item's, then the options. */
+	if (it && it->scan_size_mb)
+		c->scan_size_mb = it->scan_size_mb;
+	if (it && it->scan_period_min_ms)
+		c->scan_period_min_ms = it->scan_period_min_ms;
+	if (it && it->scan_period_max_ms > 0)
+		c->scan_period_max_ms = (u32)it->scan_period_max_ms;
+	if (it && it->rate_limit_mbps >= 0)
+		c->rate_limit_mbps = it->rate_limit_mbps;
+	if (it && it->thresh_period_ms)
+		c->thresh_period_ms = it->thresh_period_ms;
+	for (i = 0; i < K_NR; i++)
+		if (o->kern[i] >= 0)
+			set_field(c, &kern_opts[i], (double)o->kern[i]);
+	if (o->init_fast >= 0)
+		c->init_fast = o->init_fast;
+	if (o->sample_ms >= 0)
+		c->sample_ms = (u32)o->sample_ms;
+	if (o->pingpong_ms >= 0)
+		c->pingpong_ms = (u32)o->pingpong_ms;
+	c->allow_no_pressure = o->allow_no_pressure;
+	if (o->cpu_file)
+		load_pairs(o->cpu_file, &c->nr_cpu, &c->cpu_at, &c->cpu_ns, 1,
+			   "ACCESS");
+
+	if (o->lru_two_list >= 0)
+		c->lru_two_list = o->lru_two_list;
+	if (o->kswapd_rounds >= 0)
+		c->kswapd_rounds = o->kswapd_rounds;
+	if (o->serial_clock >= 0)
+		c->serial_clock = o->serial_clock;
+	if (o->tlb_entries >= 0)
+		c->tlb_entries = (u32)o->tlb_entries;
+	if (it && it->scale)
+		c->scale = it->scale;
+	if (o->scale >= 0)
+		c->scale = (u32)o->scale;
+	if (sim_validate(c, &s->src, err, sizeof(err))) {
+		if (!o->fast.set && !(it && it->fast) && !o->wmark[0] &&
+		    !o->wmark[1] && !o->wmark[2] && !o->wmark[3])
+			fit_hint(c, &s->src, err, sizeof(err));
+		set_fail(s, NULL, err);
+	}
+
+	pols = it ? it->policies : o->have_policies ? o->policies :
+	       default_policies;
+	snprintf(buf, sizeof(buf), "%s", pols);
+	/* commas, and blanks as in --help's "none, mainline" */
+	for (tok = strtok_r(buf, ", \t", &save); tok;
+	     tok = strtok_r(NULL, ", \t", &save)) {
+		struct sim_policy *p = &s->pol[s->nr_pol];
+
+		if (s->nr_pol == SIM_MAX_POLICIES)
+			die_usage("at most %d policies", SIM_MAX_POLICIES);
+		if (sim_policy_parse(tok, p, err, sizeof(err)))
+			die_usage("%s", err);
+		if (sim_policy_finalize(p, c, err, sizeof(err)))
+			die(EXIT_USAGE, "%s", err);
+		if (p->oracle && !s->src.oracle_count) {
+			struct progress pn;
+
+			progress_begin(&pn, progress_mode(o));
+			if (s->has_wl)
+				progress_note(&pn, "%s: counting the accesses "
+					      "for the oracle", s->label);
+			if (sim_src_count(&s->src, err, sizeof(err)))
+				die(1, "%s", err);
+			progress_clear(&pn);
+		}
+		s->nr_pol++;
+	}
+	if (!s->nr_pol)
+		die_usage("no policy named");
+	s->rs.title = s->label;
+	s->rs.cfg = c;
+	s->rs.src = &s->src;
+	s->rs.wp = s->has_wl ? &s->wp : NULL;
+	s->rs.seed = o->seed;
+	s->rs.nr = s->nr_pol;
+	s->rs.res = calloc(s->nr_pol, sizeof(*s->rs.res));
+	if (!s->rs.res)
+		die(1, "out of memory");
+}
+
+void free_set(struct set *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->rs.nr; i++)
+		sim_result_free(&s->rs.res[i]);
+	free(s->rs.res);
+	sim_src_free(&s->src);
+	if (s->has_wl)
+		wl_free(&s->wl);
+	if (s->has_tr)
+		trace_close(&s->tr);
+}
+

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim: the fast tier's slots, first-touch allocation, the LRU (a CLOCK
+ * or 6.1's two lists) and kswapd (docs/tiersim.md, "Allocation" and
+ * "kswapd").
+ */
+#include "sim_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fast-tier slots and the CLOCK demoter ------------------------------- */
+
+/*
+ * The fast tier is an array of slots, each holding a unit and the time it
+ * was promoted (0: allocated there). Only the CLOCK demoter removes units,
+ * and it knows the slot, so no per-page slot index is needed.
+ */
+/* --lru two-list: list @l of slots, head = most recently added. */
+static void lru_add(struct sim *s, int l, u64 sl)
+{
+	s->lprev[sl] = NO_SLOT;
+	s->lnext[sl] = s->lhead[l];
+	if (s->lhead[l] != NO_SLOT)
+		s->lprev[s->lhead[l]] = sl;
+	else
+		s->ltail[l] = sl;
+	s->lhead[l] = sl;
+	s->lcount[l]++;
+}
+
+static void lru_del(struct sim *s, int l, u64 sl)
+{
+	u64 p = s->lprev[sl], n = s->lnext[sl];
+
+	if (p != NO_SLOT)
+		s->lnext[p] = n;
+	else
+		s->lhead[l] = n;
+	if (n != NO_SLOT)
+		s->lprev[n] = p;
+	else
+		s->ltail[l] = p;
+	s->lcount[l]--;
+}
+
+/*
+ * A new page on the fast tier (first touch, promotion) starts on the
+ * inactive list, as lru_cache_add() puts new anon folios (and migration
+ * keeps a slow page's inactive state).
+ */
+void slot_insert(struct sim *s, u64 u, u32 promo_ms)
+{
+	u64 sl = s->ffree[--s->nffree];
+
+	s->fslot[sl] = u;
+	s->fpromo[sl] = promo_ms;
+	s->fused++;
+	if (s->lru) {
+		s->flags[u] &= (u8)~(PF_ACTIVE | PF_REFD);
+		lru_add(s, 0, sl);
+	}
+}
+
+/* Free slot @sl (its unit left the LRU when its demotion started). */
+static void slot_remove(struct sim *s, u64 sl)
+{
+	s->fslot[sl] = NO_SLOT;
+	s->ffree[s->nffree++] = sl;
+	s->fused--;
+}
+
+void wake_kswapd(struct sim *s)
+{
+	if (!s->p->demote || s->kswapd_awake)
+		return;
+	s->kswapd_awake = 1;
+	s->kprio = DEF_PRIORITY;
+	s->r->kswapd_wakeups++;
+	if (s->kswapd_clock < s->now)
+		s->kswapd_clock = s->now;
+	update_next_event(s);
+}
+
+/* kswapd looks at one page: reclaim_ns of its time. */
+static void reclaim_charge(struct sim *s)
+{
+	s->kswapd_clock += s->reclaim_ns;
+	s->r->kswapd_scanned += s->upages;
+}
+
+
+/*
+ * Second chance: skip (and age) young pages; return the slot of the first
+ * old one. Each page examined costs kswapd reclaim_ns (the kernel's
+ * pgscan_kswapd: isolation and the rmap walk of folio_referenced()); when
+ * that cost takes kswapd's clock past the task's, the pick stops and
+ * resumes where it was at the next event, so kswapd never works ahead of
+ * the task (and never books the migration channel in its future).
+ */
+static u64 clock_pick(struct sim *s)
+{
+	while (s->clock_tries) {
+		u64 sl = s->hand, u;
+
+		s->clock_tries--;
+		if (++s->hand == s->fcap)
+			s->hand = 0;
+		u = s->fslot[sl];
+		if (u == NO_SLOT || sl == s->inflight)
+			continue;
+		/* shrink_inactive_list(): isolate, folio_referenced(). */
+		reclaim_charge(s);
+		if (s->flags[u] & PF_YOUNG) {
+			s->flags[u] &= (u8)~PF_YOUNG;
+			if (s->reclaim_ns && s->kswapd_clock > s->now)
+				return CLOCK_LATER;
+			continue;
+		}
+		return sl;
+	}
+	return CLOCK_NONE;
+}
+
+/*
+ * --lru two-list: 6.1's LRU for anon pages (mm/vmscan.c). While the
+ * inactive list is low (inactive x inactive_ratio < active, the ratio
+ * int_sqrt(10 x GiB of the LRU), 1 below 1 GiB), shrink_active_list()
+ * moves the active list's tail to the inactive head, clearing the young bit
+ * (folio_referenced()) whether set or not: anon pages get no second trip on
+ * the active list. shrink_inactive_list() takes the inactive tail:
+ * folio_check_references() activates a young page that already had
+ * PG_referenced, keeps (back to the inactive head, PG_referenced set) a
+ * young one that had not, and reclaims (here: demotes) an old one. Each
+ * page looked at costs reclaim_ns (pgrefill and pgscan_kswapd).
+ */
+static u64 lru_pick(struct sim *s)
+{
+	while (s->clock_tries) {
+		u64 total = s->lcount[0] + s->lcount[1], gb, ratio, sl, u;
+		u8 f;
+
+		s->clock_tries--;
+		gb = (total * s->upages) >> 18;
+		ratio = gb ? sim_isqrt(10 * gb) : 1;
+		if (s->lcount[1] && s->lcount[0] * ratio < s->lcount[1]) {
+			sl = s->ltail[1];
+			u = s->fslot[sl];
+			lru_del(s, 1, sl);
+			s->flags[u] &= (u8)~(PF_ACTIVE | PF_YOUNG);
+			lru_add(s, 0, sl);
+			reclaim_charge(s);
+			if (s->reclaim_ns && s->kswapd_clock > s->now)
+				return CLOCK_LATER;
+			continue;
+		}
+		sl = s->ltail[0];
+		if (sl == NO_SLOT)
+			return CLOCK_NONE;
+		u = s->fslot[sl];
+		f = s->flags[u];
+		reclaim_charge(s);
+		if (!(f & PF_YOUNG))
+			return sl;
+		lru_del(s, 0, sl);
+		s->flags[u] = (u8)(f & ~PF_YOUNG);
+		if (f & PF_REFD) {
+			s->flags[u] = (u8)((s->flags[u] & ~PF_REFD) | PF_ACTIVE);
+			lru_add(s, 1, sl);
+		} else {
+			s->flags[u] |= PF_REFD;
+			lru_add(s, 0, sl);
+		}
+		if (s->reclaim_ns && s->kswapd_clock > s->now)
+			return CLOCK_LATER;
+	}
+	return CLOCK_NONE;
+}
+
+/*
+ * Demote the unit in slot @sl: it leaves the LRU now (isolated), kswapd
+ * unmaps it (a TLB shootdown to the process's CPUs) and copies it, and its
+ * slot is free only once the copy is done, at kswapd_finish(). Its
+ * access-time stamp is not reset (the kernel resets last_cpupid across
+ * tiers): the page leaves with PF_PROT clear, and the scanner stamps it
+ * again before it can fault.
+ */
+static void demote(struct sim *s, u64 sl)
+{
+	u64 start = s->kswapd_clock > s->mig_free_at ? s->kswapd_clock :
+		    s->mig_free_at, u = s->fslot[sl];
+
+	if (s->lru)
+		lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
+	s->inflight = sl;
+	s->mig_free_at = start + s->xfer_ns;
+	s->kswapd_clock = start + s->demote_cpu_ns;
+	tlb_invalidate(s, u);
+	tlb_shootdown(s, &s->kswapd_clock, 0);
+	media_traffic(s, 1, 0, s->ubytes);
+	media_traffic(s, 0, 1, s->ubytes);
+	update_next_event(s);
+}
+
+/*
+ * The demotion under way is done (kswapd's clock is at its end): the slot
+ * is free, the page on the slow tier. Promoted and demoted again within
+ * --pingpong-ms is ping-pong (kswapd's clock may lag the promotion's time:
+ * then it counts as at once).
+ */
+void kswapd_finish(struct sim *s)
+{
+	struct sim_result *r = s->r;
+	u64 sl = s->inflight, u, now_ms;
+	u32 promo;
+
+	if (sl == NO_SLOT)
+		return;
+	u = s->fslot[sl];
+	promo = s->fpromo[sl];
+	s->inflight = NO_SLOT;
+	slot_remove(s, sl);
+	s->flags[u] &= (u8)~(PF_FAST | PF_PROT);
+	s->sused++;
+	r->demotions += s->upages;
+	now_ms = s->kswapd_clock / SIM_NS_PER_MS;
+	if (promo && (now_ms < promo - 1 ||
+		      now_ms - (promo - 1) < s->c->pingpong_ms))
+		r->pingpong += s->upages;
+}
+
+/*
+ * --kswapd rounds: 6.1's balance_pgdat(). Each round (kswapd_shrink_node())
+ * examines lru_size >> priority pages, or fewer once it has reclaimed
+ * nr_to_reclaim (the zone's high watermark, at least SWAP_CLUSTER_MAX); the
+ * watermark (the demotion target: WMARK_PROMO in tiering mode) is checked
+ * only between rounds, so kswapd overshoots it by up to a round. A round
+ * that examined fewer than nr_to_reclaim pages, or demoted nothing, raises
+ * the priority (halves the shift); past priority 1 kswapd gives up and
+ * sleeps until the next wakeup, which starts again at DEF_PRIORITY.
+ */
+static void kswapd_rounds(struct sim *s)
+{
+	u64 nr_to_reclaim = s->wm[2] > KSWAPD_BATCH ? s->wm[2] : KSWAPD_BATCH;
+	struct tp_node_mem m;
+	u64 u, total, pages;
+
+	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
+		kswapd_finish(s);
+		if (!s->kround) {
+			fast_mem(s, &m);
+			if (m.free > tp_demotion_target(&s->tpp, &m) ||
+			    s->kprio < 1)
+				goto sleep;
+			total = s->lru ? s->lcount[0] + s->lcount[1] : s->fcap;
+			pages = (total * s->upages) >> s->kprio;
+			s->kquota = (pages + s->upages - 1) / s->upages;
+			s->clock_tries = s->kquota;
+			s->kreclaimed = 0;
+			s->kround = 1;
+		}
+		u = CLOCK_NONE;
+		if (s->kreclaimed * s->upages < nr_to_reclaim)
+			u = s->lru ? lru_pick(s) : clock_pick(s);
+		if (u == CLOCK_LATER)
+			return;
+		if (u != CLOCK_NONE) {
+			demote(s, u);
+			s->kreclaimed++;
+			continue;
+		}
+		/* The round is over: kswapd_shrink_node()'s verdict. */
+		s->kround = 0;
+		if ((s->kquota - s->clock_tries) * s->upages < nr_to_reclaim ||
+		    !s->kreclaimed)
+			s->kprio--;
+	}
+	return;
+sleep:
+	s->kswapd_awake = 0;
+	s->kround = 0;
+}
+
+/* Batches of SWAP_CLUSTER_MAX; a pick interrupted by its cost resumes. */
+void kswapd_run(struct sim *s)
+{
+	struct tp_node_mem m;
+	u64 u;
+
+	if (s->krounds) {
+		kswapd_rounds(s);
+		return;
+	}
+	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
+		for (; s->kswapd_n < KSWAPD_BATCH; s->kswapd_n++) {
+			if (s->kswapd_clock > s->now)
+				return;
+			kswapd_finish(s);
+			if (!s->picking) {
+				fast_mem(s, &m);
+				if (m.free > tp_demotion_target(&s->tpp, &m))
+					goto sleep;
+				s->picking = 1;
+				s->clock_tries = 2 * s->fcap + 1;
+			}
+			u = s->lru ? lru_pick(s) : clock_pick(s);
+			if (u == CLOCK_LATER)
+				return;
+			s->picking = 0;
+			if (u == CLOCK_NONE)
+				goto sleep;
+			demote(s, u);
+		}
+		s->kswapd_n = 0;
+	}
+	return;
+sleep:
+	s->kswapd_awake = 0;
+	s->kswapd_n = 0;
+	s->picking = 0;
+}
+
+/* ---- allocation ----------------------------------------------------------- */
+
+u8 alloc_unit(struct sim *s, u64 u)
+{
+	u8 f = s->flags[u];
+	int fast;
+
+	if (s->p->oracle)
+		fast = !!(f & PF_PINNED);
+	else
+		fast = fast_free_pages(s) >= s->wm[1] + s->upages &&
+		       s->fused < s->init_fast_cap;
+	if (fast && s->fused == s->fcap)
+		fast = 0;
+	if (!fast && s->sused == s->scap) {
+		if (s->fused == s->fcap) {
+			sim_fail(s, "allocation (out of memory)", -ENOMEM);
+			return PF_YOUNG;
+		}
+		fast = 1;
+	}
+	f = (u8)((f & PF_PINNED) | (fast ? PF_FAST : 0));
+	s->flags[u] = f;
+	if (fast) {
+		slot_insert(s, u, 0);
+		s->r->alloc_fast += s->upages;
+	} else {
+		s->sused++;
+		s->r->alloc_slow += s->upages;
+		/* Below the low watermark: the allocator wakes kswapd. */
+		if (!s->p->oracle && s->fused < s->init_fast_cap)
+			wake_kswapd(s);
+	}
+	/* Zeroing the new page. */
+	media_traffic(s, fast, 1, s->ubytes);
+	s->now += (u64)s->c->costs.alloc_ns * s->upages;
+	s->r->t_alloc += (u64)s->c->costs.alloc_ns * s->upages;
+	return f;
+}
+

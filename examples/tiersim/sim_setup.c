@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim: a run's setup (tierpol's objects, the page state, the VMAs, the
+ * threads, the costs, the oracle's pins), its teardown, and the
+ * self-checks of the page accounting at its end.
+ */
+#include "sim_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int pin_oracle(struct sim *s)
+{
+	const u32 *cnt = s->src->oracle_count;
+	u64 k, u, lo = 0, hi = UINT32_MAX, n, pinned = 0;
+	u32 *uc;
+
+	if (!cnt) {
+		snprintf(s->r->err, sizeof(s->r->err),
+			 "oracle: no access counts");
+		return -1;
+	}
+	/* Units the allocator can place on the fast tier. */
+	k = (s->c->fast_pages * s->K - s->wm[1]) / s->upages;
+	if (k > s->fcap)
+		k = s->fcap;
+	uc = calloc(s->nr_units, sizeof(*uc));
+	if (!uc)
+		return -1;
+	for (u = 0; u < s->src->pages; u++) {
+		u32 *c = &uc[u >> s->ushift];
+
+		*c = *c + cnt[u] < *c ? UINT32_MAX : *c + cnt[u];
+	}
+	/* The smallest count t such that fewer than k units exceed it. */
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		for (n = 0, u = 0; u < s->nr_units; u++)
+			n += uc[u] > mid;
+		if (n < k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (u = 0; u < s->nr_units; u++)
+		if (uc[u] > lo) {
+			s->flags[u] |= PF_PINNED;
+			pinned++;
+		}
+	for (u = 0; u < s->nr_units && pinned < k; u++)
+		if (uc[u] == lo && lo > 0) {
+			s->flags[u] |= PF_PINNED;
+			pinned++;
+		}
+	free(uc);
+	return 0;
+}
+
+/* The threads: their streams, buffers, TLBs and NUMA state. */
+static int setup_threads(struct sim *s)
+{
+	const struct sim_src *src = s->src;
+	u32 i;
+
+	/* A trace is one stream in its recorded (time) order. */
+	s->nr_thr = src->wl ? src->nr_threads : 1;
+	s->thr = calloc(s->nr_thr, sizeof(*s->thr));
+	if (!s->thr)
+		return -1;
+	for (i = 0; i < s->nr_thr; i++) {
+		struct sthread *t = &s->thr[i];
+
+		t->tid = i;
+		t->buf = malloc(BATCH * sizeof(*t->buf));
+		t->tlb = malloc((s->tlb_mask + 1) * sizeof(*t->tlb));
+		if (!t->buf || !t->tlb)
+			return -1;
+		if (src->tr && src->tr->has_time) {
+			t->gap = malloc(BATCH * sizeof(*t->gap));
+			if (!t->gap)
+				return -1;
+		}
+		memset(t->tlb, 0xff, (s->tlb_mask + 1) * sizeof(*t->tlb));
+		if (src->wl)
+			wl_thread_start(src->wl, &t->ws, i);
+		numa_thread_init(s, t);
+	}
+	if (src->tr) {
+		if (trace_stream_open(&s->ts, src->tr, s->r->err,
+				      sizeof(s->r->err)))
+			return -2;
+		s->ts_open = 1;
+	}
+	return 0;
+}
+
+int sim_setup(struct sim *s)
+{
+	const struct sim_cfg *c = s->c;
+	const struct sim_policy *p = s->p;
+	const struct sim_src *src = s->src;
+	struct tp_scan_ring_cfg rc = { .sz = sizeof(rc) };
+	struct tp_atime_cfg ac = { .sz = sizeof(ac),
+				   .bits = TP_ATIME_DEFAULT_BITS, .shift = 20 };
+	struct tp_vma_profile_cfg vc = { .sz = sizeof(vc) };
+	u64 i, addr;
+	int ret, need_atime;
+
+	s->ushift = c->thp ? 9 : 0;
+	s->K = c->scale ? c->scale : 1;
+	s->upages = (u64)s->K << s->ushift;
+	s->ubytes = s->upages << 12;
+	s->nr_units = (src->pages + (1ULL << s->ushift) - 1) >> s->ushift;
+	s->fcap = c->fast_pages >> s->ushift;
+	s->scap = c->slow_pages >> s->ushift;
+	memcpy(s->wm, c->wmark, sizeof(s->wm));
+	s->init_fast_cap = s->fcap;
+	if (c->init_fast > 0 && c->init_fast < 1)
+		s->init_fast_cap = (u64)(c->init_fast * (double)src->pages) >>
+				   s->ushift;
+
+	ret = tp_policy_init(&s->tpp, &p->cfg);
+	if (!ret)
+		ret = tp_node_init(&s->node, &s->tpp, 0);
+	if (!ret)
+		ret = tp_atime_init(&s->fmt, &ac);
+	if (!ret)
+		ret = tp_scan_ring_init(&s->ring, &rc, s->pass,
+					TP_DEFAULT_RING_DEPTH);
+	if (!ret) {
+		vc.filter = p->vma_filter == VMAF_PID ? TP_VMA_FILTER_PID :
+			    (u32)p->vma_filter;
+		vc.tps = SIM_TPS;
+		vc.scan_delay = (u64)c->scan_delay_ms * SIM_NS_PER_MS;
+		ret = tp_vma_profile_init(&s->vprof, &vc);
+	}
+	if (ret) {
+		snprintf(s->r->err, sizeof(s->r->err),
+			 "%s: tierpol refused the settings (%d)", p->name, ret);
+		return -1;
+	}
+
+	s->flags = malloc(s->nr_units);
+	s->fpromo = malloc(s->fcap * sizeof(*s->fpromo));
+	s->fslot = malloc(s->fcap * sizeof(*s->fslot));
+	s->ffree = malloc(s->fcap * sizeof(*s->ffree));
+	s->nr_vmas = src->nr_vmas;
+	s->vma = calloc(s->nr_vmas, sizeof(*s->vma));
+	s->vst = calloc(s->nr_vmas, sizeof(*s->vst));
+	s->r->vma = s->vst;		/* the result owns the VMA statistics */
+	s->r->nr_vmas = s->nr_vmas;
+	/* Stamps exist only where the scanner writes them. */
+	need_atime = p->lat_src == LAT_ATIME && !p->oracle &&
+		     (p->cfg.mode & TP_MODE_TIERING);
+	if (need_atime)
+		s->atime = malloc(s->nr_units * sizeof(*s->atime));
+	if (!s->flags || !s->fpromo || !s->fslot || !s->ffree ||
+	    !s->vma || !s->vst || (need_atime && !s->atime)) {
+		snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+		return -1;
+	}
+	memset(s->flags, PF_NOALLOC, s->nr_units);
+	if (s->atime)
+		memset(s->atime, 0xff, s->nr_units * sizeof(*s->atime));
+	for (i = 0; i < s->fcap; i++) {
+		s->fslot[i] = NO_SLOT;
+		s->ffree[i] = s->fcap - 1 - i;
+	}
+	s->nffree = s->fcap;
+	s->inflight = NO_SLOT;
+
+	/* Synthetic VMAs: 1 GiB apart, starting at 0x7f0000000000. */
+	addr = 0x7f0000000000ULL;
+	for (i = 0; i < s->nr_vmas; i++) {
+		struct svma *v = &s->vma[i];
+
+		v->first = src->vma[i].first >> s->ushift;
+		v->n = src->vma[i].pages >> s->ushift;
+		if (src->tr) {
+			v->start = src->tr->vpn[src->vma[i].first] << 12;
+			v->end = (src->tr->vpn[src->vma[i].first +
+					       src->vma[i].pages - 1] + 1) << 12;
+		} else {
+			v->start = addr;
+			v->end = addr + (src->vma[i].pages * s->K << 12);
+			addr = (v->end + (2ULL << 30) - 1) & ~((1ULL << 30) - 1);
+		}
+		s->vst[i].pages = src->vma[i].pages;
+	}
+
+	s->tiering = !!(p->cfg.mode & TP_MODE_TIERING);
+	s->scan_on = p->cfg.mode != TP_MODE_DISABLED && !p->oracle;
+	s->scan_fast = tp_scan_wanted(&s->tpp, true);
+	s->scan_slow = tp_scan_wanted(&s->tpp, false);
+	s->young_clear = s->tiering && (p->cfg.flags & TP_POL_YOUNG);
+	s->stamp = s->tiering && p->lat_src == LAT_ATIME;
+	s->scan_units = ((u64)c->scan_size_mb << 8) / s->upages;
+	if (!s->scan_units)
+		s->scan_units = 1;
+	/*
+	 * The period adapts in tiering mode (update_task_scan_period()); a
+	 * fixed one (--scan-period-ms, or task_scan_min() of the footprint
+	 * for a policy without tiering) does not. As init_numa_balancing()
+	 * sets it, the mm's first scan is scan_delay away.
+	 */
+	s->fixed_period = (u64)c->scan_period_ms * SIM_NS_PER_MS;
+	if (!s->tiering && !s->fixed_period)
+		s->fixed_period = (u64)sim_scan_period_ms(c, src->pages) *
+				  SIM_NS_PER_MS;
+	s->numa_next_scan = (u64)c->scan_delay_ms * SIM_NS_PER_MS;
+	s->period_max_ms = c->scan_period_max_ms ? c->scan_period_max_ms :
+			   TP_DEFAULT_SCAN_PERIOD_MAX_MS;
+	s->reclaim_ns = (u64)c->costs.reclaim_ns * s->upages;
+	s->lru = c->lru_two_list && s->p->demote;
+	s->krounds = c->kswapd_rounds;
+	if (s->lru) {
+		s->lnext = malloc(s->fcap * sizeof(*s->lnext));
+		s->lprev = malloc(s->fcap * sizeof(*s->lprev));
+		if (!s->lnext || !s->lprev) {
+			snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+			return -1;
+		}
+		s->lhead[0] = s->lhead[1] = NO_SLOT;
+		s->ltail[0] = s->ltail[1] = NO_SLOT;
+	}
+	s->xfer_ns = (u64)((double)s->ubytes * 1e9 /
+			   ((double)c->costs.migrate_mbps * 1048576.0));
+	s->mig_cpu_ns = (u64)c->costs.migrate_ns * s->upages;
+	s->demote_cpu_ns = (u64)sim_demote_ns(&c->costs) * s->upages;
+	s->sample_ns = (u64)c->sample_ms * SIM_NS_PER_MS;
+	s->next_sample = 0;
+
+	/* Memory: the latencies at rest, the bandwidth epochs. */
+	s->mlp = c->costs.mlp ? c->costs.mlp : src->mlp ? src->mlp : 1;
+	s->cpu_ns = (u64)(c->costs.cpu_ns ? c->costs.cpu_ns : src->cpu_ns) *
+		    s->K;
+	mem_costs(s);
+	s->bw = c->costs.bw_mbps[0] || c->costs.bw_mbps[1] ||
+		c->costs.bw_mbps[2] || c->costs.bw_mbps[3];
+	s->next_bw = s->bw ? BW_EPOCH_NS : T_NEVER;
+	/*
+	 * A TLB entry maps one page (or one 2 MiB folio): with --scale, K of
+	 * the machine's entries map one unit here (at least one entry).
+	 */
+	for (i = 1; 2 * i <= c->tlb_entries / s->K; i *= 2)
+		;
+	s->tlb_mask = i - 1;
+	update_next_event(s);
+
+	ret = setup_threads(s);
+	if (ret) {
+		if (ret == -1)
+			snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+		return -1;
+	}
+	if (p->oracle && pin_oracle(s))
+		return -1;
+	return 0;
+}
+
+void sim_teardown(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; s->thr && i < s->nr_thr; i++) {
+		free(s->thr[i].buf);
+		free(s->thr[i].gap);
+		free(s->thr[i].tlb);
+	}
+	free(s->thr);
+	if (s->ts_open)
+		trace_stream_close(&s->ts);
+	free(s->lnext);
+	free(s->lprev);
+	free(s->flags);
+	free(s->atime);
+	free(s->fpromo);
+	free(s->fslot);
+	free(s->ffree);
+	free(s->vma);
+}
+
+/* Every allocated unit is on exactly one tier; the counts agree. */
+int sim_check(struct sim *s)
+{
+	u64 u, fast = 0, slow = 0, slots = 0, *seen;
+	struct sim_result *r = s->r;
+
+	for (u = 0; u < s->nr_units; u++) {
+		u8 f = s->flags[u];
+
+		if (f & PF_NOALLOC)
+			continue;
+		if (f & PF_FAST)
+			fast++;
+		else
+			slow++;
+	}
+	/* Each fast unit sits in exactly one slot. */
+	seen = calloc((s->nr_units + 63) / 64, sizeof(*seen));
+	if (!seen)
+		goto bad;
+	for (u = 0; u < s->fcap; u++) {
+		u64 x = s->fslot[u];
+
+		if (x == NO_SLOT)
+			continue;
+		if (x >= s->nr_units || !(s->flags[x] & PF_FAST) ||
+		    (seen[x / 64] >> (x % 64) & 1)) {
+			free(seen);
+			goto bad;
+		}
+		seen[x / 64] |= 1ULL << (x % 64);
+		slots++;
+	}
+	free(seen);
+	if (slots != fast)
+		goto bad;
+	fast *= s->upages;
+	slow *= s->upages;
+	if (fast != s->fused * s->upages || slow != s->sused * s->upages ||
+	    fast + slow != r->alloc_fast + r->alloc_slow ||
+	    r->promotions - r->demotions != fast - r->alloc_fast)
+		goto bad;
+	return 0;
+bad:
+	snprintf(r->err, sizeof(r->err), "%s: internal error: the page "
+		 "accounting is inconsistent (fast %llu/%llu, slow %llu/%llu)",
+		 s->p->name, (unsigned long long)fast,
+		 (unsigned long long)s->fused, (unsigned long long)slow,
+		 (unsigned long long)s->sused);
+	return -1;
+}
+

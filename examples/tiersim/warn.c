@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim's warnings: results that cannot mean what they seem, read from
+ * the runs' results after they ended. One line each on stderr, naming the
+ * set, the policies it concerns and the option that changes it; with
+ * --strict they are errors (exit status 2 once the output is written).
+ *
+ *  - WARN_NO_SCAN: a policy that scans ended before the first scan pass (the
+ *    scan delay): it never saw a hint fault, never promoted, and looks
+ *    worse than "none" only by its demotions. For a trace: the trace is
+ *    shorter than the first scan pass.
+ *  - WARN_PART_SCAN: the scanner covered only part of the footprint once
+ *    (fewer scan windows than a pass over it takes).
+ *  - WARN_NO_FAULT: PTEs were marked, but no access faulted on one before the
+ *    run ended. (No PTE marked at all, as under a VMA filter that skips the
+ *    VMAs, is a result, not a warning.)
+ *  - WARN_NO_ADAPT: an adaptive policy's threshold never moved, and the run
+ *    ended before the controller's first period could end: its "thr ms" is
+ *    the starting value, not the controller's.
+ */
+#include "cli.h"
+#include "sim_int.h"
+
+#include <string.h>
+
+enum { WARN_NO_SCAN, WARN_PART_SCAN, WARN_NO_FAULT, WARN_NO_ADAPT, WARN_NR };
+
+/* The controller's period of policy @p, ms. */
+static u64 thresh_period_ms(const struct sim_policy *p)
+{
+	return p->cfg.scan_period_max_ms ? p->cfg.scan_period_max_ms :
+	       TP_DEFAULT_SCAN_PERIOD_MAX_MS;
+}
+
+/* Which warning run @i of set @s earns, or -1. */
+static int classify(const struct set *s, u32 i)
+{
+	const struct sim_policy *p = &s->pol[i];
+	const struct sim_result *r = &s->rs.res[i];
+	const struct sim_cfg *c = &s->cfg;
+	u64 k = c->scale ? c->scale : 1, end_ms = r->sim_time_ns / 1000000;
+
+	if (p->oracle || p->cfg.mode == TP_MODE_DISABLED)
+		return -1;	/* does not scan */
+	if (!r->scan_passes)
+		return WARN_NO_SCAN;
+	if (r->scan_passes < sim_scan_windows(c, s->src.pages * k))
+		return WARN_PART_SCAN;
+	if (!r->hint_faults && r->pte_updates)
+		return WARN_NO_FAULT;
+	if ((p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_HOTNESS)) ==
+	    (TP_POL_ADAPTIVE | TP_POL_HOTNESS) &&
+	    !r->node.th_raised && !r->node.th_lowered &&
+	    end_ms < c->scan_delay_ms + thresh_period_ms(p))
+		return WARN_NO_ADAPT;
+	return -1;
+}
+
+/* @t seconds in at most 3 digits: "31 ms", "2.05 s", "169 s". */
+static int secs(char *b, size_t n, double t)
+{
+	if (t < 1)
+		return snprintf(b, n, "%.3g ms", t * 1e3);
+	return snprintf(b, n, "%.*f s", t < 10 ? 2 : 0, t);
+}
+
+/* "0.29 s" or "6.65 s to 8.03 s": the end of the runs of @mask. */
+static void ends(char *b, size_t n, const struct set *s, const u8 *mask)
+{
+	double lo = -1, hi = 0, t;
+	int k;
+	u32 i;
+
+	for (i = 0; i < s->nr_pol; i++) {
+		if (!mask[i])
+			continue;
+		t = (double)s->rs.res[i].sim_time_ns / 1e9;
+		if (lo < 0 || t < lo)
+			lo = t;
+		if (t > hi)
+			hi = t;
+	}
+	k = secs(b, n, lo);
+	if (hi - lo >= 0.05 * hi && k > 0 && (size_t)k < n) {
+		k += snprintf(b + k, n - (size_t)k, " to ");
+		if (k > 0 && (size_t)k < n)
+			secs(b + k, n - (size_t)k, hi);
+	}
+}
+
+/* The text of warning @w for the runs of @mask (the first is @i). */
+static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
+{
+	const struct sim_cfg *c = &s->cfg;
+	const struct sim_result *r = &s->rs.res[i];
+	char t[64];
+	int trace = s->has_tr;
+
+	ends(t, sizeof(t), s, mask);
+	switch (w) {
+	case WARN_NO_SCAN:
+		fprintf(f, "no scan pass ran: the %s ended at %s (the first "
+			"pass is due %u ms in, at a thread's next access after "
+			"that): nothing was scanned or promoted; %s",
+			trace ? "trace" : "run", t, c->scan_delay_ms,
+			!trace ? "a longer run (--accesses) or a shorter "
+			"--scan-delay-ms changes that" :
+			c->scan_delay_ms > 1 ? "--scan-delay-ms 1 "
+			"--scan-period-ms 1 scan within it" :
+			"the scanner runs only while a thread runs");
+		break;
+	case WARN_PART_SCAN:
+		fprintf(f, "the %s ended at %s, after %llu of the %llu scan "
+			"windows of one pass over the footprint: part of it was "
+			"never scanned; %s", trace ? "trace" : "run", t,
+			(unsigned long long)r->scan_passes,
+			(unsigned long long)sim_scan_windows(c, s->src.pages *
+				(c->scale ? c->scale : 1)),
+			trace ? "a shorter --scan-period-ms or a larger "
+			"--scan-size-mb scans it faster" : "a longer run "
+			"(--accesses) or a shorter --scan-period-ms changes "
+			"that");
+		break;
+	case WARN_NO_FAULT:
+		fprintf(f, "no NUMA hint fault in %llu scan pass%s (%llu PTEs "
+			"marked): the %s ended at %s, before an access touched "
+			"a marked page; %sa shorter --scan-period-ms changes "
+			"that", (unsigned long long)r->scan_passes,
+			r->scan_passes == 1 ? "" : "es",
+			(unsigned long long)r->pte_updates,
+			trace ? "trace" : "run", t,
+			trace ? "" : "a longer run (--accesses) or ");
+		break;
+	default:
+		fprintf(f, "the %s ended at %s, before the hot-threshold "
+			"controller's first period (%llu ms after the %u ms scan "
+			"delay): \"thr ms\" is the starting threshold, never "
+			"adapted; --thresh-period-ms (below the %s's length)%s "
+			"changes that", trace ? "trace" : "run", t,
+			(unsigned long long)thresh_period_ms(&s->pol[i]),
+			c->scan_delay_ms, trace ? "trace" : "run",
+			trace ? "" : " or a longer run (--accesses)");
+		break;
+	}
+}
+
+u32 warn_set(FILE *f, const struct set *s, int strict)
+{
+	int kind[SIM_MAX_POLICIES];
+	u8 mask[SIM_MAX_POLICIES];
+	u32 i, j, nr = 0;
+	int w;
+
+	for (i = 0; i < s->nr_pol; i++)
+		kind[i] = classify(s, i);
+	for (w = 0; w < WARN_NR; w++) {
+		u32 first = s->nr_pol;
+
+		memset(mask, 0, sizeof(mask));
+		for (i = 0; i < s->nr_pol; i++)
+			if (kind[i] == w) {
+				mask[i] = 1;
+				if (first == s->nr_pol)
+					first = i;
+			}
+		if (first == s->nr_pol)
+			continue;
+		fflush(stdout);
+		fprintf(f, "%s: %s: %s: ", prog, strict ? "error" : "warning",
+			s->label);
+		for (i = 0, j = 0; i < s->nr_pol; i++)
+			if (mask[i])
+				fprintf(f, "%s%s", j++ ? ", " : "",
+					s->rs.res[i].policy);
+		fputs(": ", f);
+		say(f, s, w, mask, first);
+		fputc('\n', f);
+		nr++;
+	}
+	return nr;
+}

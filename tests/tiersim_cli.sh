@@ -1,0 +1,321 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# tiersim as a user meets it (make check-tiersim, part of make check):
+#
+#   tests/tiersim_cli.sh TIERSIM SVGCHECK COMPLETION
+#
+# usage errors (one line, "see tiersim --help", exit status 2, the exact
+# words), --help (every option, every default), -V, the messages about a
+# trace (timestamps that go back, a trace too small for the defaults), the
+# warnings and --strict, the table's simulated time, the progress line in a
+# log, the plots of both layouts (and svgcheck itself on broken ones), and
+# the bash completion. About ten seconds. Prints each failure; exits 1 if
+# there is one.
+set -u
+
+[ $# = 3 ] || { echo "usage: $0 TIERSIM SVGCHECK COMPLETION" >&2; exit 2; }
+T=$1
+SVGCHECK=$2
+COMPLETION=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+
+bad() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# run CMD...: its exit status in $rc, its output in $tmp/out and $tmp/err
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	checks=$((checks + 1))
+}
+
+# error WANT ARGS...: exit 2, nothing on stdout, and stderr exactly WANT
+error() {
+	printf '%s\n' "$1" >"$tmp/want"
+	shift
+	run "$T" "$@"
+	[ "$rc" = 2 ] || bad "exit $rc, not 2: tiersim $*"
+	[ ! -s "$tmp/out" ] || bad "output on stdout: tiersim $*"
+	cmp -s "$tmp/want" "$tmp/err" ||
+		bad "tiersim $*: stderr is \"$(cat "$tmp/err")\", not \"$(cat "$tmp/want")\""
+}
+
+# usage MESSAGE ARGS...: "tiersim: MESSAGE" and "see tiersim --help"
+usage() {
+	msg=$1
+	shift
+	error "$(printf 'tiersim: %s\nsee tiersim --help' "$msg")" "$@"
+}
+
+# input MESSAGE ARGS...: bad input, "tiersim: MESSAGE" alone
+input() {
+	msg=$1
+	shift
+	error "tiersim: $msg" "$@"
+}
+
+# stderr_is PATTERN: $tmp/err is one line matching the shell PATTERN
+stderr_is() {
+	[ "$(wc -l <"$tmp/err")" = 1 ] ||
+		{ bad "stderr is not one line: $(cat "$tmp/err")"; return; }
+	case $(cat "$tmp/err") in
+	$1) ;;
+	*) bad "stderr \"$(cat "$tmp/err")\" does not match \"$1\"" ;;
+	esac
+}
+
+# ---- usage errors: one line and "see tiersim --help" ------------------------
+
+usage '--pages: -5 is too small (allowed: 16 to 1099511627775)' --pages -5
+usage '--pages: 0 is too small (allowed: 16 to 1099511627775)' --pages 0
+usage '--pages: "4k" is not a whole number' --pages 4k
+usage '--pages: 99999999999999999999 is too large (allowed: 16 to 1099511627775)' \
+	--pages 99999999999999999999
+usage "--hot-threshold-ms: 0 is too small (allowed: 1 to 4294967295; 0 would select the policy's default of 1000 ms, not the kernel's 0, with which no page is hot)" \
+	--hot-threshold-ms 0
+usage "--scan-period-max-ms: 0 is too small (allowed: 1 to 4294967295; 0 would select the policy's default of 60000 ms)" \
+	--scan-period-max-ms 0
+usage "--cpu-ns: 0 is too small (allowed: 1 to 4294967295; 0 would select the workload's default)" \
+	--cpu-ns 0
+usage '--rate-limit-mbps: 16777217 is too large (allowed: 0 to 16777216)' \
+	--rate-limit-mbps 16777217
+usage '--write-frac: 1.5 is too large (allowed: 0 to 1)' --write-frac 1.5
+usage '--sigma: 0 is too small (allowed: above 0)' --sigma 0
+usage '--small-frac: 1 is too large (allowed: above 0, below 1)' --small-frac 1
+usage '--threads: 65 is too large (allowed: 1 to 64)' --threads 65
+usage '--jobs: 0 is too small (allowed: 1 to 256)' -j 0
+usage '--tlb-entries: 3 is not a power of 2 (allowed: 0, or a power of 2 up to 16777216)' \
+	--tlb-entries 3
+usage '--lru: clock or two-list, not "lfu"' --lru lfu
+usage '--fast: "3Q" is not a size (pages, K/M/G bytes, or N%)' --fast 3Q
+usage '--wmark: "1,2" is not MIN,LOW,HIGH,PROMO (four page counts)' --wmark 1,2
+usage '--pages needs a value (N)' --pages
+usage 'unknown option "--acesses" (did you mean --accesses?)' --acesses 5
+usage 'unknown option "-x"' -x
+usage 'unexpected argument "pmbench"' pmbench
+usage 'unknown workload "gups" (pmbench, zipf, gups-hotset, phase-shift, cold-burst, disjoint-vma, uniform)' \
+	-w gups
+usage 'policy "mainline:rate=99999999999": rate=99999999999 is too large (allowed: 0 to 16777216 MB/s)' \
+	-p mainline:rate=99999999999
+usage 'policy "mainline:hot=0": hot=0 is too small (allowed: 1 to 4294967295 ms; 0 would select the default of 1000 ms)' \
+	-p mainline:hot=0
+usage 'policy "mainline:rate=x": rate=x is not a whole number' -p mainline:rate=x
+
+# ---- --help, -V -------------------------------------------------------------
+
+run "$T" -V
+[ "$rc" = 0 ] && grep -q '^tiersim [0-9.]* (tierpol [0-9.]*)$' "$tmp/out" ||
+	bad "-V: exit $rc, \"$(cat "$tmp/out")\""
+cp "$tmp/out" "$tmp/v"
+run "$T" --version
+cmp -s "$tmp/out" "$tmp/v" || bad "-V and --version differ"
+
+run "$T" --help
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] || bad "--help: exit $rc or stderr"
+cp "$tmp/out" "$tmp/help"
+# Every option with a value shows its default in brackets: the option's
+# lines up to the next option.
+awk '
+	/^  (-[a-zA-Z], |    )--[a-z]/ {
+		if (name != "" && val && !dflt) print name
+		name = $0; sub(/^ *(-[a-zA-Z], )?/, "", name)
+		val = name ~ /^--[a-z0-9-]+ [A-Z]/ || name ~ /^--[a-z0-9-]+ [a-z]+\|/
+		sub(/ .*/, "", name); dflt = 0
+	}
+	/^[A-Z]/ { if (name != "" && val && !dflt) print name; name = "" }
+	name != "" && /\[/ { dflt = 1 }
+	END { if (name != "" && val && !dflt) print name }
+' "$tmp/help" >"$tmp/nodflt"
+[ ! -s "$tmp/nodflt" ] || bad "--help shows no default for: $(cat "$tmp/nodflt")"
+n=$(grep -cE '^  (-[a-zA-Z], |    )--[a-z]' "$tmp/help")
+[ "$n" -gt 70 ] || bad "--help lists $n options"
+for o in --strict --progress --scan-delay-ms --thresh-period-ms --mlp; do
+	grep -qe "^  .*$o" "$tmp/help" || bad "--help lacks $o"
+done
+
+# ---- traces: timestamps that go back, a trace too small -------------------
+
+printf 'R 1000 1 5\nR 2000 2 7\nW 3000 1 6\n' >"$tmp/back.trace"
+input "$tmp/back.trace:3: timestamp 6 ns is before the previous access's, 7 ns on line 2 (timestamps must not decrease)" \
+	-t "$tmp/back.trace"
+
+pages() { # FILE N: a trace touching N pages, once each
+	awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++)
+		printf "R %x\n", 268435456 + i * 4096 }' >"$1"
+}
+pages "$tmp/p3.trace" 3
+input "$tmp/p3.trace: zero capacity: the fast tier has no pages; a footprint of 3 pages is too small for two tiers" \
+	-t "$tmp/p3.trace"
+pages "$tmp/p8.trace" 8
+input "$tmp/p8.trace: the promo watermark (9 pages) is not below the fast tier's capacity (2 pages); a footprint of 8 pages fits --fast 5 --wmark 1,2,3,4" \
+	-t "$tmp/p8.trace"
+run "$T" -q -t "$tmp/p8.trace" --fast 5 --wmark 1,2,3,4
+[ "$rc" = 0 ] || bad "the suggested options do not fit: $(cat "$tmp/err")"
+pages "$tmp/p30.trace" 30
+input "$tmp/p30.trace: the promo watermark (9 pages) is not below the fast tier's capacity (7 pages); a footprint of 30 pages fits --wmark 1,2,3,4, or --fast 23 with Linux's watermarks" \
+	-t "$tmp/p30.trace"
+for fix in "--wmark 1,2,3,4" "--fast 23"; do
+	# shellcheck disable=SC2086
+	run "$T" -q -p none -t "$tmp/p30.trace" $fix
+	[ "$rc" = 0 ] || bad "$fix does not fit: $(cat "$tmp/err")"
+done
+
+# ---- warnings and --strict ----------------------------------------------------
+
+set -- -w zipf --pages 65536 --accesses 300000 -p none,promote-all,mainline
+run "$T" "$@"
+[ "$rc" = 0 ] || bad "a warning changed the exit status ($rc)"
+grep -q '^mainline ' "$tmp/out" || bad "no table with a warning"
+stderr_is "tiersim: warning: zipf: promote-all, mainline: no scan pass ran: the run ended at * (the first pass is due 1000 ms in, at a thread's next access after that): nothing was scanned or promoted; a longer run (--accesses) or a shorter --scan-delay-ms changes that"
+run "$T" "$@" --strict
+[ "$rc" = 2 ] || bad "--strict: exit $rc, not 2"
+grep -q '^mainline ' "$tmp/out" || bad "--strict: no table"
+stderr_is "tiersim: error: zipf: promote-all, mainline: no scan pass ran: *"
+run "$T" "$@" --strict --scan-delay-ms 1 --thresh-period-ms 5
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] ||
+	bad "a run that scans warns: exit $rc, $(cat "$tmp/err")"
+
+run "$T" -q -w pmbench --accesses 300000 --scan-delay-ms 1 -p rfc2020
+stderr_is "tiersim: warning: pmbench: rfc2020: the run ended at *, after * of the 16 scan windows of one pass over the footprint: part of it was never scanned; a longer run (--accesses) or a shorter --scan-period-ms changes that"
+
+run "$T" -q -w zipf --pages 65536 --accesses 300000 --scan-delay-ms 1 -p mainline
+stderr_is "tiersim: warning: zipf: mainline: the run ended at *, before the hot-threshold controller's first period (60000 ms after the 1 ms scan delay): \"thr ms\" is the starting threshold, never adapted; --thresh-period-ms (below the run's length) or a longer run (--accesses) changes that"
+
+# A trace: 40 pages, a scan at 1 ms, then only pages it could not mark.
+awk 'BEGIN { for (i = 0; i < 40; i++)
+		printf "R %x 0 %d\n", 268435456 + i * 4096, i * 1000
+	printf "R %x 0 1000000\n", 268435456 + 40 * 4096
+	printf "R %x 0 1001000\n", 268435456 + 41 * 4096 }' >"$tmp/nf.trace"
+run "$T" -q -t "$tmp/nf.trace" --wmark 1,2,3,4 --scan-delay-ms 1 \
+	--thresh-period-ms 1 -p mainline
+stderr_is "tiersim: warning: $tmp/nf.trace: mainline: no NUMA hint fault in 1 scan pass (* PTEs marked): the trace ended at *, before an access touched a marked page; a shorter --scan-period-ms changes that"
+pages "$tmp/p200.trace" 200
+run "$T" -q -t "$tmp/p200.trace" -p promote-all
+stderr_is "tiersim: warning: $tmp/p200.trace: promote-all: no scan pass ran: the trace ended at * (the first pass is due 1000 ms in, at a thread's next access after that): nothing was scanned or promoted; --scan-delay-ms 1 --scan-period-ms 1 scan within it"
+
+# The default policies as --help writes them can be given back.
+dflt=$(tr '\n' ' ' <"$tmp/help" | sed 's/  */ /g' |
+	grep -o 'comma-separated policies (repeatable) \[[^]]*\]' |
+	sed 's/.*\[//; s/\]//')
+run "$T" -q --pages 65536 --accesses 100000 -p "$dflt"
+[ "$rc" = 0 ] && [ -n "$dflt" ] ||
+	bad "-p \"$dflt\" (--help's default): exit $rc, $(cat "$tmp/err")"
+
+# ---- the table's simulated time: all the runs', whatever their order -------
+
+set -- -w zipf --pages 65536 --accesses 2000000 --scan-delay-ms 1 \
+	--thresh-period-ms 10
+run "$T" "$@" -p none,mainline,oracle
+h1=$(grep ' simulated$' "$tmp/out")
+run "$T" "$@" -p oracle,mainline,none
+h2=$(grep ' simulated$' "$tmp/out")
+[ -n "$h1" ] && [ "$h1" = "$h2" ] ||
+	bad "the header depends on the policies' order: \"$h1\", \"$h2\""
+case $h1 in
+*", "[0-9]*" s ("*") to "[0-9]*" s ("*") simulated") ;;
+*) bad "the header gives no range of simulated times: $h1" ;;
+esac
+
+# ---- progress: none in a log unless asked, then lines ---------------------
+
+run "$T" -q -p none -t "$tmp/p200.trace"
+grep -q 'runs\|read ' "$tmp/err" && bad "progress in a log without --progress"
+run "$T" -q --progress -p none,oracle -t "$tmp/p200.trace"
+grep -q "^tiersim: read $tmp/p200.trace: [0-9.]* MB in [0-9.]* s$" "$tmp/err" ||
+	bad "--progress: no line for reading the trace: $(cat "$tmp/err")"
+grep -q '^tiersim: simulated 2 runs: [0-9.]*[ MG]* accesses in [0-9.]* s ([0-9.]* M accesses/s)$' \
+	"$tmp/err" || bad "--progress: no last line: $(cat "$tmp/err")"
+
+# ---- plots: both layouts pass svgcheck; svgcheck fails broken ones --------
+
+set -- -q -w zipf --pages 65536 --accesses 1000000 --scan-delay-ms 1 \
+	--thresh-period-ms 20
+run "$T" "$@" -p mainline,mainline-bypass-off --svg "$tmp/two.svg"
+run "$SVGCHECK" --tiersim "$tmp/two.svg"
+grep -q 'ok (3 panels, 2 policies, shared axes)' "$tmp/out" ||
+	bad "svgcheck, two policies: $(cat "$tmp/out" "$tmp/err")"
+grep -q '>same as mainline<' "$tmp/two.svg" ||
+	bad "identical series not named in the legend"
+run "$T" "$@" -p none,promote-all,rfc2020,mainline,token-bucket,oracle \
+	--svg "$tmp/six.svg"
+run "$SVGCHECK" --tiersim "$tmp/six.svg"
+grep -q 'ok (3 panels, 6 policies, small multiples)' "$tmp/out" ||
+	bad "svgcheck, six policies: $(cat "$tmp/out" "$tmp/err")"
+
+# broken NAME REASON CONTENT: svgcheck fails CONTENT with REASON
+broken() {
+	printf '%s\n' "$3" >"$tmp/$1.svg"
+	run "$SVGCHECK" "$tmp/$1.svg"
+	[ "$rc" = 1 ] && grep -qF "$tmp/$1.svg:" "$tmp/err" &&
+		grep -qF "$2" "$tmp/err" ||
+		bad "svgcheck on $1: exit $rc, \"$(cat "$tmp/err")\""
+}
+svg='<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+broken unclosed "never closed" "$svg<g>"
+broken crossed "</g> closes <text>" "$svg<g><text>x</g></text></svg>"
+broken unquoted "not quoted" "$svg<rect width=5/></svg>"
+broken twice "twice" "$svg<rect x=\"1\" x=\"2\"/></svg>"
+broken entity "bad entity" "$svg<text>a &b</text></svg>"
+broken roots "second root" "$svg</svg><svg/>"
+broken ns "SVG namespace" '<svg width="1" height="1"></svg>'
+run "$SVGCHECK" --tiersim "$tmp/unclosed.svg" "$tmp/two.svg"
+[ "$rc" = 1 ] || bad "svgcheck: one bad file of two, exit $rc"
+# A plot of the old kind: no axis labels.
+sed -e 's/ class="xlabel"//' "$tmp/two.svg" >"$tmp/nolabel.svg"
+run "$SVGCHECK" --tiersim "$tmp/nolabel.svg"
+grep -q 'no x axis label' "$tmp/err" || bad "svgcheck misses a missing label"
+# Two policies drawn alike on shared axes.
+sed -e 's/stroke-dasharray="8,3"//' "$tmp/two.svg" >"$tmp/alike.svg"
+sed -i -e 's/stroke="#d62728"/stroke="#1f77b4"/g' "$tmp/alike.svg"
+run "$SVGCHECK" --tiersim "$tmp/alike.svg"
+grep -q 'drawn alike' "$tmp/err" || bad "svgcheck misses look-alike series"
+
+# ---- bash completion ------------------------------------------------------------
+
+if command -v bash >/dev/null; then
+	# complete WORDS...: what the completion offers for the last word
+	complete_words() {
+		bash -c '. "$1"; shift; COMP_WORDS=("$@");
+			COMP_CWORD=$(($# - 1)); _tiersim;
+			printf "%s\n" "${COMPREPLY[@]}"' - "$COMPLETION" "$@" |
+			sort
+	}
+	complete_words "$T" --scan-delay > "$tmp/c"
+	[ "$(cat "$tmp/c")" = "--scan-delay-ms" ] ||
+		bad "completion of --scan-delay: $(cat "$tmp/c")"
+	complete_words "$T" --lru "" > "$tmp/c"
+	[ "$(echo $(cat "$tmp/c"))" = "clock two-list" ] ||
+		bad "completion of --lru: $(cat "$tmp/c")"
+	complete_words "$T" -w "" > "$tmp/c"
+	[ "$(echo $(cat "$tmp/c"))" = "cold-burst disjoint-vma gups-hotset phase-shift pmbench uniform zipf" ] ||
+		bad "completion of -w: $(echo $(cat "$tmp/c"))"
+	complete_words "$T" --workload=ph > "$tmp/c"
+	[ "$(cat "$tmp/c")" = "phase-shift" ] ||
+		bad "completion of --workload=ph: $(cat "$tmp/c")"
+	complete_words "$T" -p none,mainline-b > "$tmp/c"
+	[ "$(cat "$tmp/c")" = "none,mainline-bypass-off" ] ||
+		bad "completion of -p none,mainline-b: $(cat "$tmp/c")"
+	# Every option --help lists, and no other.
+	complete_words "$T" - > "$tmp/c"
+	grep -oE -- '^  (-[a-zA-Z], |    )--[a-z][a-z0-9-]*' "$tmp/help" |
+		sed 's/^ *//; s/, /\n/' | sort -u > "$tmp/h"
+	comm -23 "$tmp/h" "$tmp/c" > "$tmp/missing"
+	[ ! -s "$tmp/missing" ] ||
+		bad "completion lacks: $(echo $(cat "$tmp/missing"))"
+	comm -13 "$tmp/h" "$tmp/c" > "$tmp/extra"
+	[ ! -s "$tmp/extra" ] ||
+		bad "completion offers what --help lists as no option: $(echo $(cat "$tmp/extra"))"
+fi
+
+if [ $fails = 0 ]; then
+	echo "tiersim command line: $checks runs checked, all as expected"
+else
+	echo "tiersim command line: $fails of the checks failed"
+	exit 1
+fi
