@@ -49,7 +49,12 @@
  * tune keeps the time the bucket needs to refill), the windows keep their
  * count. A call that read the settings just before a tune may still admit
  * one request at the old price or limit: that is the whole one-off error of
- * a tune. The clock (@tps) cannot change.
+ * a tune that keeps the variant. A tune that changes the variant hands
+ * over to the other variant's own state, as it was when that variant was
+ * last in force (a bucket idle since is full, an old window reopens): over
+ * an interval that spans such changes, the pages admitted are bounded by
+ * the sum of each variant's bound over its own stretches, not by one
+ * bucket's or one window's. The clock (@tps) cannot change.
  */
 #ifndef _TIERPOL_LIMITER_H
 #define _TIERPOL_LIMITER_H

@@ -353,7 +353,9 @@ struct tp_node_cpu {
  *	then succeed)
  * @decided: every page of every decision, once
  * @cand_shared: the node's shared candidate count (what the limiter and
- *	the controller see; at most the slots' candidates)
+ *	the controller see): at most the candidates the slots counted, once
+ *	the decisions in flight have counted their verdicts (a decision adds
+ *	its candidate pages before its verdict)
  * @th_raised: threshold raises
  * @th_lowered: threshold reductions
  * @threshold: the current hot threshold in ticks
