@@ -22,7 +22,7 @@
 /*
  * The default suite: machines of 4 GiB (1 Mi pages) and 4 threads, run as
  * 1/16 scale models (--scale 16: each page and access of the stream stands
- * for 16) for 15-20 simulated seconds. The hot-threshold controller's
+ * for 16) for 13-18 simulated seconds. The hot-threshold controller's
  * period is scaled from 60 s to 2 s (--thresh-period-ms; the tables say
  * so), so the runs hold 8-10 of its adjustments.
  */

@@ -592,11 +592,9 @@ void write_args(const char *path, const char *cpu_path,
 	arg(f, "--tlb-ns", "0");
 	arg(f, "--ipi-ns", "0");
 	/*
-	 * qemu's software TLB is flushed whole at every guest flush and
-	 * context switch (milliseconds apart): the accessed bit as on every
-	 * access.
+	 * The accessed bit: qemu's software TLB sets it in its page walk, on
+	 * a TLB fill, as the hardware does; tiersim's default TLB.
 	 */
-	arg(f, "--tlb-entries", "0");
 	/* The kernel's settings. */
 	arg(f, "--scan-delay-ms", "%s", kv_str(m, "scan_delay_ms"));
 	arg(f, "--scan-period-min-ms", "%s", kv_str(m, "scan_period_min_ms"));
