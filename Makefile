@@ -347,10 +347,12 @@ clean:
 
 KDIR		?=
 KBUILD_OUT	= $(wildcard *.ko *.mod *.mod.c *.o .*.cmd Module.symvers \
-		  modules.order lib/*.o lib/.*.cmd kernel/*.o kernel/.*.cmd)
+		  modules.order lib/*.o lib/.*.cmd kernel/*.o kernel/.*.cmd \
+		  kernel/tierpol_vectors.h)
 
 kmod:
-	$(Q)KDIR="$(KDIR)" C="$(C)" W="$(W)" V="$(V)" sh kernel/kmod.sh
+	$(Q)KDIR="$(KDIR)" C="$(C)" W="$(W)" V="$(V)" TP_ST_SKIP="$(TP_ST_SKIP)" \
+		sh kernel/kmod.sh
 
 kcheck: kmod
 	$(Q)sh kernel/kcheck.sh
