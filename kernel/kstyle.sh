@@ -31,6 +31,19 @@ have_scripts() {
 		[ -f "$kscripts/$f" ] || return 1
 	done
 }
+# A tree that make kunit extracted already (kernel/ksrc.sh) saves unpacking
+# the tarball again.
+if ! have_scripts && [ -z "${KSCRIPTS:-}" ]; then
+	for d in "$root"/build/ksrc/linux-source-*/scripts; do
+		[ -f "$d/checkpatch.pl" ] || continue
+		mkdir -p "$kscripts"
+		for f in $files; do
+			cp "$d/$f" "$kscripts/"
+		done
+		echo "kstyle: took $files from $d"
+		break
+	done
+fi
 if ! have_scripts; then
 	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V |
 		tail -n 1)
