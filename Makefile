@@ -11,6 +11,7 @@
 #   make freestanding    prove lib/ needs no libc, no FPU, no libgcc division
 #   make sanitize, tsan, valgrind, check-debug, stress, fuzz, coverage
 #                        reliability checks (see their section below)
+#   make model           the Promela models of the lock-free protocols
 #   make clean
 #
 # CC, CFLAGS, LDFLAGS and CPPFLAGS are honoured; the flags tierpol needs are
@@ -55,7 +56,7 @@ LIB_CFLAGS	:= $(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin \
 PROG_CFLAGS	:= $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS	:= $(wildcard lib/*.c)
-LIB_HDRS	:= $(wildcard include/tierpol/*.h) lib/tp_seam.h
+LIB_HDRS	:= $(wildcard include/tierpol/*.h lib/*.h)
 LIB_OBJS	:= $(patsubst lib/%.c,$(O)/lib/%.o,$(LIB_SRCS))
 
 STATIC_LIB	:= $(O)/libtierpol.a
@@ -120,7 +121,8 @@ cmocka:
 		fi; \
 	fi
 
-$(O)/tests/%: tests/%.c $(STATIC_LIB) $(wildcard tests/*.h) | cmocka
+$(O)/tests/%: tests/%.c $(STATIC_LIB) \
+		$(wildcard tests/*.h tests/selftest/*.h) | cmocka
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Itests $(LDFLAGS) $< $(STATIC_LIB) \
@@ -227,6 +229,7 @@ RL_F_FUZZ	= $(RL_CFLAGS) -fsanitize=fuzzer,address,undefined \
 		  -fno-sanitize-recover=all
 
 RL_TEST_HDRS	:= $(wildcard tests/*.h tests/selftest/*.h)
+STRESS_SRCS	:= $(wildcard tests/stress/*.c tests/stress/*.h)
 RL_TESTS	:= $(notdir $(TEST_BINS))
 RL_MT_TESTS	:= $(basename $(notdir \
 		   $(shell grep -l pthread_create $(TEST_SRCS) /dev/null)))
@@ -257,9 +260,9 @@ $(O)/$(1)/tests/%: tests/%.c $(O)/$(1)/libtierpol.a $$(RL_TEST_HDRS) | cmocka
 	$$(Q)$(2) $$(BASE_CFLAGS) -Itests $$(CPPFLAGS) $$($(3)) $$< \
 		$(O)/$(1)/libtierpol.a $$(TEST_LIBS) -o $$@
 
-$(O)/$(1)/stress: tests/stress/stress.c $(O)/$(1)/libtierpol.a
+$(O)/$(1)/stress: $$(STRESS_SRCS) $(O)/$(1)/libtierpol.a
 	$$(call msg,CC,$$@)
-	$$(Q)$(2) $$(BASE_CFLAGS) $$(CPPFLAGS) $$($(3)) $$< \
+	$$(Q)$(2) $$(BASE_CFLAGS) $$(CPPFLAGS) $$($(3)) $$(filter %.c,$$^) \
 		$(O)/$(1)/libtierpol.a -lpthread -o $$@
 endef
 
@@ -271,7 +274,7 @@ $(eval $(call RL_BUILD,cov,$(COV_CC),RL_F_COV))
 $(eval $(call RL_BUILD,stress,$(CC),RL_F_STRESS))
 $(eval $(call RL_BUILD,fuzz,$(FUZZ_CC),RL_F_FUZZLIB))
 
-$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a
+$(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(CPPFLAGS) $(RL_F_FUZZ) $< \
@@ -327,6 +330,25 @@ coverage: $(addprefix $(O)/cov/tests/,$(RL_TESTS))
 
 clean:
 	rm -rf $(O)
+
+# ---- model: Promela models of the lock-free protocols (issue 12) ---------
+#
+#   make model        every check of tests/model/checks with SPIN: the
+#                     settings latch, the token bucket, a change of variant,
+#                     the windows, the scan ring and the per-CPU count,
+#                     exhaustively (safety, and non-progress cycles where a
+#                     process never stops), and each mutant (a bug put back)
+#                     must be caught; MODEL_ARGS="latch bucket-gap" selects
+#                     checks by name prefix. Needs spin (Debian: spin;
+#                     .ci/model.sh installs it). docs/concurrency.md says
+#                     what each model proves.
+
+MODEL_ARGS	?=
+
+model:
+	$(Q)CC="$(CC)" sh tests/model/run.sh $(O)/model $(MODEL_ARGS)
+
+.PHONY: model
 
 # ---- kernel: modules, in-kernel self-test, kernel style, 32-bit (issue 5) --
 #

@@ -126,7 +126,7 @@ for i in "${!names[@]}"; do
 	printf '  %-12s %-12s %4s s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}"
 done
 echo "--- figures"
-grep -hE '^(ring|limiter|threshold|decide) ' "$logdir/stress.log" 2>/dev/null |
+grep -hE '^(ring|limiter|threshold|decide|signal) ' "$logdir/stress.log" 2>/dev/null |
 	sed 's/^/  stress: /'
 grep -HE "^stress:" "$logdir/stress.log" "$logdir/tsan.log" 2>/dev/null |
 	sed 's/^/  /'

@@ -93,6 +93,12 @@ static bool limiter_read(const struct tp_limiter *l, struct tp_limiter_set *s)
 	return false;
 }
 
+/* The bucket's units for @cfg's clock; 0 for a clock of 0 (refused). */
+static u32 limiter_shift(const struct tp_limiter_cfg *cfg)
+{
+	return cfg->tps ? __tp_bucket_shift(cfg->tps) : 0;
+}
+
 int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 		    u64 now)
 {
@@ -102,7 +108,7 @@ int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 
 	if (!l || !cfg)
 		return -EINVAL;
-	shift = cfg->tps ? __tp_bucket_shift(cfg->tps) : 0;
+	shift = limiter_shift(cfg);
 	ret = __tp_limiter_check(cfg, shift, &s);
 	if (ret)
 		return ret;
@@ -130,9 +136,16 @@ int tp_limiter_tune(struct tp_limiter *l, const struct tp_limiter_cfg *cfg)
 	if (!l || !cfg)
 		return -EINVAL;
 	TP_ASSERT(l->tps);	/* initialised */
-	ret = __tp_limiter_check(cfg, l->shift, &s);
-	if (!ret && cfg->tps != l->tps)
-		ret = -EINVAL;	/* the units of the live state */
+	/*
+	 * Validated on its own clock, as init does: l->shift fits l->tps
+	 * only, and another clock's ticks shifted by it may pass 2^64 (a
+	 * cost of 0, a division by 0). A different clock is then refused,
+	 * -EINVAL winning over -ERANGE: the live state is in units of this
+	 * one.
+	 */
+	ret = __tp_limiter_check(cfg, limiter_shift(cfg), &s);
+	if (ret != -EINVAL && cfg->tps != l->tps)
+		ret = -EINVAL;
 	if (ret)
 		return ret;
 	limiter_publish(l, &s);
@@ -189,8 +202,7 @@ u64 tp_limiter_available(const struct tp_limiter *l, u64 now)
 		return 0;
 	ns = now << l->shift;
 	debt = 0;
-	if (tp_time_diff(now, tp_atomic64_read_acquire(&l->st.fresh)) <=
-	    (s64)l->stale) {
+	if (!__tp_bucket_stale(&l->st, l->stale, now)) {
 		tat = tp_atomic64_read(&l->st.tat);
 		d = (s64)(tat - ns);
 		debt = d > 0 ? (u64)d : 0;

@@ -76,8 +76,11 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	shift = cfg->page_shift ? cfg->page_shift : TP_DEFAULT_PAGE_SHIFT;
 	if (shift < PAGE_SHIFT_MIN || shift > PAGE_SHIFT_MAX)
 		return -EINVAL;
-	if (cfg->wmark_variant > TP_WMARK_LINUX61)
-		return -EINVAL;
+	if (cfg->wmark_variant > TP_WMARK_LINUX61 ||
+	    cfg->limiter_variant > TP_LIMITER_WINDOW_LINUX61 ||
+	    cfg->thresh_variant > TP_THRESH_LINUX61 ||
+	    cfg->cand_batch > TP_CAND_BATCH_MAX)
+		return -EINVAL;	/* -EINVAL wins over -ERANGE */
 	rate = tp_mbps_to_pages(cfg->rate_limit_mbps, shift);
 	if (rate > TP_RATE_MAX)
 		return -ERANGE;
@@ -189,7 +192,7 @@ int tp_policy_tune(struct tp_policy *pol, const struct tp_policy_cfg *cfg)
 		return -EINVAL;
 	TP_ASSERT(pol->tps);	/* initialised */
 	ret = policy_check(cfg, &s);
-	if (!ret && cfg->tps != pol->tps)
+	if (ret != -EINVAL && cfg->tps != pol->tps)
 		ret = -EINVAL;	/* the units of the nodes' live state */
 	if (ret)
 		return ret;

@@ -105,7 +105,8 @@ int tp_thresh_tune(struct tp_thresh *t, const struct tp_thresh_cfg *cfg)
 		return -EINVAL;
 	TP_ASSERT(t->tps);	/* initialised */
 	ret = __tp_thresh_check(cfg, &d);
-	if (!ret && cfg->tps != t->tps)
+	/* Another clock; -EINVAL wins over -ERANGE. */
+	if (ret != -EINVAL && cfg->tps != t->tps)
 		ret = -EINVAL;
 	if (ret)
 		return ret;

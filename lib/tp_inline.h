@@ -21,30 +21,34 @@
 /*
  * Count @n pages in a CPU's @diff and move the pending pages to @shared once
  * @batch of them are pending (the kernel's mod_node_page_state()). With a
- * batch of 1, they go to @shared at once. An interrupt or a
- * signal handler on the same CPU may run this on the same slot between any
- * two steps: each step is atomic on the slot, and shared + diff stays exact.
+ * batch of 1, they go to @shared at once. An interrupt or a signal handler
+ * on the same CPU may run this on the same slot between any two steps:
+ * each step is atomic on the slot, shared + diff stays exact, @shared
+ * never holds more than the pages counted, and @diff never goes below 0
+ * (tests/model/fold.pml).
  */
 static inline void __tp_count(struct tp_atomic64 *shared,
 			      struct tp_local64 *diff, u64 n, u32 batch)
 {
-	u64 d;
+	bool fold;
 
 	if (batch <= 1) {
 		tp_atomic64_add(shared, n);
 		return;
 	}
 	/*
-	 * Read before the add, not after it: no store-to-load stall. An
-	 * interrupt between the two makes @d too small, so a fold may wait
-	 * for the next call; what is folded is subtracted, so nothing is lost.
+	 * Read before the add, not after it: no store-to-load stall. The
+	 * value read only decides whether to fold, and may be stale by then
+	 * (an interrupt counted or folded the slot in between): what is
+	 * folded is what the slot holds when it is taken, in one exchange,
+	 * so no page is lost and none moves twice. A fold may wait for the
+	 * next call: the slot then holds an interrupting request's pages on
+	 * top of @batch - 1.
 	 */
-	d = tp_local64_read(diff) + n;
+	fold = tp_local64_read(diff) + n >= batch;
 	tp_local64_add(diff, n);
-	if (tp_unlikely(d >= batch)) {
-		tp_local64_sub(diff, d);
-		tp_atomic64_add(shared, d);
-	}
+	if (tp_unlikely(fold))
+		tp_atomic64_add(shared, tp_local64_xchg(diff, 0));
 }
 
 /* ---- rate limiter ---------------------------------------------------------- */
@@ -78,6 +82,14 @@ int __tp_limiter_check(const struct tp_limiter_cfg *cfg, u32 shift,
 void __tp_limiter_set_write(struct tp_limiter_set *c,
 			    const struct tp_limiter_set *s);
 
+/* Is the latest admission more than @stale ticks before @now? */
+static inline bool __tp_bucket_stale(const struct tp_limiter_state *st,
+				     u64 stale, u64 now)
+{
+	return tp_time_diff(now, tp_atomic64_read_acquire(&st->fresh)) >
+	       (s64)stale;
+}
+
 /*
  * One step of the bucket (GCRA): admit @n pages at @now, priced @cost units
  * each, with capacity @tau. Returns 1 (admitted), 0 (refused) or -EBUSY
@@ -86,7 +98,12 @@ void __tp_limiter_set_write(struct tp_limiter_set *c,
  * The TAT is valid only while the latest admission (@st->fresh) is less
  * than @stale ticks old; an older one is taken as a full bucket. @fresh is
  * stored after the TAT and loaded before it (release/acquire), so a caller
- * that sees a recent @fresh also sees a TAT at least that recent.
+ * that sees a recent @fresh also sees a TAT at least that recent. A caller
+ * that finds @fresh stale reads the TAT with acquire and looks at @fresh
+ * again: other callers may have taken the bucket in between, and their TAT
+ * must not be taken for a stale one (that would erase their admissions).
+ * Only an admission whose @fresh is not stored yet can still be replaced:
+ * one per racing caller (tests/model/bucket.pml).
  */
 static inline int __tp_bucket_take(struct tp_limiter_state *st, u64 cost,
 				   u64 tau, u64 n_max, u32 shift, u64 stale,
@@ -101,10 +118,15 @@ static inline int __tp_bucket_take(struct tp_limiter_state *st, u64 cost,
 	need = n * cost;
 	ns = now << shift;
 	for (tries = 0; tries < TP_RETRIES; tries++) {
-		bool stale_tat = tp_time_diff(now,
-			tp_atomic64_read_acquire(&st->fresh)) > (s64)stale;
+		bool stale_tat = __tp_bucket_stale(st, stale, now);
 
-		old = tp_atomic64_read(&st->tat);
+		if (tp_unlikely(stale_tat)) {
+			old = tp_atomic64_read_acquire(&st->tat);
+			if (!__tp_bucket_stale(st, stale, now))
+				continue;	/* taken meanwhile: look again */
+		} else {
+			old = tp_atomic64_read(&st->tat);
+		}
 		d = (s64)(old - ns);
 		base = stale_tat || d <= 0 ? ns : old;
 		/* A full bucket admits any request it can price. */
@@ -134,9 +156,12 @@ static inline bool __tp_window_take(struct tp_limiter_state *st, u64 count,
 		tp_atomic64_set(&st->base, count);
 	used = count - tp_atomic64_read(&st->base);
 	/*
-	 * A caller that read the base before the opener stored it sees a
-	 * large count: refused, never admitted. A limit of 0 refuses
-	 * everything, a window's opener included.
+	 * A caller that reads the base before the opener stored it compares
+	 * against the previous window's base: refused, or admitted within
+	 * that window's budget if it had room left; a caller counted before
+	 * the opener read the count is admitted in the new window for free.
+	 * Both are in limiter.h's bound (tests/model/window.pml). A limit of
+	 * 0 refuses everything, a window's opener included.
 	 */
 	if (variant == TP_LIMITER_WINDOW_RFC2020)
 		return limit && used <= limit;

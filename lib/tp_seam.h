@@ -16,8 +16,11 @@
  *    and on the scan ring, always inside a sequence-count or latch read
  *    section that is validated afterwards: a 64-bit access may tear on a
  *    32-bit target, and the validation then fails and the reader retries.
- *    Nothing reads a 64-bit value shared with a concurrent writer outside
- *    such a section except through struct tp_atomic64.
+ *    The one other use is the VMA access bitmaps (vma_scan.c), racy by
+ *    design as the kernel's: a torn read there is a bitmap whose halves
+ *    come from two moments, each bit as a racing __set_bit() could leave
+ *    it. Live state shared with a concurrent writer is read through
+ *    struct tp_atomic64 only.
  *  - tp_atomic64_*(): live state shared between CPUs (atomic64_t in the
  *    kernel): atomic on every target, 32-bit included.
  *  - tp_local64_*(): per-CPU counters (local64_t in the kernel): updated by
@@ -89,9 +92,10 @@ static inline void tp_local64_add(struct tp_local64 *p, u64 n)
 	local64_add((s64)n, &p->v);
 }
 
-static inline void tp_local64_sub(struct tp_local64 *p, u64 n)
+/* Take the counter's value and leave 0, in one step (interrupt-safe). */
+static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 {
-	local64_sub((s64)n, &p->v);
+	return (u64)local64_xchg(&p->v, (s64)v);
 }
 
 static inline void tp_latch_init(struct tp_latch *l)
@@ -242,13 +246,14 @@ static inline void tp_local64_add(struct tp_local64 *p, u64 n)
 #endif
 }
 
-static inline void tp_local64_sub(struct tp_local64 *p, u64 n)
+/*
+ * The kernel's local64_xchg(): one instruction on x86-64 (xchg, locked by
+ * the CPU anyway), so a signal handler on the thread sees the counter
+ * before or after it, never between.
+ */
+static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 {
-#if defined(__x86_64__) && !defined(TP_TSAN)
-	__asm__ __volatile__("subq %1, %0" : "+m" (p->v) : "r" (n));
-#else
-	__atomic_fetch_sub(&p->v, n, __ATOMIC_RELAXED);
-#endif
+	return __atomic_exchange_n(&p->v, v, __ATOMIC_RELAXED);
 }
 
 static inline void tp_latch_init(struct tp_latch *l)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka tests: per-page access-time stamps (mainline Linux 6.1+,
+ * CMocka tests: per-page access-time stamps (Linux 6.1 and later,
  * folio_xchg_access_time()). The worked examples shared with the kernel
  * self-test are in selftest/atime.h; this file adds exhaustive validation,
  * property checks against an independent derivation, and a concurrent
@@ -29,7 +29,9 @@
 
 static struct tp_atime fmt_of(u32 bits, u32 shift)
 {
-	struct tp_atime_cfg cfg = { .bits = bits, .shift = shift };
+	struct tp_atime_cfg cfg = {
+		.sz = sizeof(cfg), .bits = bits, .shift = shift,
+	};
 	struct tp_atime fmt;
 
 	assert_int_equal(tp_atime_init(&fmt, &cfg), 0);
@@ -88,13 +90,19 @@ static void test_selftest_atime_examples(void **state)
 
 static void test_init_rejects_untouched(void **state)
 {
+#define CFG(b, s)	{ sizeof(struct tp_atime_cfg), (b), (s) }
 	static const struct tp_atime_cfg bad[] = {
-		{ 33, 0 }, { 64, 0 }, { 0xffffffffU, 0 }, { 32, 33 },
-		{ 1, 64 }, { 0, 44 }, { 0, 64 }, { 21, 44 }, { 1, 0xffffffffU },
+		CFG(33, 0), CFG(64, 0), CFG(0xffffffffU, 0), CFG(32, 33),
+		CFG(1, 64), CFG(0, 44), CFG(0, 64), CFG(21, 44),
+		CFG(1, 0xffffffffU),
+		/* good fields, bad sizes */
+		{ 0, 21, 0 }, { sizeof(struct tp_atime_cfg) - 1, 21, 0 },
+		{ 4097, 21, 0 },
 	};
+#undef CFG
 	static const u8 pattern[] = { 0x00, 0x5a, 0xff };
 	struct tp_atime fmt, copy;
-	struct tp_atime_cfg ok = { 21, 0 };
+	struct tp_atime_cfg ok = { sizeof(ok), 21, 0 };
 	size_t i, j;
 
 	(void)state;
@@ -123,7 +131,7 @@ static void test_init_exhaustive(void **state)
 	(void)state;
 	for (bits = 0; bits <= 40; bits++) {
 		for (shift = 0; shift <= 70; shift++) {
-			cfg = (struct tp_atime_cfg){ bits, shift };
+			cfg = (struct tp_atime_cfg){ sizeof(cfg), bits, shift };
 			b = bits ? bits : 21;
 			ok = b <= 32 && b + shift <= 64;
 			assert_int_equal(tp_atime_init(&fmt, &cfg),
@@ -150,8 +158,8 @@ static void test_init_default_bits(void **state)
 
 /* ---- worked examples ----------------------------------------------------- */
 
-/* Mainline: 21-bit stamps of jiffies_to_msecs(jiffies). */
-static void test_mainline_21bit_ms(void **state)
+/* Linux 6.1: 21-bit stamps of jiffies_to_msecs(jiffies). */
+static void test_linux61_21bit_ms(void **state)
 {
 	struct tp_atime fmt = fmt_of(21, 0);
 
@@ -502,7 +510,7 @@ int main(void)
 		cmocka_unit_test(test_init_rejects_untouched),
 		cmocka_unit_test(test_init_exhaustive),
 		cmocka_unit_test(test_init_default_bits),
-		cmocka_unit_test(test_mainline_21bit_ms),
+		cmocka_unit_test(test_linux61_21bit_ms),
 		cmocka_unit_test(test_ns_shift20),
 		cmocka_unit_test(test_bits32),
 		cmocka_unit_test(test_bits1),

@@ -2,13 +2,14 @@
 /*
  * CMocka: the bad-input table of docs/BAD_INPUT.md, one named case per row.
  *
- *  - config rows: one field of one public config struct set to a value at
- *    or beyond its documented range; init (and tune, where there is one)
- *    must return the documented code, and on error leave the object
- *    byte-for-byte unchanged;
+ *  - config rows: one field of one public config struct (its size field
+ *    included) set to a value at or beyond its documented range; init
+ *    (and tune, where there is one) must return the documented code, and
+ *    on error leave the object byte-for-byte unchanged; a tune must also
+ *    keep the clock (tps) given at init;
  *  - call rows: bad per-call inputs (empty folio, watermarks out of order,
  *    empty VMA, ...) and NULL arguments of the functions that return an
- *    error for them;
+ *    error for them (init, tune, preset);
  *  - contract rows: the functions whose NULL or uninitialised arguments are
  *    the caller's contract (TP_ASSERT in lib/tp_seam.h). Built with
  *    -DTP_DEBUG (make check-debug) each row forks a child that must die of
@@ -31,6 +32,7 @@
 #include <cmocka.h>
 
 #include <tierpol/tierpol.h>
+#include "selftest/selftest.h"	/* u32, u64 */
 
 #define U32_MAX_	0xffffffffULL
 #define U64_MAX_	(~0ULL)
@@ -56,6 +58,32 @@ struct cfg_row {
 	ROW_B(comp, type, field, val, want, 0)
 
 static const struct cfg_row cfg_rows[] = {
+	/* the size field of every config: at least the known fields */
+	ROW(RING, tp_scan_ring_cfg, sz, 0, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, sz, sizeof(struct tp_scan_ring_cfg) - 1,
+	    -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, sz, 4097, -EINVAL),
+	ROW(RING, tp_scan_ring_cfg, sz, U32_MAX_, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, sz, 0, -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, sz, sizeof(struct tp_limiter_cfg) - 8,
+	    -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, sz, U32_MAX_, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, sz, 0, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, sz, sizeof(struct tp_thresh_cfg) - 8,
+	    -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, sz, U32_MAX_, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, sz, 0, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, sz, sizeof(struct tp_policy_cfg) - 8,
+	    -EINVAL),
+	ROW(POLICY, tp_policy_cfg, sz, U32_MAX_, -EINVAL),
+	ROW(ATIME, tp_atime_cfg, sz, 0, -EINVAL),
+	ROW(ATIME, tp_atime_cfg, sz, sizeof(struct tp_atime_cfg) - 4,
+	    -EINVAL),
+	ROW(ATIME, tp_atime_cfg, sz, U32_MAX_, -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, sz, 0, -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, sz, sizeof(struct tp_vma_profile_cfg) - 8,
+	    -EINVAL),
+	ROW(VMA, tp_vma_profile_cfg, sz, U32_MAX_, -EINVAL),
 	/* scan ring */
 	ROW(RING, tp_scan_ring_cfg, depth, 0, 0),
 	ROW(RING, tp_scan_ring_cfg, depth, 1, 0),
@@ -70,7 +98,7 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(RING, tp_scan_ring_cfg, limit, U64_MAX_, 0),
 	/* rate limiter (base: bucket, 1000 ticks/s, 100 pages/s) */
 	ROW(LIMITER, tp_limiter_cfg, variant, TP_LIMITER_BUCKET, 0),
-	ROW(LIMITER, tp_limiter_cfg, variant, TP_LIMITER_WINDOW_MAINLINE, 0),
+	ROW(LIMITER, tp_limiter_cfg, variant, TP_LIMITER_WINDOW_LINUX61, 0),
 	ROW(LIMITER, tp_limiter_cfg, variant, 3, -EINVAL),
 	ROW(LIMITER, tp_limiter_cfg, variant, U32_MAX_, -EINVAL),
 	ROW(LIMITER, tp_limiter_cfg, tps, 0, -EINVAL),
@@ -84,14 +112,23 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(LIMITER, tp_limiter_cfg, rate, U64_MAX_, -ERANGE),
 	ROW(LIMITER, tp_limiter_cfg, burst, 0, 0),
 	ROW(LIMITER, tp_limiter_cfg, burst, 1, 0),
-	ROW(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX, 0),
+	/* 100 pages/s: a page costs 10 x 2^39 units, the bucket holds 2^61 */
+	ROW(LIMITER, tp_limiter_cfg, burst, 419430, 0),
+	ROW(LIMITER, tp_limiter_cfg, burst, 419431, -ERANGE),
+	ROW(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX, -ERANGE),
 	ROW(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX + 1, -ERANGE),
 	ROW(LIMITER, tp_limiter_cfg, burst, U64_MAX_, -ERANGE),
+	ROW(LIMITER, tp_limiter_cfg, cand_batch, 0, 0),
+	ROW(LIMITER, tp_limiter_cfg, cand_batch, TP_CAND_BATCH_MAX, 0),
+	ROW(LIMITER, tp_limiter_cfg, cand_batch, TP_CAND_BATCH_MAX + 1,
+	    -EINVAL),
+	ROW(LIMITER, tp_limiter_cfg, cand_batch, U32_MAX_, -EINVAL),
 	/* base 1: a window, which ignores the burst but still checks it */
+	ROW_B(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX, 0, 1),
 	ROW_B(LIMITER, tp_limiter_cfg, burst, TP_RATE_MAX + 1, -ERANGE, 1),
 	ROW_B(LIMITER, tp_limiter_cfg, rate, 0, 0, 1),
 	/* threshold controller */
-	ROW(THRESH, tp_thresh_cfg, variant, TP_THRESH_MAINLINE, 0),
+	ROW(THRESH, tp_thresh_cfg, variant, TP_THRESH_LINUX61, 0),
 	ROW(THRESH, tp_thresh_cfg, variant, 2, -EINVAL),
 	ROW(THRESH, tp_thresh_cfg, variant, U32_MAX_, -EINVAL),
 	ROW(THRESH, tp_thresh_cfg, steps, 0, 0),
@@ -115,7 +152,7 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(THRESH, tp_thresh_cfg, rate_limit, 0, 0),
 	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX, 0),
 	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX + 1, -ERANGE),
-	/* policy (base: the mainline preset at 1000 ticks/s) */
+	/* policy (base: the Linux 6.1 preset at 1000 ticks/s) */
 	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_DISABLED, 0),
 	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_NORMAL | TP_MODE_TIERING, 0),
 	ROW(POLICY, tp_policy_cfg, mode, 4, -EINVAL),
@@ -134,6 +171,17 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(POLICY, tp_policy_cfg, flags,
 	    TP_POL_HOTNESS | TP_POL_ADAPTIVE | TP_POL_FREE_BYPASS |
 	    TP_POL_BYPASS_RESET, 0),
+	ROW(POLICY, tp_policy_cfg, flags,
+	    TP_POL_HOTNESS | TP_POL_RL_WMARK_DEFAULT, 0),
+	/* base 3: the token bucket, which takes no per-fault rate */
+	ROW_B(POLICY, tp_policy_cfg, flags,
+	      TP_POL_HOTNESS | TP_POL_RL_WMARK_DEFAULT, -EINVAL, 3),
+	ROW_B(POLICY, tp_policy_cfg, flags, TP_POL_ALL, -EINVAL, 3),
+	ROW_B(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX, 0, 3),
+	ROW_B(POLICY, tp_policy_cfg, burst_pages, 0, 0, 3),
+	/* base 4: the bucket at 1 MB/s, 1000 x 2^31 units a page */
+	ROW_B(POLICY, tp_policy_cfg, burst_pages, 1073741, 0, 4),
+	ROW_B(POLICY, tp_policy_cfg, burst_pages, 1073742, -ERANGE, 4),
 	ROW(POLICY, tp_policy_cfg, tps, 0, -EINVAL),
 	ROW(POLICY, tp_policy_cfg, tps, 1, 0),
 	ROW(POLICY, tp_policy_cfg, tps, TP_TPS_MAX, 0),
@@ -159,16 +207,21 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 0, 0),
 	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 1, 0),
 	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, U32_MAX_, 0),
-	ROW(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_SEED, 0),
+	ROW(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_RFC2020, 0),
 	ROW(POLICY, tp_policy_cfg, thresh_variant, 2, -EINVAL),
 	ROW(POLICY, tp_policy_cfg, limiter_variant, TP_LIMITER_BUCKET, 0),
 	ROW(POLICY, tp_policy_cfg, limiter_variant, 3, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, wmark_variant, TP_WMARK_SEED, 0),
+	ROW(POLICY, tp_policy_cfg, wmark_variant, TP_WMARK_RFC2020, 0),
 	ROW(POLICY, tp_policy_cfg, wmark_variant, 2, -EINVAL),
 	ROW(POLICY, tp_policy_cfg, burst_pages, 0, 0),
 	ROW(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX, 0),
 	ROW(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX + 1, -ERANGE),
 	ROW(POLICY, tp_policy_cfg, burst_pages, U64_MAX_, -ERANGE),
+	ROW(POLICY, tp_policy_cfg, cand_batch, 0, 0),
+	ROW(POLICY, tp_policy_cfg, cand_batch, 1, 0),
+	ROW(POLICY, tp_policy_cfg, cand_batch, TP_CAND_BATCH_MAX, 0),
+	ROW(POLICY, tp_policy_cfg, cand_batch, TP_CAND_BATCH_MAX + 1, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, cand_batch, U32_MAX_, -EINVAL),
 	/* base 2: also a burst above the range: -EINVAL is checked first */
 	ROW_B(POLICY, tp_policy_cfg, mode, 4, -EINVAL, 2),
 	/* access-time stamp (base: bits 0 = 21) */
@@ -185,7 +238,7 @@ static const struct cfg_row cfg_rows[] = {
 	ROW_B(ATIME, tp_atime_cfg, shift, 32, 0, 1),
 	ROW_B(ATIME, tp_atime_cfg, shift, 33, -EINVAL, 1),
 	/* VMA scan filter */
-	ROW(VMA, tp_vma_profile_cfg, filter, TP_VMA_FILTER_MAINLINE, 0),
+	ROW(VMA, tp_vma_profile_cfg, filter, TP_VMA_FILTER_LINUX67, 0),
 	ROW(VMA, tp_vma_profile_cfg, filter, TP_VMA_FILTER_PID, 0),
 	ROW(VMA, tp_vma_profile_cfg, filter, 4, -EINVAL),
 	ROW(VMA, tp_vma_profile_cfg, filter, U32_MAX_, -EINVAL),
@@ -198,6 +251,14 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(VMA, tp_vma_profile_cfg, scan_delay, TP_TIME_MAX / 4 + 1, -ERANGE),
 	ROW(VMA, tp_vma_profile_cfg, scan_delay, U64_MAX_, -ERANGE),
 };
+
+/* A tune with the row's config: the clock must stay the init's. */
+static int tune_want(const struct cfg_row *r, size_t tps_off, u32 tps)
+{
+	if (!r->want && r->off == tps_off && r->value != tps)
+		return -EINVAL;
+	return r->want;
+}
 
 static void set_field(void *cfg, const struct cfg_row *r)
 {
@@ -213,14 +274,15 @@ static struct tp_scan_pass passes[TP_RING_DEPTH_MAX];
 
 static void row_ring(const struct cfg_row *r)
 {
-	struct tp_scan_ring_cfg cfg = { .depth = 16, .limit = 1ULL << 47 };
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg), .depth = 16,
+					.limit = 1ULL << 47 };
 	struct tp_scan_ring ring, copy;
 	int ret;
 
 	set_field(&cfg, r);
 	memset(&ring, POISON, sizeof(ring));
 	copy = ring;
-	ret = tp_scan_ring_init(&ring, &cfg, passes);
+	ret = tp_scan_ring_init(&ring, &cfg, passes, TP_RING_DEPTH_MAX);
 	assert_int_equal(ret, r->want);
 	if (ret) {
 		assert_memory_equal(&ring, &copy, sizeof(ring));
@@ -232,14 +294,15 @@ static void row_ring(const struct cfg_row *r)
 
 static void row_limiter(const struct cfg_row *r)
 {
-	struct tp_limiter_cfg good = { .variant = TP_LIMITER_BUCKET,
+	struct tp_limiter_cfg good = { .sz = sizeof(good),
+				       .variant = TP_LIMITER_BUCKET,
 				       .tps = 1000, .rate = 100 };
 	struct tp_limiter_cfg cfg = good;
 	struct tp_limiter l, copy;
 	int ret;
 
 	if (r->base == 1)
-		good.variant = cfg.variant = TP_LIMITER_WINDOW_SEED;
+		good.variant = cfg.variant = TP_LIMITER_WINDOW_RFC2020;
 	set_field(&cfg, r);
 	memset(&l, POISON, sizeof(l));
 	copy = l;
@@ -250,17 +313,19 @@ static void row_limiter(const struct cfg_row *r)
 
 	/* The same through tune, on a running limiter. */
 	assert_int_equal(tp_limiter_init(&l, &good, 5), 0);
-	assert_true(tp_limiter_consume(&l, 7, 6));
+	assert_true(tp_limiter_consume(&l, NULL, 7, 6));
 	copy = l;
-	ret = tp_limiter_tune(&l, &cfg, 9);
-	assert_int_equal(ret, r->want);
+	ret = tp_limiter_tune(&l, &cfg);
+	assert_int_equal(ret, tune_want(r, offsetof(struct tp_limiter_cfg, tps),
+					good.tps));
 	if (ret)
 		assert_memory_equal(&l, &copy, sizeof(l));
 }
 
 static void row_thresh(const struct cfg_row *r)
 {
-	struct tp_thresh_cfg good = { .tps = 1000, .rate_limit = 100 };
+	struct tp_thresh_cfg good = { .sz = sizeof(good), .tps = 1000,
+				      .ref_th = 1000, .rate_limit = 100 };
 	struct tp_thresh_cfg cfg = good;
 	struct tp_thresh t, copy;
 	u64 cand = 3, th;
@@ -274,18 +339,23 @@ static void row_thresh(const struct cfg_row *r)
 	if (ret) {
 		assert_memory_equal(&t, &copy, sizeof(t));
 	} else {
-		/* Accepted: the threshold is positive and stays so. */
+		/*
+		 * Accepted: the threshold is positive and stays so, or 0 for
+		 * a reference of 0 (the kernel's "nothing is hot").
+		 */
 		th = tp_thresh_get(&t);
-		assert_true(th > 0);
+		assert_true(cfg.ref_th ? th > 0 : th == 0);
 		cand += 1000000;
-		(void)tp_thresh_update(&t, &cand, 100 + TP_TIME_MAX + 1);
-		assert_true(tp_thresh_get(&t) > 0);
+		(void)tp_thresh_update(&t, cand, 100 + TP_TIME_MAX + 1);
+		th = tp_thresh_get(&t);
+		assert_true(cfg.ref_th ? th > 0 : th == 0);
 	}
 
 	assert_int_equal(tp_thresh_init(&t, &good, cand, 100), 0);
 	copy = t;
 	ret = tp_thresh_tune(&t, &cfg);
-	assert_int_equal(ret, r->want);
+	assert_int_equal(ret, tune_want(r, offsetof(struct tp_thresh_cfg, tps),
+					good.tps));
 	if (ret)
 		assert_memory_equal(&t, &copy, sizeof(t));
 }
@@ -296,9 +366,13 @@ static void row_policy(const struct cfg_row *r)
 	struct tp_policy pol, copy;
 	int ret;
 
-	assert_int_equal(tp_policy_preset(&good, TP_PRESET_MAINLINE, 1000), 0);
+	assert_int_equal(tp_policy_preset(&good, TP_PRESET_LINUX61, 1000), 0);
 	if (r->base == 1)
 		good.page_shift = 21;
+	if (r->base >= 3)
+		good.limiter_variant = TP_LIMITER_BUCKET;
+	if (r->base == 4)
+		good.rate_limit_mbps = 1;
 	cfg = good;
 	if (r->base == 2)
 		cfg.burst_pages = TP_RATE_MAX + 1;
@@ -313,14 +387,16 @@ static void row_policy(const struct cfg_row *r)
 	assert_int_equal(tp_policy_init(&pol, &good), 0);
 	copy = pol;
 	ret = tp_policy_tune(&pol, &cfg);
-	assert_int_equal(ret, r->want);
+	assert_int_equal(ret, tune_want(r, offsetof(struct tp_policy_cfg, tps),
+					good.tps));
 	if (ret)
 		assert_memory_equal(&pol, &copy, sizeof(pol));
 }
 
 static void row_atime(const struct cfg_row *r)
 {
-	struct tp_atime_cfg cfg = { .bits = r->base == 1 ? 32 : 0 };
+	struct tp_atime_cfg cfg = { .sz = sizeof(cfg),
+				    .bits = r->base == 1 ? 32 : 0 };
 	struct tp_atime fmt, copy;
 	u32 stamp = 0;
 	int ret;
@@ -342,7 +418,8 @@ static void row_atime(const struct cfg_row *r)
 
 static void row_vma(const struct cfg_row *r)
 {
-	struct tp_vma_profile_cfg cfg = { .filter = TP_VMA_FILTER_SEED,
+	struct tp_vma_profile_cfg cfg = { .sz = sizeof(cfg),
+					  .filter = TP_VMA_FILTER_DISJOINT,
 					  .tps = 1000 };
 	struct tp_vma_profile p, copy;
 	int ret;
@@ -384,15 +461,17 @@ static void run_cfg_row(void **state)
 
 /* ---- call rows: bad per-call inputs and NULL arguments with an error ------- */
 
-static struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
+static struct tp_node node;
+static struct tp_node_cpu slot;
 
-static void mainline(struct tp_policy *pol)
+static void linux61(struct tp_policy *pol)
 {
 	struct tp_policy_cfg cfg;
 
-	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_MAINLINE, 1000), 0);
+	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000), 0);
 	assert_int_equal(tp_policy_init(pol, &cfg), 0);
 	assert_int_equal(tp_node_init(&node, pol, 0), 0);
+	memset(&slot, 0, sizeof(slot));
 }
 
 static const struct tp_node_mem good_mem = {
@@ -400,17 +479,23 @@ static const struct tp_node_mem good_mem = {
 	.wmark_high = 300, .wmark_promo = 400, .present = 1 << 20,
 };
 
-/* tp_decide() refuses the call with -EINVAL and counts nothing. */
+/* tp_decide() refuses the call with -EINVAL, counts and writes nothing. */
 static void expect_decide_einval(const struct tp_policy *pol,
-				 struct tp_node *n, const struct tp_fault *f,
+				 const struct tp_fault *f,
 				 const struct tp_node_mem *mem)
 {
 	struct tp_node_stats before, after;
+	struct tp_node node_copy = node;
+	struct tp_node_cpu slot_copy = slot;
 
-	tp_node_stats(&node, &before);
-	assert_int_equal(tp_decide(pol, n, f, mem, 10), -EINVAL);
-	tp_node_stats(&node, &after);
+	tp_node_stats(pol, &node, &before);
+	tp_node_stats_add(&before, &slot);
+	assert_int_equal(tp_decide(pol, &node, &slot, f, mem, 10), -EINVAL);
+	tp_node_stats(pol, &node, &after);
+	tp_node_stats_add(&after, &slot);
 	assert_memory_equal(&before, &after, sizeof(before));
+	assert_memory_equal(&node, &node_copy, sizeof(node));
+	assert_memory_equal(&slot, &slot_copy, sizeof(slot));
 }
 
 static void call_decide_empty_folio(void **state)
@@ -419,8 +504,8 @@ static void call_decide_empty_folio(void **state)
 	struct tp_policy pol;
 
 	(void)state;
-	mainline(&pol);
-	expect_decide_einval(&pol, &node, &f, &good_mem);
+	linux61(&pol);
+	expect_decide_einval(&pol, &f, &good_mem);
 }
 
 static void call_decide_huge_folio(void **state)
@@ -429,10 +514,13 @@ static void call_decide_huge_folio(void **state)
 	struct tp_policy pol;
 
 	(void)state;
-	mainline(&pol);
-	expect_decide_einval(&pol, &node, &f, &good_mem);
+	linux61(&pol);
+	expect_decide_einval(&pol, &f, &good_mem);
 	f.nr_pages = ~0ULL;
-	expect_decide_einval(&pol, &node, &f, &good_mem);
+	expect_decide_einval(&pol, &f, &good_mem);
+	/* 2^32 pages is the largest folio */
+	f.nr_pages = TP_RATE_MAX;
+	assert_true(tp_decide(&pol, &node, &slot, &f, &good_mem, 10) >= 0);
 }
 
 static void call_decide_wmarks_out_of_order(void **state)
@@ -442,33 +530,136 @@ static void call_decide_wmarks_out_of_order(void **state)
 	struct tp_policy pol;
 
 	(void)state;
-	mainline(&pol);
+	linux61(&pol);
 	m = good_mem;
 	m.wmark_min = m.wmark_low + 1;
-	expect_decide_einval(&pol, &node, &f, &m);
+	expect_decide_einval(&pol, &f, &m);
 	m = good_mem;
 	m.wmark_low = m.wmark_high + 1;
-	expect_decide_einval(&pol, &node, &f, &m);
+	expect_decide_einval(&pol, &f, &m);
 	m = good_mem;
 	m.wmark_high = m.wmark_promo + 1;
-	expect_decide_einval(&pol, &node, &f, &m);
+	expect_decide_einval(&pol, &f, &m);
 	/* Equal watermarks are in order. */
 	m = good_mem;
 	m.wmark_min = m.wmark_low = m.wmark_high = m.wmark_promo;
-	assert_true(tp_decide(&pol, &node, &f, &m, 10) >= 0);
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
+	/* No promo watermark (before Linux 6.1): the high one stands in. */
+	m = good_mem;
+	m.wmark_promo = 0;
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
+	m.wmark_high = U64_MAX_;
+	m.wmark_low = m.wmark_min = 0;
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
 }
 
-static void call_decide_null(void **state)
+/*
+ * A kernel before Linux 6.1 has no promo watermark: 0 stands for none, the
+ * high watermark takes its place in the bypass and the demotion target.
+ */
+static void call_decide_no_promo_wmark(void **state)
 {
 	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
+	struct tp_node_mem m = good_mem;
 	struct tp_policy pol;
 
 	(void)state;
-	mainline(&pol);
-	expect_decide_einval(NULL, &node, &f, &good_mem);
-	expect_decide_einval(&pol, NULL, &f, &good_mem);
-	expect_decide_einval(&pol, &node, NULL, &good_mem);
-	expect_decide_einval(&pol, &node, &f, NULL);
+	linux61(&pol);
+	m.wmark_promo = 0;
+	assert_int_equal(tp_demotion_target(&pol, &m), m.wmark_high);
+	/* bypass when free > high + max(1 GiB, present / 16) */
+	m.present = 16;
+	m.free = m.wmark_high + (1ULL << 18) + 1;
+	assert_true(tp_free_space_enough(&pol, &m));
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 10),
+			 TP_PROMOTE_NRL);
+	m.free--;
+	assert_false(tp_free_space_enough(&pol, &m));
+	/* a promo watermark of 0 with a high one above 0 is not "unordered" */
+	m.wmark_high = 100;
+	m.wmark_low = m.wmark_min = 0;
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 11) >= 0);
+}
+
+/* The names: every verdict and every error tierpol returns, and the rest. */
+static void call_names(void **state)
+{
+	int v;
+
+	(void)state;
+	for (v = 0; v < TP_NR_VERDICTS; v++)
+		assert_string_not_equal(tp_verdict_name(v), "(unknown verdict)");
+	assert_string_equal(tp_verdict_name(-1), "(unknown verdict)");
+	assert_string_equal(tp_verdict_name(TP_NR_VERDICTS),
+			    "(unknown verdict)");
+	assert_string_equal(tp_verdict_name(-EINVAL), "(unknown verdict)");
+	assert_string_equal(tp_strerror(-EINVAL), tp_strerror(EINVAL));
+	assert_string_equal(tp_strerror(-12345), "unknown error");
+	assert_string_equal(tp_strerror(0), "success");
+	assert_string_equal(tp_strerror(-2147483647 - 1), "unknown error");
+}
+
+/* The ring's array must hold the depth; a longer one is fine. */
+static void call_ring_init_short_array(void **state)
+{
+	struct tp_scan_ring_cfg c = { .sz = sizeof(c), .depth = 8 };
+	struct tp_scan_pass pass[16];
+	struct tp_scan_ring r, copy;
+
+	(void)state;
+	memset(&r, 0x5a, sizeof(r));
+	copy = r;
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 7), -EINVAL);
+	assert_memory_equal(&r, &copy, sizeof(r));
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 0), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 8), 0);
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 16), 0);
+	c.depth = 0;	/* the default depth, 16 */
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 15), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 16), 0);
+}
+
+/*
+ * A 32-bit counter zero-extended to 64 bits jumps back by 2^32 at its wrap:
+ * no error and nothing undefined; the window and the controller's period
+ * wait until the clock has caught up, then work again.
+ */
+static void call_time_wraps(void **state)
+{
+	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
+	struct tp_node_mem m = good_mem;
+	struct tp_limiter_cfg lc = { .sz = sizeof(lc),
+				     .variant = TP_LIMITER_WINDOW_LINUX61,
+				     .tps = 1000, .rate = 10 };
+	struct tp_limiter l;
+	struct tp_policy pol;
+	u64 t, before = 0xfffffff0ULL;	/* 16 ms before a 32-bit wrap */
+	int i, ok = 0;
+
+	(void)state;
+	assert_int_equal(tp_limiter_init(&l, &lc, before), 0);
+	/* Linux 6.1 counts a request before comparing: 9 of 10 a window */
+	for (i = 0; i < 9; i++)
+		assert_true(tp_limiter_consume(&l, NULL, 1, before));
+	assert_false(tp_limiter_consume(&l, NULL, 1, before));
+	/* the clock wrapped: now 200 ms "after", numerically before */
+	t = (before + 200) & 0xffffffffULL;
+	assert_false(tp_limiter_consume(&l, NULL, 1, t));
+	/* a second after the jump the window is still the old one ... */
+	assert_false(tp_limiter_consume(&l, NULL, 1, t + 1000));
+	/*
+	 * ... until the clock passes the old start by a second: the opener
+	 * is not counted against its window, then 9 more.
+	 */
+	for (i = 0; i < 20; i++)
+		ok += tp_limiter_consume(&l, NULL, 1, before + 1001 + i);
+	assert_int_equal(ok, 10);
+
+	linux61(&pol);
+	m.free = m.wmark_promo + 10;	/* no bypass */
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, before) >= 0);
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, t) >= 0);
+	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 0) >= 0);
 }
 
 static void call_decide_unknown_latency_and_flags(void **state)
@@ -478,36 +669,48 @@ static void call_decide_unknown_latency_and_flags(void **state)
 	struct tp_policy pol;
 
 	(void)state;
-	mainline(&pol);
+	linux61(&pol);
 	m.free = m.wmark_promo + 10;	/* no bypass: the hotness check runs */
-	assert_int_equal(tp_decide(&pol, &node, &f, &m, 10), TP_REFUSE_COLD);
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 10),
+			 TP_REFUSE_COLD);
 	/* Unknown fault flag bits are ignored. */
 	f.latency = 0;
 	f.flags = 0xfffffff0U;
-	assert_int_equal(tp_decide(&pol, &node, &f, &m, 11), TP_PROMOTE);
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 11),
+			 TP_PROMOTE);
 }
 
 static void call_limiter_requests(void **state)
 {
-	struct tp_limiter_cfg cfg = { .variant = TP_LIMITER_BUCKET,
+	struct tp_limiter_cfg cfg = { .sz = sizeof(cfg),
+				      .variant = TP_LIMITER_BUCKET,
 				      .tps = 1000, .rate = 100, .burst = 50 };
+	struct tp_limiter_cpu cpu = { 0 };
 	struct tp_limiter l;
 
 	(void)state;
 	assert_int_equal(tp_limiter_init(&l, &cfg, 0), 0);
-	assert_true(tp_limiter_consume(&l, 0, 0));		/* 0 pages */
-	assert_false(tp_limiter_consume(&l, 51, 0));		/* > burst */
-	assert_false(tp_limiter_consume(&l, TP_RATE_MAX + 1, 0));
-	assert_false(tp_limiter_consume(&l, U64_MAX_, 0));
-	assert_true(tp_limiter_consume(&l, 50, 0));		/* = burst */
+	assert_true(tp_limiter_consume(&l, &cpu, 0, 0));	/* 0 pages */
+	/* more than the bucket can price (419430 pages): never */
+	assert_false(tp_limiter_consume(&l, &cpu, TP_RATE_MAX + 1, 0));
+	assert_false(tp_limiter_consume(&l, &cpu, U64_MAX_, 0));
+	assert_false(tp_limiter_consume(&l, &cpu, 419431, 0));
+	/* more than the burst: admitted when full, then owed */
+	assert_true(tp_limiter_consume(&l, &cpu, 51, 0));
+	assert_false(tp_limiter_consume(&l, &cpu, 1, 0));
+	/* a page every 10 ticks: 1 page back, the burst's worth owed */
+	assert_false(tp_limiter_consume(&l, &cpu, 1, 10));
+	assert_true(tp_limiter_consume(&l, &cpu, 1, 20));
 	cfg.rate = 0;						/* refuse all */
-	assert_int_equal(tp_limiter_tune(&l, &cfg, 0), 0);
-	assert_false(tp_limiter_consume(&l, 1, 1000000));
+	assert_int_equal(tp_limiter_tune(&l, &cfg), 0);
+	assert_false(tp_limiter_consume(&l, &cpu, 1, 1000000));
+	assert_int_equal(tp_limiter_busy(&cpu), 0);
 }
 
 static void call_vma_empty(void **state)
 {
-	struct tp_vma_profile_cfg cfg = { .filter = TP_VMA_FILTER_NONE,
+	struct tp_vma_profile_cfg cfg = { .sz = sizeof(cfg),
+					  .filter = TP_VMA_FILTER_NONE,
 					  .tps = 1000 };
 	struct tp_vma_facts f = { .vma_start = 4096, .vma_end = 4096 };
 	struct tp_vma_profile p;
@@ -534,20 +737,20 @@ static void call_preset_bad(void **state)
 	assert_int_equal(tp_policy_preset(&cfg, 2, 1000), -EINVAL);
 	assert_int_equal(tp_policy_preset(&cfg, U32_MAX_, 1000), -EINVAL);
 	assert_memory_equal(&cfg, &copy, sizeof(cfg));
-	assert_int_equal(tp_policy_preset(NULL, TP_PRESET_SEED, 1000),
+	assert_int_equal(tp_policy_preset(NULL, TP_PRESET_RFC2020, 1000),
 			 -EINVAL);
 	/* The preset does not check tps; tp_policy_init() does. */
-	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_SEED, 0), 0);
+	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_RFC2020, 0), 0);
 	assert_int_equal(tp_policy_init(&pol, &cfg), -EINVAL);
 }
 
 static void call_init_null(void **state)
 {
-	struct tp_scan_ring_cfg rc = { 0 };
-	struct tp_limiter_cfg lc = { .tps = 1000 };
-	struct tp_thresh_cfg tc = { .tps = 1000 };
-	struct tp_atime_cfg ac = { 0 };
-	struct tp_vma_profile_cfg vc = { .tps = 1000 };
+	struct tp_scan_ring_cfg rc = { .sz = sizeof(rc) };
+	struct tp_limiter_cfg lc = { .sz = sizeof(lc), .tps = 1000 };
+	struct tp_thresh_cfg tc = { .sz = sizeof(tc), .tps = 1000 };
+	struct tp_atime_cfg ac = { .sz = sizeof(ac) };
+	struct tp_vma_profile_cfg vc = { .sz = sizeof(vc), .tps = 1000 };
 	struct tp_policy_cfg pc;
 	struct tp_scan_ring ring;
 	struct tp_limiter l;
@@ -557,20 +760,21 @@ static void call_init_null(void **state)
 	struct tp_vma_profile p;
 
 	(void)state;
-	assert_int_equal(tp_scan_ring_init(NULL, &rc, passes), -EINVAL);
-	assert_int_equal(tp_scan_ring_init(&ring, NULL, passes), -EINVAL);
-	assert_int_equal(tp_scan_ring_init(&ring, &rc, NULL), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(NULL, &rc, passes, 16), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&ring, NULL, passes, 16), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&ring, &rc, NULL, 16), -EINVAL);
+	assert_int_equal(tp_scan_ring_init(&ring, &rc, passes, 16), 0);
 	assert_int_equal(tp_limiter_init(NULL, &lc, 0), -EINVAL);
 	assert_int_equal(tp_limiter_init(&l, NULL, 0), -EINVAL);
 	assert_int_equal(tp_limiter_init(&l, &lc, 0), 0);
-	assert_int_equal(tp_limiter_tune(NULL, &lc, 0), -EINVAL);
-	assert_int_equal(tp_limiter_tune(&l, NULL, 0), -EINVAL);
+	assert_int_equal(tp_limiter_tune(NULL, &lc), -EINVAL);
+	assert_int_equal(tp_limiter_tune(&l, NULL), -EINVAL);
 	assert_int_equal(tp_thresh_init(NULL, &tc, 0, 0), -EINVAL);
 	assert_int_equal(tp_thresh_init(&t, NULL, 0, 0), -EINVAL);
 	assert_int_equal(tp_thresh_init(&t, &tc, 0, 0), 0);
 	assert_int_equal(tp_thresh_tune(NULL, &tc), -EINVAL);
 	assert_int_equal(tp_thresh_tune(&t, NULL), -EINVAL);
-	assert_int_equal(tp_policy_preset(&pc, TP_PRESET_SEED, 1000), 0);
+	assert_int_equal(tp_policy_preset(&pc, TP_PRESET_RFC2020, 1000), 0);
 	assert_int_equal(tp_policy_init(NULL, &pc), -EINVAL);
 	assert_int_equal(tp_policy_init(&pol, NULL), -EINVAL);
 	assert_int_equal(tp_policy_init(&pol, &pc), 0);
@@ -628,17 +832,17 @@ static void call_helpers_edges(void **state)
 	assert_true(tp_migrate_retry_interval(0, 0) == 1);
 	assert_true(tp_migrate_retry_interval(U64_MAX_, 0) == 1);
 	/* Node masks: NULL, or node numbers beyond nbits, are not in it. */
-	assert_true(tp_group_fault_local(TP_GROUP_SEED, &gf, mask, 3));
-	assert_false(tp_group_fault_local(TP_GROUP_SEED, &gf, mask, 2));
-	assert_false(tp_group_fault_local(TP_GROUP_SEED, &gf, NULL, 32));
-	assert_false(tp_group_fault_local(TP_GROUP_MAINLINE, &gf, NULL, 32));
+	assert_true(tp_group_fault_local(TP_GROUP_LINUX315, &gf, mask, 3));
+	assert_false(tp_group_fault_local(TP_GROUP_LINUX315, &gf, mask, 2));
+	assert_false(tp_group_fault_local(TP_GROUP_LINUX315, &gf, NULL, 32));
+	assert_false(tp_group_fault_local(TP_GROUP_LINUX61, &gf, NULL, 32));
 	gf.mem_node = U32_MAX_;
-	assert_false(tp_group_fault_local(TP_GROUP_SEED, &gf, mask, 32));
-	assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, 1, 0, NULL, 64),
+	assert_false(tp_group_fault_local(TP_GROUP_LINUX315, &gf, mask, 32));
+	assert_int_equal(tp_preferred_node(TP_GROUP_LINUX315, true, 1, 0, NULL, 64),
 			 -1);
-	assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, -1, 0, mask,
+	assert_int_equal(tp_preferred_node(TP_GROUP_LINUX315, true, -1, 0, mask,
 					   64), -1);
-	assert_int_equal(tp_preferred_node(TP_GROUP_MAINLINE, true, -1, 3,
+	assert_int_equal(tp_preferred_node(TP_GROUP_LINUX61, true, -1, 3,
 					   NULL, 0), 3);
 	/* Saturating watermark arithmetic. */
 	assert_true(tp_wmark_promo(U64_MAX_, U64_MAX_, U64_MAX_, U32_MAX_) ==
@@ -659,7 +863,8 @@ static void call_helpers_edges(void **state)
  */
 static void call_thresh_unit_2p63(void **state)
 {
-	struct tp_thresh_cfg cfg = { .variant = TP_THRESH_MAINLINE,
+	struct tp_thresh_cfg cfg = { .sz = sizeof(cfg),
+				     .variant = TP_THRESH_LINUX61,
 				     .steps = 1, .tps = 1,
 				     .ref_th = TP_TIME_MAX, .period = 32 };
 	struct tp_thresh t;
@@ -669,10 +874,10 @@ static void call_thresh_unit_2p63(void **state)
 	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
 	assert_true(tp_thresh_get(&t) == 1ULL << 63);
 	cand = 251;	/* above 110 % of a reference of 0 */
-	assert_int_equal(tp_thresh_update(&t, &cand, 33), TP_TH_KEPT);
+	assert_int_equal(tp_thresh_update(&t, cand, 33), TP_TH_KEPT);
 	assert_true(tp_thresh_get(&t) == 1ULL << 63);
 	cand += 1;
-	assert_int_equal(tp_thresh_update(&t, &cand, 66), TP_TH_KEPT);
+	assert_int_equal(tp_thresh_update(&t, cand, 66), TP_TH_KEPT);
 	assert_true(tp_thresh_get(&t) == 1ULL << 63);
 }
 
@@ -688,6 +893,8 @@ static struct tp_limiter z_lim;
 static struct tp_thresh z_thr;
 static struct tp_atime z_fmt;
 static struct tp_policy z_pol;
+static struct tp_node_cpu z_cpu;
+static struct tp_fault z_fault = { .nr_pages = 1 };
 static struct tp_node_stats z_stats;
 static struct tp_vma_scan z_vs;
 static struct tp_vma_profile z_prof;
@@ -727,10 +934,10 @@ static void c_ring_latency_null(void)
 
 static void c_ring_latency_null_out(void)
 {
-	struct tp_scan_ring_cfg cfg = { 0 };
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg) };
 	struct tp_scan_ring ring;
 
-	if (tp_scan_ring_init(&ring, &cfg, passes))
+	if (tp_scan_ring_init(&ring, &cfg, passes, TP_RING_DEPTH_MAX))
 		_exit(3);
 	(void)tp_scan_ring_latency(&ring, 0, 0, NULL);
 }
@@ -742,12 +949,17 @@ static void c_ring_latency_uninit(void)
 
 static void c_lim_consume_null(void)
 {
-	(void)tp_limiter_consume(NULL, 1, 0);
+	(void)tp_limiter_consume(NULL, NULL, 1, 0);
 }
 
 static void c_lim_consume_uninit(void)
 {
-	(void)tp_limiter_consume(&z_lim, 1, 0);
+	(void)tp_limiter_consume(&z_lim, NULL, 1, 0);
+}
+
+static void c_lim_busy_null(void)
+{
+	(void)tp_limiter_busy(NULL);
 }
 
 static void c_lim_available_uninit(void)
@@ -757,29 +969,27 @@ static void c_lim_available_uninit(void)
 
 static void c_lim_tune_uninit(void)
 {
-	struct tp_limiter_cfg cfg = { .tps = 1000, .rate = 1 };
+	struct tp_limiter_cfg cfg = { .sz = sizeof(cfg), .tps = 1000,
+				      .rate = 1 };
 
-	(void)tp_limiter_tune(&z_lim, &cfg, 0);
+	(void)tp_limiter_tune(&z_lim, &cfg);
 }
 
 static void c_thr_update_null(void)
 {
-	(void)tp_thresh_update(NULL, &z_u64, 0);
-}
-
-static void c_thr_update_null_cand(void)
-{
-	struct tp_thresh_cfg cfg = { .tps = 1000 };
-	struct tp_thresh t;
-
-	if (tp_thresh_init(&t, &cfg, 0, 0))
-		_exit(3);
-	(void)tp_thresh_update(&t, NULL, 0);
+	(void)tp_thresh_update(NULL, 0, 0);
 }
 
 static void c_thr_update_uninit(void)
 {
-	(void)tp_thresh_update(&z_thr, &z_u64, 1);
+	(void)tp_thresh_update(&z_thr, z_u64, 1);
+}
+
+static void c_thr_tune_uninit(void)
+{
+	struct tp_thresh_cfg cfg = { .sz = sizeof(cfg), .tps = 1000 };
+
+	(void)tp_thresh_tune(&z_thr, &cfg);
 }
 
 static void c_thr_get_uninit(void)
@@ -792,19 +1002,88 @@ static void c_thr_reset_null(void)
 	tp_thresh_reset(NULL, true, 0, 0);
 }
 
-static void c_node_sync_null(void)
+static void c_policy_tune_uninit(void)
 {
-	tp_node_sync(NULL, &z_pol, 0);
+	struct tp_policy_cfg cfg;
+
+	if (tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000))
+		_exit(3);
+	(void)tp_policy_tune(&z_pol, &cfg);
+}
+
+static void c_node_reset_null(void)
+{
+	tp_node_reset(NULL, 0);
+}
+
+/* A live policy and node for the rows that pass NULL for the others. */
+static struct tp_policy *live_policy(void)
+{
+	static struct tp_policy pol;
+	struct tp_policy_cfg cfg;
+
+	if (tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000) ||
+	    tp_policy_init(&pol, &cfg) || tp_node_init(&node, &pol, 0))
+		_exit(3);
+	return &pol;
+}
+
+static void c_decide_null_policy(void)
+{
+	(void)live_policy();
+	(void)tp_decide(NULL, &node, &z_cpu, &z_fault, &z_mem, 0);
+}
+
+static void c_decide_uninit_policy(void)
+{
+	(void)live_policy();
+	(void)tp_decide(&z_pol, &node, &z_cpu, &z_fault, &z_mem, 0);
+}
+
+static void c_decide_null_node(void)
+{
+	(void)tp_decide(live_policy(), NULL, &z_cpu, &z_fault, &z_mem, 0);
+}
+
+static void c_decide_null_slot(void)
+{
+	(void)tp_decide(live_policy(), &node, NULL, &z_fault, &z_mem, 0);
+}
+
+static void c_decide_null_fault(void)
+{
+	(void)tp_decide(live_policy(), &node, &z_cpu, NULL, &z_mem, 0);
+}
+
+static void c_decide_null_mem(void)
+{
+	(void)tp_decide(live_policy(), &node, &z_cpu, &z_fault, NULL, 0);
+}
+
+static void c_node_stats_null_policy(void)
+{
+	(void)live_policy();
+	tp_node_stats(NULL, &node, &z_stats);
 }
 
 static void c_node_stats_null(void)
 {
-	tp_node_stats(NULL, &z_stats);
+	tp_node_stats(live_policy(), NULL, &z_stats);
 }
 
 static void c_node_stats_null_out(void)
 {
-	tp_node_stats(&node, NULL);
+	tp_node_stats(live_policy(), &node, NULL);
+}
+
+static void c_node_stats_add_null(void)
+{
+	tp_node_stats_add(&z_stats, NULL);
+}
+
+static void c_node_stats_add_null_out(void)
+{
+	tp_node_stats_add(NULL, &z_cpu);
 }
 
 static void c_free_space_null(void)
@@ -829,7 +1108,7 @@ static void c_scan_wanted_null(void)
 
 static void c_group_local_null(void)
 {
-	(void)tp_group_fault_local(TP_GROUP_SEED, NULL, NULL, 0);
+	(void)tp_group_fault_local(TP_GROUP_LINUX315, NULL, NULL, 0);
 }
 
 static void c_atime_xchg_null(void)
@@ -839,7 +1118,7 @@ static void c_atime_xchg_null(void)
 
 static void c_atime_fault_null_stamp(void)
 {
-	struct tp_atime_cfg cfg = { 0 };
+	struct tp_atime_cfg cfg = { .sz = sizeof(cfg) };
 	struct tp_atime fmt;
 
 	if (tp_atime_init(&fmt, &cfg))
@@ -889,16 +1168,27 @@ static const struct contract_row contract_rows[] = {
 	CROW(c_ring_latency_uninit, "tp_scan_ring_latency(zero-filled ring)"),
 	CROW(c_lim_consume_null, "tp_limiter_consume(NULL)"),
 	CROW(c_lim_consume_uninit, "tp_limiter_consume(zero-filled)"),
+	CROW(c_lim_busy_null, "tp_limiter_busy(NULL)"),
 	CROW(c_lim_available_uninit, "tp_limiter_available(zero-filled)"),
 	CROW(c_lim_tune_uninit, "tp_limiter_tune(zero-filled)"),
 	CROW(c_thr_update_null, "tp_thresh_update(NULL)"),
-	CROW(c_thr_update_null_cand, "tp_thresh_update(nr_cand NULL)"),
 	CROW(c_thr_update_uninit, "tp_thresh_update(zero-filled)"),
+	CROW(c_thr_tune_uninit, "tp_thresh_tune(zero-filled)"),
 	CROW(c_thr_get_uninit, "tp_thresh_get(zero-filled)"),
 	CROW(c_thr_reset_null, "tp_thresh_reset(NULL)"),
-	CROW(c_node_sync_null, "tp_node_sync(NULL)"),
-	CROW(c_node_stats_null, "tp_node_stats(NULL)"),
+	CROW(c_policy_tune_uninit, "tp_policy_tune(zero-filled)"),
+	CROW(c_node_reset_null, "tp_node_reset(NULL)"),
+	CROW(c_decide_null_policy, "tp_decide(policy NULL)"),
+	CROW(c_decide_uninit_policy, "tp_decide(zero-filled policy)"),
+	CROW(c_decide_null_node, "tp_decide(node NULL)"),
+	CROW(c_decide_null_slot, "tp_decide(slot NULL)"),
+	CROW(c_decide_null_fault, "tp_decide(fault NULL)"),
+	CROW(c_decide_null_mem, "tp_decide(mem NULL)"),
+	CROW(c_node_stats_null_policy, "tp_node_stats(policy NULL)"),
+	CROW(c_node_stats_null, "tp_node_stats(node NULL)"),
 	CROW(c_node_stats_null_out, "tp_node_stats(stats NULL)"),
+	CROW(c_node_stats_add_null, "tp_node_stats_add(slot NULL)"),
+	CROW(c_node_stats_add_null_out, "tp_node_stats_add(stats NULL)"),
 	CROW(c_free_space_null, "tp_free_space_enough(NULL)"),
 	CROW(c_promote_room_null, "tp_promote_room(NULL)"),
 	CROW(c_demotion_null, "tp_demotion_target(mem NULL)"),
@@ -958,7 +1248,10 @@ static const struct CMUnitTest call_tests[] = {
 	cmocka_unit_test(call_decide_empty_folio),
 	cmocka_unit_test(call_decide_huge_folio),
 	cmocka_unit_test(call_decide_wmarks_out_of_order),
-	cmocka_unit_test(call_decide_null),
+	cmocka_unit_test(call_decide_no_promo_wmark),
+	cmocka_unit_test(call_names),
+	cmocka_unit_test(call_ring_init_short_array),
+	cmocka_unit_test(call_time_wraps),
 	cmocka_unit_test(call_decide_unknown_latency_and_flags),
 	cmocka_unit_test(call_limiter_requests),
 	cmocka_unit_test(call_vma_empty),

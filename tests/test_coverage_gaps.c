@@ -29,7 +29,7 @@ static void test_policy_huge_pages(void **state)
 	struct tp_policy pol;
 
 	(void)state;
-	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_MAINLINE, 1000), 0);
+	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000), 0);
 	cfg.page_shift = 20;
 	assert_int_equal(tp_policy_init(&pol, &cfg), 0);
 	cfg.page_shift = 30;

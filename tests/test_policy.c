@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka tests of the promotion decision pipeline (lib/policy.c): the shared
- * self-test vectors, then scenario tests per seed claim, sweeps, randomized
- * statistics checks and a concurrent run.
+ * CMocka tests of the promotion decision pipeline (lib/policy.c,
+ * lib/decide.c): the shared self-test vectors, then scenario tests per
+ * claim of the sources (docs/SOURCES.md), sweeps and randomized statistics
+ * checks. Tunes of a live policy are in test_policy_tune.c, the watermark
+ * and pseudo-interleaving helpers in test_wmark.c, the concurrent tests in
+ * test_policy_mt.c.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,12 +19,14 @@
 
 #include <tierpol/tierpol.h>
 #include "selftest/policy.h"
+#include "policy_env.h"
 
 static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
 	(void)st;
 	if (!ok)
-		print_error("selftest/policy.h:%d: FAILED: %s\n", line, name);
+		print_error("selftest/{policy,decide,wmark}.h:%d: FAILED: %s\n",
+			    line, name);
 }
 
 static void test_selftest_vectors(void **state)
@@ -32,109 +36,8 @@ static void test_selftest_vectors(void **state)
 	(void)state;
 	assert_int_equal(tp_st_policy(&st), 0);
 	assert_int_equal(st.failed, 0);
-	assert_true(st.run >= 150);
+	assert_true(st.run >= 300);	/* policy.h, decide.h and wmark.h */
 }
-
-/* xorshift64*: reproducible */
-static u64 rng_state = 0x2545f4914f6cdd1dULL;
-
-static u64 rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
-static u64 rnd_range(u64 lo, u64 hi)
-{
-	return lo + rnd() % (hi - lo + 1);
-}
-
-/*
- * floor(a * b / c), and whether it fits 64 bits: a 128-bit schoolbook
- * product and binary long division. A reference independent of the
- * library's arithmetic that also builds for i386 (no __int128).
- */
-static u64 muldiv(u64 a, u64 b, u64 c, bool *fits)
-{
-	u64 hi = 0, lo = 0, q = 0, r = 0, n;
-	bool top;
-	int i;
-
-	for (i = 63; i >= 0; i--) {
-		hi = hi << 1 | lo >> 63;
-		lo <<= 1;
-		if (b >> i & 1) {
-			n = lo + a;
-			hi += n < lo;
-			lo = n;
-		}
-	}
-	*fits = true;
-	for (i = 127; i >= 0; i--) {
-		top = r >> 63;
-		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
-		if (top || r >= c) {
-			r -= c;
-			if (i >= 64)
-				*fits = false;
-			else
-				q |= 1ULL << i;
-		}
-	}
-	return q;
-}
-
-/* A policy and one node, set up from a preset at 1000 ticks/s. */
-struct env {
-	struct tp_policy_cfg cfg;
-	struct tp_policy pol;
-	struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
-};
-
-static void env_preset(struct env *e, u32 preset)
-{
-	assert_int_equal(tp_policy_preset(&e->cfg, preset, 1000), 0);
-}
-
-static void env_init(struct env *e, u64 now)
-{
-	assert_int_equal(tp_policy_init(&e->pol, &e->cfg), 0);
-	assert_int_equal(tp_node_init(&e->node, &e->pol, now), 0);
-}
-
-static struct tp_node_stats stats(const struct env *e)
-{
-	struct tp_node_stats s;
-
-	tp_node_stats(&e->node, &s);
-	return s;
-}
-
-static int decide(struct env *e, u64 latency, u64 nr, u32 flags,
-		  const struct tp_node_mem *mem, u64 now)
-{
-	struct tp_fault f = { .latency = latency, .nr_pages = nr,
-			      .flags = flags };
-
-	return tp_decide(&e->pol, &e->node, &f, mem, now);
-}
-
-/*
- * Room for a page (free > high + 1), and no free-space bypass for either
- * preset at any rate of 1 MB/s or more (seed mark: high + 2 x 256 pages).
- */
-static const struct tp_node_mem mem_busy = {
-	.free = 10400, .wmark_min = 2500, .wmark_low = 5000,
-	.wmark_high = 10000, .wmark_promo = 12000, .present = 1000000,
-};
-
-/* The bypass applies for both presets (at rates up to 100 MB/s). */
-static const struct tp_node_mem mem_idle = {
-	.free = 1000000, .wmark_min = 2500, .wmark_low = 5000,
-	.wmark_high = 10000, .wmark_promo = 12000, .present = 1000000,
-};
 
 /* ---- presets and configuration ------------------------------------------- */
 
@@ -145,7 +48,7 @@ static void test_preset_contents(void **state)
 
 	(void)state;
 	memset(&c, 0xab, sizeof(c));
-	assert_int_equal(tp_policy_preset(&c, TP_PRESET_SEED, 1000), 0);
+	assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000), 0);
 	assert_int_equal(c.mode, TP_MODE_TIERING);
 	assert_int_equal(c.flags, TP_POL_HOTNESS | TP_POL_FREE_BYPASS |
 			 TP_POL_YOUNG | TP_POL_WRITE_DOUBLE | TP_POL_ADAPTIVE |
@@ -155,14 +58,16 @@ static void test_preset_contents(void **state)
 	assert_int_equal(c.hot_threshold_ms, TP_DEFAULT_HOT_THRESHOLD_MS);
 	assert_int_equal(c.rate_limit_mbps, 0);
 	assert_int_equal(c.scan_period_max_ms, TP_DEFAULT_SCAN_PERIOD_MAX_MS);
-	assert_int_equal(c.thresh_variant, TP_THRESH_SEED);
-	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_SEED);
-	assert_int_equal(c.wmark_variant, TP_WMARK_SEED);
+	assert_int_equal(c.thresh_variant, TP_THRESH_RFC2020);
+	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_RFC2020);
+	assert_int_equal(c.wmark_variant, TP_WMARK_RFC2020);
 	assert_int_equal(c.burst_pages, 0);
+	assert_int_equal(c.sz, sizeof(c));
+	assert_int_equal(c.cand_batch, TP_DEFAULT_CAND_BATCH);
 	assert_int_equal(tp_policy_init(&p, &c), 0);
 
 	memset(&c, 0xab, sizeof(c));
-	assert_int_equal(tp_policy_preset(&c, TP_PRESET_MAINLINE, 250), 0);
+	assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 250), 0);
 	assert_int_equal(c.mode, TP_MODE_TIERING);
 	assert_int_equal(c.flags, TP_POL_HOTNESS | TP_POL_FREE_BYPASS |
 			 TP_POL_ADAPTIVE | TP_POL_HOT_STRICT |
@@ -174,10 +79,12 @@ static void test_preset_contents(void **state)
 	assert_int_equal(c.hot_threshold_ms, 1000);
 	assert_int_equal(c.rate_limit_mbps, 65536);
 	assert_int_equal(c.scan_period_max_ms, 60000);
-	assert_int_equal(c.thresh_variant, TP_THRESH_MAINLINE);
-	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_MAINLINE);
-	assert_int_equal(c.wmark_variant, TP_WMARK_MAINLINE);
+	assert_int_equal(c.thresh_variant, TP_THRESH_LINUX61);
+	assert_int_equal(c.limiter_variant, TP_LIMITER_WINDOW_LINUX61);
+	assert_int_equal(c.wmark_variant, TP_WMARK_LINUX61);
 	assert_int_equal(c.burst_pages, 0);
+	assert_int_equal(c.sz, sizeof(c));
+	assert_int_equal(c.cand_batch, TP_DEFAULT_CAND_BATCH);
 	assert_int_equal(tp_policy_init(&p, &c), 0);
 }
 
@@ -190,7 +97,8 @@ static void test_init_validation(void **state)
 	(void)state;
 	/* every undefined flag bit */
 	for (bit = 8; bit < 32; bit++) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_SEED, 1000), 0);
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000),
+				 0);
 		c.flags |= 1U << bit;
 		memset(&p, 0x5c, sizeof(p));
 		memcpy(&copy, &p, sizeof(p));
@@ -199,7 +107,8 @@ static void test_init_validation(void **state)
 	}
 	/* every mode above 3 */
 	for (bit = 4; bit < 64; bit++) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_SEED, 1000), 0);
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_RFC2020, 1000),
+				 0);
 		c.mode = bit;
 		assert_int_equal(tp_policy_init(&p, &c), -EINVAL);
 		assert_memory_equal(&p, &copy, sizeof(p));
@@ -210,7 +119,7 @@ static void test_init_validation(void **state)
 	 * lib/policy.c accepts 10..30.)
 	 */
 	for (shift = 1; shift < 64; shift++) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_MAINLINE, 1000),
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 1000),
 				 0);
 		c.page_shift = shift;
 		c.rate_limit_mbps = 1;
@@ -224,7 +133,7 @@ static void test_init_validation(void **state)
 	}
 	/* the rate limit at the TP_RATE_MAX boundary for 4/16/64 KiB */
 	for (shift = 12; shift <= 16; shift += 2) {
-		assert_int_equal(tp_policy_preset(&c, TP_PRESET_MAINLINE, 1000),
+		assert_int_equal(tp_policy_preset(&c, TP_PRESET_LINUX61, 1000),
 				 0);
 		c.page_shift = shift;
 		/* pages = MB/s << (20 - shift) <= 2^32 */
@@ -244,7 +153,7 @@ static void test_init_validation(void **state)
 	assert_memory_equal(&p, &copy, sizeof(p));
 }
 
-/* ---- the free-space bypass (seed 002) ------------------------------------ */
+/* ---- the free-space bypass (2020 RFC 2/8, the 2026 knob) ----------------- */
 
 static void test_bypass_on_promotes_cold(void **state)
 {
@@ -264,10 +173,10 @@ static void test_bypass_on_promotes_cold(void **state)
 						k),
 					 TP_PROMOTE_NRL);
 		s = stats(&e);
-		assert_int_equal(s.promote_nrl, 512000);
-		assert_int_equal(s.pgpromote_candidate_nrl, 512000);
-		assert_int_equal(s.pgpromote_candidate, 0);
-		assert_int_equal(s.pgpromote_success, 512000);
+		assert_int_equal(s.verdict[TP_PROMOTE_NRL], 512000);
+		assert_int_equal(s.candidate_nrl, 512000);
+		assert_int_equal(s.candidate, 0);
+		assert_int_equal(s.success, 512000);
 		assert_int_equal(s.decided, 512000);
 		/* the bypass is not rate limited and feeds no controller */
 		assert_int_equal(s.th_lowered + s.th_raised, 0);
@@ -297,10 +206,10 @@ static void test_bypass_off_goes_through_checks(void **state)
 				       2) == TP_PROMOTE;
 		s = stats(&e);
 		assert_int_equal(prom, preset ? 255 : 256);
-		assert_int_equal(s.pgpromote_candidate, 1000);
-		assert_int_equal(s.pgpromote_candidate_nrl, 0);
-		assert_int_equal(s.refused_ratelimit, 1000 - prom);
-		assert_int_equal(s.refused_cold, 1);
+		assert_int_equal(s.candidate, 1000);
+		assert_int_equal(s.candidate_nrl, 0);
+		assert_int_equal(s.verdict[TP_REFUSE_RATELIMIT], 1000 - prom);
+		assert_int_equal(s.verdict[TP_REFUSE_COLD], 1);
 		assert_int_equal(s.decided, 1001);
 	}
 }
@@ -312,7 +221,7 @@ static void test_bypass_reset_keeps_period(void **state)
 	int k;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.rate_limit_mbps = 1;		/* 25 per 100 ms */
 	e.cfg.scan_period_max_ms = 100;
 	env_init(&e, 0);
@@ -336,7 +245,7 @@ static void test_bypass_reset_keeps_period(void **state)
 
 /* ---- hotness sweeps ------------------------------------------------------ */
 
-/* One decision on a fresh node; seed: hot if <= th, mainline: < th. */
+/* One decision on a fresh node; the RFC: hot if <= th, 6.1: < th. */
 static void hotness_case(u32 preset, bool wd, bool wr, u64 lat)
 {
 	struct env e;
@@ -420,7 +329,7 @@ static void test_burst_cut_per_window(void **state)
 
 	(void)state;
 	for (limv = 0; limv <= 2; limv++) {
-		env_preset(&e, TP_PRESET_MAINLINE);
+		env_preset(&e, TP_PRESET_LINUX61);
 		e.cfg.rate_limit_mbps = 1;	/* 256 pages/s */
 		e.cfg.limiter_variant = limv;
 		env_init(&e, 0);
@@ -440,12 +349,13 @@ static void test_burst_cut_per_window(void **state)
 				assert_in_range(prom, 256, 257);
 			else if (!w)	/* the window opened at init */
 				assert_int_equal(prom, limv == 1 ? 256 : 255);
-			else		/* opener + limit (seed) or - 1 */
+			else		/* opener + limit (RFC) or - 1 */
 				assert_int_equal(prom, limv == 1 ? 257 : 256);
 		}
 		s = stats(&e);
-		assert_int_equal(s.pgpromote_candidate, cand);
-		assert_int_equal(s.promote_hot + s.refused_ratelimit, cand);
+		assert_int_equal(s.candidate, cand);
+		assert_int_equal(s.verdict[TP_PROMOTE] +
+				 s.verdict[TP_REFUSE_RATELIMIT], cand);
 	}
 }
 
@@ -498,8 +408,8 @@ static void adaptive_run(u32 preset, u64 lo, u64 hi)
 static void test_adaptive_falls_and_rises(void **state)
 {
 	(void)state;
-	adaptive_run(TP_PRESET_SEED, 62, 1000);
-	adaptive_run(TP_PRESET_MAINLINE, 125, 2000);
+	adaptive_run(TP_PRESET_RFC2020, 62, 1000);
+	adaptive_run(TP_PRESET_LINUX61, 125, 2000);
 }
 
 static void test_adaptive_off_fixed_threshold(void **state)
@@ -508,7 +418,7 @@ static void test_adaptive_off_fixed_threshold(void **state)
 	int p, k;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
+	env_preset(&e, TP_PRESET_LINUX61);
 	e.cfg.flags &= ~(TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET);
 	e.cfg.rate_limit_mbps = 1;
 	e.cfg.scan_period_max_ms = 1000;
@@ -537,7 +447,7 @@ static void test_mode_never_promotes(void **state)
 
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		env_preset(&e, i ? TP_PRESET_MAINLINE : TP_PRESET_SEED);
+		env_preset(&e, i ? TP_PRESET_LINUX61 : TP_PRESET_RFC2020);
 		e.cfg.mode = modes[i];
 		env_init(&e, 0);
 		n = 0;
@@ -550,10 +460,10 @@ static void test_mode_never_promotes(void **state)
 			n += nr;
 		}
 		s = stats(&e);
-		assert_int_equal(s.refused_mode, n);
+		assert_int_equal(s.verdict[TP_REFUSE_MODE], n);
 		assert_int_equal(s.decided, n);
-		assert_int_equal(s.pgpromote_candidate, 0);
-		assert_int_equal(s.pgpromote_candidate_nrl, 0);
+		assert_int_equal(s.candidate, 0);
+		assert_int_equal(s.candidate_nrl, 0);
 	}
 }
 
@@ -573,7 +483,7 @@ static void test_toptier_refused(void **state)
 						TP_FAULT_YOUNG | TP_FAULT_WRITE,
 						k & 1 ? &mem_idle : &mem_busy,
 						k), TP_REFUSE_TOPTIER);
-		assert_int_equal(stats(&e).refused_toptier, 100);
+		assert_int_equal(stats(&e).verdict[TP_REFUSE_TOPTIER], 100);
 	}
 }
 
@@ -590,7 +500,7 @@ static void test_nospace_strict(void **state)
 	for (i = 0; i < 3; i++) {
 		for (free = m.wmark_high - 3; free <= m.wmark_high + nrs[i] + 3;
 		     free++) {
-			env_preset(&e, TP_PRESET_MAINLINE);
+			env_preset(&e, TP_PRESET_LINUX61);
 			env_init(&e, 0);
 			m.free = free;
 			v = decide(&e, 0, nrs[i], 0, &m, 1);
@@ -610,8 +520,8 @@ static void test_nospace_on_bypass_path(void **state)
 	struct tp_node_mem m = mem_busy;
 
 	(void)state;
-	/* seed, 1 MB/s: bypass above high + 512; a 1024-page folio */
-	env_preset(&e, TP_PRESET_SEED);
+	/* the RFC, 1 MB/s: bypass above high + 512; a 1024-page folio */
+	env_preset(&e, TP_PRESET_RFC2020);
 	e.cfg.rate_limit_mbps = 1;
 	env_init(&e, 0);
 	m.free = m.wmark_high + 513;
@@ -621,13 +531,13 @@ static void test_nospace_on_bypass_path(void **state)
 	assert_int_equal(decide(&e, TP_LATENCY_UNKNOWN, 512, 0, &m, 1),
 			 TP_PROMOTE_NRL);
 	s = stats(&e);
-	assert_int_equal(s.refused_nospace, 1024);
-	assert_int_equal(s.pgpromote_candidate_nrl, 1024 + 512);
-	assert_int_equal(s.promote_nrl, 512);
-	assert_int_equal(s.pgpromote_candidate, 0);
+	assert_int_equal(s.verdict[TP_REFUSE_NOSPACE], 1024);
+	assert_int_equal(s.candidate_nrl, 1024 + 512);
+	assert_int_equal(s.verdict[TP_PROMOTE_NRL], 512);
+	assert_int_equal(s.candidate, 0);
 }
 
-/* ---- seed 2/8: rate limit 0 is the high watermark ------------------------ */
+/* ---- 2020 RFC 2/8: rate limit 0 is the high watermark -------------------- */
 
 static void test_rl_wmark_default_retunes(void **state)
 {
@@ -636,7 +546,7 @@ static void test_rl_wmark_default_retunes(void **state)
 	int k, prom;
 
 	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
+	env_preset(&e, TP_PRESET_RFC2020);
 	env_init(&e, 0);
 	/* high 300: 300 pages per window; no bypass below 3 x high */
 	m.wmark_min = 50;
@@ -675,7 +585,7 @@ static void test_presets_differ(void **state)
 		u64 latency;
 		u32 flags;
 		u64 free;
-		int seed, mainline;
+		int rfc, linux61;
 	} rows[] = {
 		{ "hot young read", 500, TP_FAULT_YOUNG, 20000,
 		  TP_PROMOTE, TP_PROMOTE },
@@ -708,10 +618,10 @@ static void test_presets_differ(void **state)
 			env_init(&e, 0);
 			assert_int_equal(decide(&e, rows[i].latency, 1,
 						rows[i].flags, &m, 1),
-					 preset ? rows[i].mainline :
-						  rows[i].seed);
+					 preset ? rows[i].linux61 :
+						  rows[i].rfc);
 		}
-		differ += rows[i].seed != rows[i].mainline;
+		differ += rows[i].rfc != rows[i].linux61;
 	}
 	assert_int_equal(differ, 4);
 
@@ -726,120 +636,6 @@ static void test_presets_differ(void **state)
 			prom += decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 1) ==
 				TP_PROMOTE;
 		assert_int_equal(prom, preset ? 12000 : 10000);
-	}
-}
-
-/* ---- watermark helpers --------------------------------------------------- */
-
-static void test_bypass_formula_boundaries(void **state)
-{
-	static const u32 shifts[] = { 12, 14, 16 };
-	struct env e;
-	struct tp_node_mem m;
-	u64 mark, rl;
-	size_t i;
-	int k;
-
-	(void)state;
-	for (k = 0; k < 3000; k++) {
-		i = k % 3;
-		env_preset(&e, k & 1 ? TP_PRESET_MAINLINE : TP_PRESET_SEED);
-		e.cfg.page_shift = shifts[i];
-		e.cfg.rate_limit_mbps = (u32)rnd_range(0, 1 << 20);
-		env_init(&e, 0);
-		m.wmark_min = rnd_range(1, 1 << 20);
-		m.wmark_low = m.wmark_min + rnd_range(0, 1 << 20);
-		m.wmark_high = m.wmark_low + rnd_range(0, 1 << 20);
-		m.wmark_promo = m.wmark_high + rnd_range(0, 1 << 20);
-		m.present = rnd() >> rnd_range(20, 40);
-		rl = e.cfg.rate_limit_mbps ?
-		     (u64)e.cfg.rate_limit_mbps << (20 - shifts[i]) :
-		     m.wmark_high;
-		if (k & 1)
-			mark = m.wmark_promo +
-			       ((1ULL << 30 >> shifts[i]) > m.present / 16 ?
-				1ULL << 30 >> shifts[i] : m.present / 16);
-		else
-			mark = m.wmark_high + 2 * rl;
-		m.free = mark;
-		assert_false(tp_free_space_enough(&e.pol, &m));
-		m.free = mark + 1;
-		assert_true(tp_free_space_enough(&e.pol, &m));
-		assert_int_equal(decide(&e, TP_LATENCY_UNKNOWN, 1, 0, &m, 1),
-				 TP_PROMOTE_NRL);
-	}
-}
-
-static void test_demotion_target(void **state)
-{
-	struct env e;
-	struct tp_node_mem m = mem_busy;
-	u32 mode, preset, rate;
-	u64 want;
-
-	(void)state;
-	for (preset = 0; preset <= 1; preset++) {
-		for (mode = 0; mode < 4; mode++) {
-			for (rate = 0; rate <= 1000; rate += 250) {
-				env_preset(&e, preset);
-				e.cfg.mode = mode;
-				e.cfg.rate_limit_mbps = rate;
-				env_init(&e, 0);
-				/* seed: high + rate limit (0: high) pages */
-				if (!(mode & TP_MODE_TIERING))
-					want = m.wmark_high;
-				else if (preset == TP_PRESET_MAINLINE)
-					want = m.wmark_promo;
-				else if (rate)
-					want = m.wmark_high + ((u64)rate << 8);
-				else
-					want = 2 * m.wmark_high;
-				assert_int_equal(tp_demotion_target(&e.pol, &m),
-						 want);
-			}
-		}
-	}
-}
-
-static void test_wmark_promo(void **state)
-{
-	u64 min, high, managed, want, w;
-	u32 scale;
-	bool fits;
-	int k;
-
-	(void)state;
-	/* the kernel's defaults: scale factor 10 = 0.1 % */
-	assert_int_equal(tp_wmark_promo(11360, 14200, 16000000, 10), 30200);
-	for (k = 0; k < 100000; k++) {
-		min = rnd() >> rnd_range(0, 63);
-		high = rnd() >> rnd_range(0, 63);
-		managed = rnd() >> rnd_range(0, 63);
-		scale = (u32)rnd_range(0, 3000);
-		w = muldiv(managed, scale, 10000, &fits);
-		assert_true(fits);
-		if (w < min / 4)
-			w = min / 4;
-		want = w + high < w ? ~0ULL : w + high;
-		assert_int_equal(tp_wmark_promo(min, high, managed, scale),
-				 want);
-	}
-}
-
-static void test_scan_wanted(void **state)
-{
-	struct env e;
-	u32 mode;
-
-	(void)state;
-	for (mode = 0; mode < 4; mode++) {
-		env_preset(&e, TP_PRESET_SEED);
-		e.cfg.mode = mode;
-		env_init(&e, 0);
-		assert_int_equal(tp_scan_wanted(&e.pol, false), mode != 0);
-		/* top tier: only when the normal bit is on */
-		assert_int_equal(tp_scan_wanted(&e.pol, true),
-				 !!(mode & TP_MODE_NORMAL));
 	}
 }
 
@@ -868,6 +664,10 @@ static void test_stats_add_up_random(void **state)
 		e.cfg.mode = (u32)rnd_range(0, 9) ? TP_MODE_TIERING :
 						     TP_MODE_NORMAL;
 		e.cfg.limiter_variant = (u32)rnd_range(0, 2);
+		/* the bucket takes no per-fault rate: an error otherwise */
+		if (e.cfg.limiter_variant == TP_LIMITER_BUCKET)
+			e.cfg.flags &= ~TP_POL_RL_WMARK_DEFAULT;
+		e.cfg.cand_batch = (u32)rnd_range(0, 40);
 		if (run & 2)
 			e.cfg.flags &= ~(TP_POL_FREE_BYPASS |
 					 TP_POL_BYPASS_RESET);
@@ -905,418 +705,18 @@ static void test_stats_add_up_random(void **state)
 		s = stats(&e);
 		assert_int_equal(s.decided, decided);
 		for (v = 0; v < TP_NR_VERDICTS; v++)
-			assert_int_equal(tp_st_pol_vcount(&s, v), tally[v]);
-		assert_int_equal(s.pgpromote_candidate, cand);
-		assert_int_equal(s.pgpromote_candidate_nrl, nrl);
-		assert_int_equal(s.pgpromote_success,
+			assert_int_equal(s.verdict[v], tally[v]);
+		assert_int_equal(s.candidate, cand);
+		assert_int_equal(s.candidate_nrl, nrl);
+		assert_int_equal(s.nospace_nrl, nrl - tally[TP_PROMOTE_NRL]);
+		assert_int_equal(s.success,
 				 tally[TP_PROMOTE] + tally[TP_PROMOTE_NRL]);
+		assert_int_equal(tally[TP_REFUSE_BUSY], 0);
+		/* one slot: the shared count lags by less than a batch */
+		assert_true(s.cand_shared <= cand);
+		assert_true(cand - s.cand_shared <
+			    (e.cfg.cand_batch ? e.cfg.cand_batch : 1));
 	}
-}
-
-static void test_einval_counted_nowhere(void **state)
-{
-	struct env e;
-	struct tp_node before;
-	struct tp_node_mem m;
-	struct tp_fault f = { .latency = 0, .nr_pages = 1,
-			      .flags = TP_FAULT_YOUNG };
-	int i;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
-	env_init(&e, 0);
-	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &mem_busy, 1),
-			 TP_PROMOTE);
-	memcpy(&before, &e.node, sizeof(before));
-	assert_int_equal(tp_decide(NULL, &e.node, &f, &mem_busy, 2), -EINVAL);
-	assert_int_equal(tp_decide(&e.pol, NULL, &f, &mem_busy, 2), -EINVAL);
-	assert_int_equal(tp_decide(&e.pol, &e.node, NULL, &mem_busy, 2),
-			 -EINVAL);
-	assert_int_equal(tp_decide(&e.pol, &e.node, &f, NULL, 2), -EINVAL);
-	assert_int_equal(decide(&e, 0, 0, TP_FAULT_YOUNG, &mem_busy, 2),
-			 -EINVAL);
-	for (i = 0; i < 3; i++) {
-		m = mem_busy;
-		if (i == 0)
-			m.wmark_min = m.wmark_low + 1;
-		else if (i == 1)
-			m.wmark_low = m.wmark_high + 1;
-		else
-			m.wmark_high = m.wmark_promo + 1;
-		assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 2),
-				 -EINVAL);
-		/* a top-tier page too: validation comes first */
-		assert_int_equal(decide(&e, 0, 1, TP_FAULT_TOPTIER, &m, 2),
-				 -EINVAL);
-	}
-	assert_memory_equal(&before, &e.node, sizeof(before));
-	assert_int_equal(stats(&e).decided, 1);
-}
-
-/* ---- tune and sync ------------------------------------------------------- */
-
-static void test_sync_rate_change(void **state)
-{
-	struct env e;
-	int k, prom;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
-	e.cfg.rate_limit_mbps = 1;		/* 256/s, burst 256 */
-	e.cfg.limiter_variant = TP_LIMITER_BUCKET;
-	env_init(&e, 0);
-	for (k = 0, prom = 0; k < 1000; k++)
-		prom += decide(&e, 0, 1, 0, &mem_busy, 10) == TP_PROMOTE;
-	assert_int_equal(prom, 256);
-	/* 2 MB/s: not in effect until the node is synchronised */
-	e.cfg.rate_limit_mbps = 2;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	assert_int_equal(decide(&e, 0, 1, 0, &mem_busy, 10),
-			 TP_REFUSE_RATELIMIT);
-	tp_node_sync(&e.node, &e.pol, 10);
-	/* the 256-page debt is kept; the capacity is now 512 */
-	for (k = 0, prom = 0; k < 1000; k++)
-		prom += decide(&e, 0, 1, 0, &mem_busy, 10) == TP_PROMOTE;
-	assert_int_equal(prom, 256);
-	/* and it refills at 512/s */
-	for (k = 0, prom = 0; k < 1000; k++)
-		prom += decide(&e, 0, 1, 0, &mem_busy, 510) == TP_PROMOTE;
-	assert_int_equal(prom, 256);
-}
-
-/*
- * Changing the limiter variant keeps the candidate count (a window limiter's
- * own count serves as the candidate counter; a new variant restarts the
- * limiter) and rebases the threshold controller on the counter it now reads,
- * so no period sees a jump of candidates.
- */
-static void test_sync_limiter_variant_keeps_candidates(void **state)
-{
-	static const u32 variants[] = {
-		TP_LIMITER_WINDOW_MAINLINE, TP_LIMITER_BUCKET,
-		TP_LIMITER_WINDOW_SEED, TP_LIMITER_WINDOW_MAINLINE,
-		TP_LIMITER_BUCKET,
-	};
-	struct tp_node_stats st;
-	struct env e;
-	u64 cand = 0, pages = 0, now = 10;
-	unsigned int i;
-	int k, v;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
-	e.cfg.rate_limit_mbps = 1;		/* 256 pages/s */
-	e.cfg.limiter_variant = variants[0];
-	env_init(&e, 0);
-	for (i = 0; i < TP_ST_ARRAY_SIZE(variants); i++) {
-		if (i) {
-			e.cfg.limiter_variant = variants[i];
-			assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-			tp_node_sync(&e.node, &e.pol, now);
-			st = stats(&e);
-			assert_true(st.pgpromote_candidate == cand);
-			assert_true(st.decided == pages);
-			/* The baseline follows the counter: no jump. */
-			assert_true(e.node.th.base ==
-				    (variants[i] == TP_LIMITER_BUCKET ?
-				     e.node.nr_candidate :
-				     e.node.lim.window.count));
-		}
-		for (k = 0; k < 300; k++) {
-			v = decide(&e, 0, 1 + (k & 1), 0, &mem_busy, now);
-			assert_true(v == TP_PROMOTE ||
-				    v == TP_REFUSE_RATELIMIT);
-			cand += 1 + (k & 1);
-			pages += 1 + (k & 1);
-		}
-		st = stats(&e);
-		assert_true(st.pgpromote_candidate == cand);
-		assert_true(st.promote_hot + st.refused_ratelimit == cand);
-		assert_true(st.decided == pages);
-		assert_true(st.refused_ratelimit > 0);
-		now += 5000;
-	}
-}
-
-/* A sync keeps the rate the watermark default resolved to. */
-static void test_sync_keeps_wmark_rate(void **state)
-{
-	struct env e;
-	struct tp_node_mem m = mem_busy;
-	int k, prom;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
-	e.cfg.limiter_variant = TP_LIMITER_BUCKET;
-	env_init(&e, 0);
-	m.wmark_min = 50;
-	m.wmark_low = 100;
-	m.wmark_high = 300;
-	m.wmark_promo = 300;
-	m.free = 800;
-	for (k = 0, prom = 0; k < 400; k++)
-		prom += decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 1) == TP_PROMOTE;
-	assert_int_equal(prom, 300);
-	/* an unrelated sysctl write: the drained bucket stays drained */
-	e.cfg.hot_threshold_ms = 900;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 1);
-	assert_int_equal(decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 1),
-			 TP_REFUSE_RATELIMIT);
-	assert_int_equal(stats(&e).threshold, 900);
-	/* and refills at 300/s */
-	for (k = 0, prom = 0; k < 400; k++)
-		prom += decide(&e, 0, 1, TP_FAULT_YOUNG, &m, 501) == TP_PROMOTE;
-	assert_int_equal(prom, 150);
-}
-
-/* burst_pages sizes the token bucket; 0 is one second of the rate. */
-static void test_policy_burst_pages(void **state)
-{
-	static const u64 bursts[] = { 0, 1, 100, 511, 512, 5000 };
-	struct tp_node_mem m = mem_busy;
-	struct env e;
-	size_t i;
-	int k, prom;
-
-	(void)state;
-	m.free = 20000;		/* room for a THP, no mainline bypass */
-	for (i = 0; i < sizeof(bursts) / sizeof(bursts[0]); i++) {
-		env_preset(&e, TP_PRESET_MAINLINE);
-		e.cfg.rate_limit_mbps = 1;	/* 256 pages/s */
-		e.cfg.limiter_variant = TP_LIMITER_BUCKET;
-		e.cfg.burst_pages = bursts[i];
-		env_init(&e, 0);
-		for (k = 0, prom = 0; k < 6000; k++)
-			prom += decide(&e, 0, 1, 0, &mem_busy, 7) == TP_PROMOTE;
-		assert_int_equal(prom, bursts[i] ? bursts[i] : 256);
-		/* a THP fits only a burst of 512 or more, however idle */
-		assert_int_equal(decide(&e, 0, 512, 0, &m, 1000000),
-				 bursts[i] >= 512 ? TP_PROMOTE :
-						    TP_REFUSE_RATELIMIT);
-	}
-}
-
-static void test_sync_tiering_on_resets(void **state)
-{
-	struct env e;
-	struct tp_node_stats s;
-	int k;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_MAINLINE);
-	e.cfg.rate_limit_mbps = 1;
-	e.cfg.scan_period_max_ms = 100;
-	env_init(&e, 0);
-	for (k = 0; k < 100; k++)
-		decide(&e, 0, 1, 0, &mem_busy, 5);
-	decide(&e, 0, 1, 0, &mem_busy, 101);
-	assert_int_equal(stats(&e).threshold, 875);
-
-	/* a tune that keeps tiering on keeps the adjusted threshold */
-	e.cfg.hot_threshold_ms = 2000;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 150);
-	assert_int_equal(stats(&e).threshold, 875);
-
-	/* tiering off, then on again at 1000: reset and rearm */
-	e.cfg.mode = TP_MODE_NORMAL;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 500);
-	assert_int_equal(decide(&e, 0, 1, 0, &mem_busy, 600), TP_REFUSE_MODE);
-	assert_int_equal(stats(&e).threshold, 875);
-	e.cfg.mode = TP_MODE_TIERING;
-	assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-	tp_node_sync(&e.node, &e.pol, 1000);
-	s = stats(&e);
-	assert_int_equal(s.threshold, 2000);
-	/* the new period runs from 1000: nothing closes before 1101 */
-	for (k = 0; k < 100; k++)
-		decide(&e, 0, 1, 0, &mem_busy, 1100);
-	assert_int_equal(stats(&e).th_lowered, s.th_lowered);
-	decide(&e, 0, 1, 0, &mem_busy, 1101);
-	assert_int_equal(stats(&e).th_lowered, s.th_lowered + 1);
-	assert_int_equal(stats(&e).threshold, 1750);
-}
-
-static void test_sync_follows_hot_threshold(void **state)
-{
-	struct env e;
-	u32 ms;
-
-	(void)state;
-	env_preset(&e, TP_PRESET_SEED);
-	env_init(&e, 0);
-	for (ms = 1; ms < 100000; ms = ms * 7 + 3) {
-		e.cfg.hot_threshold_ms = ms;
-		assert_int_equal(tp_policy_tune(&e.pol, &e.cfg), 0);
-		tp_node_sync(&e.node, &e.pol, 0);
-		assert_int_equal(stats(&e).threshold, ms);
-		assert_int_equal(decide(&e, ms, 1, TP_FAULT_YOUNG, &mem_busy,
-					0), TP_PROMOTE);
-		assert_int_equal(decide(&e, ms + 1, 1, TP_FAULT_YOUNG,
-					&mem_busy, 0), TP_REFUSE_COLD);
-	}
-}
-
-/* ---- pseudo-interleaving (seed 001) -------------------------------------- */
-
-#define NODES	1024
-#define BPL	(8 * sizeof(unsigned long))
-
-static void test_group_fault_local_random(void **state)
-{
-	unsigned long mask[NODES / BPL];
-	bool set[NODES];
-	struct tp_group_fault f;
-	u32 nbits, n, active, v, i, cnt;
-	int k;
-	bool want;
-
-	(void)state;
-	for (k = 0; k < 20000; k++) {
-		memset(mask, 0, sizeof(mask));
-		memset(set, 0, sizeof(set));
-		nbits = (u32)rnd_range(1, NODES);
-		/* a few active nodes, some beyond nbits */
-		cnt = (u32)rnd_range(0, 4);
-		for (i = 0; i < cnt; i++) {
-			n = (u32)rnd_range(0, NODES - 1);
-			mask[n / BPL] |= 1UL << (n % BPL);
-			set[n] = true;
-		}
-		for (n = 0, active = 0; n < nbits; n++)
-			active += set[n];
-		f.cpu_node = (u32)rnd_range(0, NODES + 10);
-		f.mem_node = rnd_range(0, 1) ? f.cpu_node :
-			     (u32)rnd_range(0, NODES + 10);
-		if (rnd_range(0, 1)) {	/* pick active nodes */
-			for (n = 0; n < nbits; n++)
-				if (set[n])
-					f.cpu_node = n;
-			for (n = nbits; n-- > 0;)
-				if (set[n])
-					f.mem_node = n;
-		}
-		f.local = !rnd_range(0, 5);
-		f.priv = !rnd_range(0, 3);
-		f.in_group = rnd_range(0, 4);
-		for (v = 0; v <= 1; v++) {
-			want = f.local ||
-			       (!f.priv && f.in_group &&
-				(v == TP_GROUP_SEED || active > 1) &&
-				f.cpu_node < nbits && set[f.cpu_node] &&
-				f.mem_node < nbits && set[f.mem_node]);
-			assert_int_equal(tp_group_fault_local(v, &f, mask,
-							      nbits), want);
-		}
-	}
-}
-
-static void test_retry_interval(void **state)
-{
-	u64 period, want;
-	u32 tps;
-	int k;
-
-	(void)state;
-	/* seed 001: min(HZ, scan_period / 16), never 0 */
-	assert_int_equal(tp_migrate_retry_interval(10, 1000), 1);
-	assert_int_equal(tp_migrate_retry_interval(1000, 1000), 62);
-	assert_int_equal(tp_migrate_retry_interval(60000, 1000), 1000);
-	for (k = 0; k < 100000; k++) {
-		period = rnd() >> rnd_range(0, 63);
-		tps = (u32)rnd_range(1, TP_TPS_MAX);
-		want = period / 16 < tps ? period / 16 : tps;
-		if (!want)
-			want = 1;
-		assert_int_equal(tp_migrate_retry_interval(period, tps), want);
-	}
-}
-
-static void test_preferred_node(void **state)
-{
-	unsigned long mask[256 / BPL];
-	int dst;
-
-	(void)state;
-	memset(mask, 0, sizeof(mask));
-	mask[1 / BPL] |= 1UL << (1 % BPL);
-	mask[150 / BPL] |= 1UL << (150 % BPL);
-	for (dst = -1; dst < 256; dst++) {
-		/* seed: only into an active node of the group */
-		assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, dst, 9,
-						   mask, 256),
-				 dst == 1 || dst == 150 ? dst : -1);
-		assert_int_equal(tp_preferred_node(TP_GROUP_SEED, false, dst,
-						   9, mask, 256), -1);
-		/* mainline: the best CPU's node, else the source */
-		assert_int_equal(tp_preferred_node(TP_GROUP_MAINLINE, true,
-						   dst, 9, mask, 256),
-				 dst >= 0 ? dst : 9);
-		assert_int_equal(tp_preferred_node(TP_GROUP_MAINLINE, false,
-						   dst, 9, mask, 256), -1);
-	}
-	/* node 150 is outside a 100-bit mask */
-	assert_int_equal(tp_preferred_node(TP_GROUP_SEED, true, 150, 9, mask,
-					   100), -1);
-}
-
-/* ---- concurrency --------------------------------------------------------- */
-
-#define CONC_THREADS	4
-#define CONC_CALLS	50000
-
-static struct env conc_env;
-static u64 conc_tally[CONC_THREADS][TP_NR_VERDICTS];
-
-static void *conc_worker(void *arg)
-{
-	int id = (int)(intptr_t)arg;
-	u64 x = 0x9e3779b97f4a7c15ULL * (id + 1), nr, now = 0;
-	int k, v;
-
-	for (k = 0; k < CONC_CALLS; k++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		nr = x & 0x100 ? 1 : 512;
-		now += x % 3;
-		v = decide(&conc_env, (x >> 8) % 1500, nr, (x >> 20) & 0x7,
-			   x & 0x200 ? &mem_busy : &mem_idle, now);
-		if (v >= 0 && v < TP_NR_VERDICTS)
-			conc_tally[id][v] += nr;
-	}
-	return NULL;
-}
-
-static void test_concurrent_decide_stats(void **state)
-{
-	pthread_t th[CONC_THREADS];
-	struct tp_node_stats s;
-	u64 sum[TP_NR_VERDICTS] = { 0 }, tot = 0;
-	int i, v;
-
-	(void)state;
-	env_preset(&conc_env, TP_PRESET_MAINLINE);
-	conc_env.cfg.rate_limit_mbps = 10;
-	conc_env.cfg.scan_period_max_ms = 50;
-	env_init(&conc_env, 0);
-	for (i = 0; i < CONC_THREADS; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, conc_worker,
-						(void *)(intptr_t)i), 0);
-	for (i = 0; i < CONC_THREADS; i++) {
-		pthread_join(th[i], NULL);
-		for (v = 0; v < TP_NR_VERDICTS; v++) {
-			sum[v] += conc_tally[i][v];
-			tot += conc_tally[i][v];
-		}
-	}
-	tp_node_stats(&conc_env.node, &s);
-	assert_int_equal(s.decided, tot);
-	for (v = 0; v < TP_NR_VERDICTS; v++)
-		assert_int_equal(tp_st_pol_vcount(&s, v), sum[v]);
-	assert_in_range(s.threshold, 125, 2000);
 }
 
 int main(void)
@@ -1339,22 +739,7 @@ int main(void)
 		cmocka_unit_test(test_nospace_on_bypass_path),
 		cmocka_unit_test(test_rl_wmark_default_retunes),
 		cmocka_unit_test(test_presets_differ),
-		cmocka_unit_test(test_bypass_formula_boundaries),
-		cmocka_unit_test(test_demotion_target),
-		cmocka_unit_test(test_wmark_promo),
-		cmocka_unit_test(test_scan_wanted),
 		cmocka_unit_test(test_stats_add_up_random),
-		cmocka_unit_test(test_einval_counted_nowhere),
-		cmocka_unit_test(test_sync_rate_change),
-		cmocka_unit_test(test_sync_limiter_variant_keeps_candidates),
-		cmocka_unit_test(test_sync_keeps_wmark_rate),
-		cmocka_unit_test(test_policy_burst_pages),
-		cmocka_unit_test(test_sync_tiering_on_resets),
-		cmocka_unit_test(test_sync_follows_hot_threshold),
-		cmocka_unit_test(test_group_fault_local_random),
-		cmocka_unit_test(test_retry_interval),
-		cmocka_unit_test(test_preferred_node),
-		cmocka_unit_test(test_concurrent_decide_stats),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

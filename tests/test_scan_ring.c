@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka tests: scan-history ring and hint-fault latency lookup (seed 000,
- * patch 6/8). The table-driven vectors shared with the kernel self-test are
- * in selftest/ring.h; this file adds the userspace-only checks (byte
+ * CMocka tests: scan-history ring and hint-fault latency lookup (the 2020
+ * RFC, patch 6/8). The table-driven vectors shared with the kernel self-test
+ * are in selftest/ring.h; this file adds the userspace-only checks (byte
  * patterns with memcmp, a reference model under random operations, and the
  * one-writer / three-reader torn-read test).
  */
@@ -24,6 +24,7 @@
 #define POISON		0x5afec0debadc0de5ULL
 #define U64_MAX_	(~0ULL)
 #define T32		0x100000000ULL
+#define NR_PASSES	TP_RING_DEPTH_MAX
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -31,9 +32,11 @@ static struct tp_scan_pass passes[TP_RING_DEPTH_MAX];
 
 static void ring_setup(struct tp_scan_ring *ring, u32 depth, u64 limit)
 {
-	struct tp_scan_ring_cfg cfg = { .depth = depth, .limit = limit };
+	struct tp_scan_ring_cfg cfg = {
+		.sz = sizeof(cfg), .depth = depth, .limit = limit,
+	};
 
-	assert_int_equal(tp_scan_ring_init(ring, &cfg, passes), 0);
+	assert_int_equal(tp_scan_ring_init(ring, &cfg, passes, NR_PASSES), 0);
 }
 
 /* Asserts the result and, on success, the latency; on error, no write. */
@@ -87,6 +90,12 @@ static void test_selftest_ring_init_table(void **state)
 	st_run(tp_st_ring_init_table, "ring init table");
 }
 
+static void test_selftest_ring_sz_table(void **state)
+{
+	(void)state;
+	st_run(tp_st_ring_sz_table, "ring sz table");
+}
+
 static void test_selftest_ring_scenarios(void **state)
 {
 	(void)state;
@@ -115,42 +124,63 @@ static void test_init_rejects_leave_ring_untouched(void **state)
 	for (j = 0; j < sizeof(pattern); j++) {
 		memset(&ring, pattern[j], sizeof(ring));
 		memcpy(&copy, &ring, sizeof(ring));
-		cfg = (struct tp_scan_ring_cfg){ .depth = 16 };
-		assert_int_equal(tp_scan_ring_init(&ring, NULL, passes),
+		cfg = (struct tp_scan_ring_cfg){ .sz = sizeof(cfg),
+						 .depth = 16 };
+		assert_int_equal(tp_scan_ring_init(&ring, NULL, passes,
+						   NR_PASSES), -EINVAL);
+		assert_memory_equal(&ring, &copy, sizeof(ring));
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, NULL,
+						   NR_PASSES), -EINVAL);
+		assert_memory_equal(&ring, &copy, sizeof(ring));
+		assert_int_equal(tp_scan_ring_init(NULL, &cfg, passes,
+						   NR_PASSES), -EINVAL);
+		/* too short an array, a bad size */
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes, 15),
 				 -EINVAL);
 		assert_memory_equal(&ring, &copy, sizeof(ring));
-		assert_int_equal(tp_scan_ring_init(&ring, &cfg, NULL),
-				 -EINVAL);
+		cfg.sz = 0;
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes,
+						   NR_PASSES), -EINVAL);
 		assert_memory_equal(&ring, &copy, sizeof(ring));
-		assert_int_equal(tp_scan_ring_init(NULL, &cfg, passes),
-				 -EINVAL);
 		for (i = 0; i < TP_ST_ARRAY_SIZE(bad_depth); i++) {
-			cfg = (struct tp_scan_ring_cfg){ .depth = bad_depth[i],
+			cfg = (struct tp_scan_ring_cfg){ .sz = sizeof(cfg),
+							 .depth = bad_depth[i],
 							 .limit = 4096 };
-			assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes),
+			assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes,
+							   NR_PASSES),
 					 -EINVAL);
 			assert_memory_equal(&ring, &copy, sizeof(ring));
 		}
 	}
 }
 
-/* Every depth from 0 to 2100: accepted iff 0 or a power of two <= 1024. */
+/*
+ * Every depth from 0 to 2100: accepted iff 0 or a power of two <= 1024,
+ * and then only in an array of at least that many passes.
+ */
 static void test_init_depth_exhaustive(void **state)
 {
 	struct tp_scan_ring ring;
-	struct tp_scan_ring_cfg cfg = { 0 };
-	u32 d;
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg) };
+	u32 d, want;
 	bool ok;
 
 	(void)state;
 	for (d = 0; d <= 2100; d++) {
 		cfg.depth = d;
 		ok = d == 0 || (d <= 1024 && !(d & (d - 1)));
-		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes),
+		want = d ? d : 16;
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes,
+						   NR_PASSES),
 				 ok ? 0 : -EINVAL);
-		if (ok)
-			assert_int_equal(tp_scan_ring_depth(&ring),
-					 d ? d : 16);
+		if (!ok)
+			continue;
+		assert_int_equal(tp_scan_ring_depth(&ring), want);
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes, want),
+				 0);
+		assert_int_equal(tp_scan_ring_init(&ring, &cfg, passes,
+						   want - 1), -EINVAL);
+		assert_int_equal(tp_scan_ring_depth(&ring), want);
 	}
 }
 
@@ -271,7 +301,7 @@ static void test_older_pass_ranges(void **state)
  * The newest pass with no progress (start == offset) covers nothing: none of
  * its PTEs is marked yet, so a fault at such an address comes from a page
  * marked by an older pass, and that pass's latency is the true one. The
- * seed stretched the newest range to start + 10 GiB instead, which would
+ * RFC stretched the newest range to start + 10 GiB instead, which would
  * answer 10 (ticks since the new pass began) below, i.e. call pages that
  * were marked a whole sweep ago hot.
  */
@@ -362,7 +392,7 @@ static void test_uncovered_returns_oldest(void **state)
 	expect_lat(&ring, U64_MAX_, 5000, TP_LAT_OLDEST, 2800);
 }
 
-/* ---- the index walk: the seed's (i - 1) % N ----------------------------- */
+/* ---- the index walk: the RFC's (i - 1) % N ------------------------------ */
 
 /*
  * Record exactly n passes (k * 4096 at k * 1000 + 7) and check that the
@@ -828,7 +858,7 @@ static void test_mt_one_writer_three_readers(void **state)
 {
 	static struct mt_shared sh;
 	struct mt_reader rd[MT_READERS];
-	struct tp_scan_ring_cfg cfg = { .depth = MT_DEPTH,
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg), .depth = MT_DEPTH,
 					.limit = MT_LIMIT };
 	unsigned long lookups = 0, exact = 0, oldest = 0, busy = 0, torn = 0;
 	long long t0;
@@ -837,7 +867,8 @@ static void test_mt_one_writer_three_readers(void **state)
 
 	(void)state;
 	memset(&sh, 0, sizeof(sh));
-	assert_int_equal(tp_scan_ring_init(&sh.ring, &cfg, passes), 0);
+	assert_int_equal(tp_scan_ring_init(&sh.ring, &cfg, passes, MT_DEPTH),
+			 0);
 	for (i = 0; i < MT_READERS; i++) {
 		rd[i] = (struct mt_reader){
 			.sh = &sh,
@@ -890,6 +921,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_selftest_ring),
 		cmocka_unit_test(test_selftest_ring_init_table),
+		cmocka_unit_test(test_selftest_ring_sz_table),
 		cmocka_unit_test(test_selftest_ring_scenarios),
 		cmocka_unit_test(test_selftest_ring_index_walk),
 		cmocka_unit_test(test_init_rejects_leave_ring_untouched),

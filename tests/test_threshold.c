@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * CMocka tests of the hot-threshold controller (lib/threshold.c): the
- * shared self-test vectors, then scenario, randomized and concurrent tests.
+ * shared self-test vectors, then scenario, randomized and concurrent
+ * tests. The arithmetic of its budget: test_math.c.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,6 +17,10 @@
 
 #include <tierpol/tierpol.h>
 #include "selftest/threshold.h"
+#include "tp_test_util.h"
+
+/* lib/math.c's msecs_to_jiffies(), internal (see test_math.c). */
+u64 __tp_ms_to_ticks(u64 ms, u32 tps);
 
 static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
@@ -32,14 +37,14 @@ static void test_selftest_vectors(void **state)
 	(void)state;
 	assert_int_equal(tp_st_threshold(&st), 0);
 	assert_int_equal(st.failed, 0);
-	assert_true(st.run >= 80);
+	assert_true(st.run >= 120);
 }
 
 static struct tp_thresh_cfg mkcfg(u32 variant, u32 steps, u32 tps, u64 ref,
 				  u64 period, u64 rate)
 {
 	struct tp_thresh_cfg c = {
-		.variant = variant, .steps = steps, .tps = tps,
+		.sz = sizeof(c), .variant = variant, .steps = steps, .tps = tps,
 		.ref_th = ref, .period = period, .rate_limit = rate,
 	};
 	return c;
@@ -51,7 +56,7 @@ static int close_period(struct tp_thresh *t, u64 *cand, u64 diff, u64 *now,
 {
 	*cand += diff;
 	*now += period + 1;
-	return tp_thresh_update(t, cand, *now);
+	return tp_thresh_update(t, *cand, *now);
 }
 
 /* ---- configuration ------------------------------------------------------- */
@@ -62,29 +67,45 @@ static void test_init_rejects_untouched(void **state)
 		struct tp_thresh_cfg c;
 		int ret;
 	} rows[] = {
-		{ { .variant = 2, .tps = 1000 }, -EINVAL },
-		{ { .variant = 0, .tps = 0 }, -EINVAL },
-		{ { .variant = 1, .tps = TP_TPS_MAX + 1 }, -EINVAL },
-		{ { .tps = 1000, .steps = TP_THRESH_STEPS_MAX + 1 }, -EINVAL },
-		{ { .tps = 1000, .ref_th = TP_TIME_MAX + 1 }, -ERANGE },
-		{ { .tps = 1000, .period = TP_TIME_MAX + 1 }, -ERANGE },
-		{ { .tps = 1000, .rate_limit = TP_RATE_MAX + 1 }, -ERANGE },
+		{ { .sz = 0, .tps = 1000 }, -EINVAL },
+		{ { .sz = 39, .tps = 1000 }, -EINVAL },
+		{ { .sz = 4097, .tps = 1000 }, -EINVAL },
+		{ { .sz = 40, .variant = 2, .tps = 1000 }, -EINVAL },
+		{ { .sz = 40, .variant = 0, .tps = 0 }, -EINVAL },
+		{ { .sz = 40, .variant = 1, .tps = TP_TPS_MAX + 1 }, -EINVAL },
+		{ { .sz = 40, .tps = 1000, .steps = TP_THRESH_STEPS_MAX + 1 },
+		  -EINVAL },
+		{ { .sz = 40, .tps = 1000, .ref_th = TP_TIME_MAX + 1 },
+		  -ERANGE },
+		{ { .sz = 40, .tps = 1000, .period = TP_TIME_MAX + 1 },
+		  -ERANGE },
+		{ { .sz = 40, .tps = 1000, .rate_limit = TP_RATE_MAX + 1 },
+		  -ERANGE },
+		/* valid, but a tune cannot change the clock */
+		{ { .sz = 40, .tps = 999, .ref_th = 7 }, 0 },
+		{ { .sz = 40, .tps = TP_TPS_MAX, .period = 3 }, 0 },
 	};
 	struct tp_thresh t, copy;
-	struct tp_thresh_cfg good = mkcfg(0, 0, 1000, 0, 0, 1000);
+	struct tp_thresh_cfg good = mkcfg(0, 0, 1000, 1000, 10, 1000);
 	size_t i;
 
 	(void)state;
+	assert_int_equal(sizeof(struct tp_thresh_cfg), 40);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		memset(&t, 0x3c, sizeof(t));
 		memcpy(&copy, &t, sizeof(t));
 		assert_int_equal(tp_thresh_init(&t, &rows[i].c, 1, 2),
 				 rows[i].ret);
-		assert_memory_equal(&t, &copy, sizeof(t));
+		if (rows[i].ret)
+			assert_memory_equal(&t, &copy, sizeof(t));
 
+		/* an adjusted controller */
 		assert_int_equal(tp_thresh_init(&t, &good, 1, 2), 0);
+		assert_int_equal(tp_thresh_update(&t, 1000, 13),
+				 TP_TH_LOWERED);
 		memcpy(&copy, &t, sizeof(t));
-		assert_int_equal(tp_thresh_tune(&t, &rows[i].c), rows[i].ret);
+		assert_int_equal(tp_thresh_tune(&t, &rows[i].c),
+				 rows[i].ret ? rows[i].ret : -EINVAL);
 		assert_memory_equal(&t, &copy, sizeof(t));
 	}
 	assert_int_equal(tp_thresh_init(NULL, &good, 0, 0), -EINVAL);
@@ -97,40 +118,55 @@ static void test_init_rejects_untouched(void **state)
 	assert_memory_equal(&t, &copy, sizeof(t));
 }
 
-/* Defaults observed through behaviour: threshold, period, step. */
-static void test_defaults_per_clock(void **state)
+/*
+ * The kernel's meaning of 0 on every clock: a reference of 0 is a
+ * threshold of 0 that no period moves, a period of 0 closes at every tick;
+ * and the kernel's defaults (1000 ms, 60000 ms) converted to ticks.
+ */
+static void test_zero_and_defaults_per_clock(void **state)
 {
-	static const struct {
-		u32 tps;
-		u64 ref, period;
-	} clocks[] = {
-		{ 1000, 1000, 60000 },
-		{ 250, 250, 15000 },
-		{ 1000000000, 1000000000ULL, 60000000000ULL },
-	};
+	static const u32 clocks[] = { 1000, 250, 1000000000, 1, TP_TPS_MAX };
 	struct tp_thresh t;
-	u64 cand;
+	u64 ref, period, step, now;
 	size_t i;
 	u32 v;
 
 	(void)state;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		ref = __tp_ms_to_ticks(TP_DEFAULT_HOT_THRESHOLD_MS, clocks[i]);
+		period = __tp_ms_to_ticks(TP_DEFAULT_SCAN_PERIOD_MAX_MS,
+					  clocks[i]);
+		assert_int_equal(ref, clocks[i]);
+		assert_int_equal(period, 60ULL * clocks[i]);
 		for (v = 0; v <= 1; v++) {
-			struct tp_thresh_cfg c = mkcfg(v, 0, clocks[i].tps, 0,
-						       0, 0);
-			u64 step = (clocks[i].ref * (v + 1)) / 16;
+			struct tp_thresh_cfg c = mkcfg(v, 0, clocks[i], ref,
+						       period, 0);
 
+			step = ref * (v + 1) / 16 ? ref * (v + 1) / 16 : 1;
 			assert_int_equal(tp_thresh_init(&t, &c, 0, 0), 0);
-			assert_int_equal(tp_thresh_get(&t), clocks[i].ref);
-			cand = 1;
-			assert_int_equal(tp_thresh_update(&t, &cand,
-							  clocks[i].period),
+			assert_int_equal(tp_thresh_get(&t), ref);
+			assert_int_equal(tp_thresh_update(&t, 1, period),
 					 TP_TH_IDLE);
-			assert_int_equal(tp_thresh_update(&t, &cand,
-							  clocks[i].period + 1),
-					 TP_TH_LOWERED);
+			assert_int_equal(tp_thresh_update(&t, 1, period + 1),
+					 ref > step ? TP_TH_LOWERED :
+					 TP_TH_KEPT);
 			assert_int_equal(tp_thresh_get(&t),
-					 clocks[i].ref - step);
+					 ref > step ? ref - step : step);
+
+			/* ref 0, period 0 */
+			c = mkcfg(v, 0, clocks[i], 0, 0, 0);
+			assert_int_equal(tp_thresh_init(&t, &c, 0, 5), 0);
+			assert_int_equal(tp_thresh_update(&t, 1, 5),
+					 TP_TH_IDLE);
+			for (now = 6; now < 40; now++) {
+				assert_int_equal(tp_thresh_update(&t, now,
+								  now),
+						 TP_TH_KEPT);
+				assert_int_equal(tp_thresh_update(&t, now,
+								  now),
+						 TP_TH_IDLE);
+				assert_int_equal(tp_thresh_get(&t), 0);
+			}
 		}
 	}
 }
@@ -178,20 +214,20 @@ static void walk_bounds(u32 variant, u64 ref, u64 lo, u64 hi)
 	assert_true(lowered > 0 && raised > 0);
 }
 
-static void test_seed_bounds_sustained(void **state)
+static void test_rfc2020_bounds_sustained(void **state)
 {
 	(void)state;
-	walk_bounds(TP_THRESH_SEED, 1000, 62, 1000);
-	walk_bounds(TP_THRESH_SEED, 1600, 100, 1600);
-	walk_bounds(TP_THRESH_SEED, 1ULL << 40, 1ULL << 36, 1ULL << 40);
+	walk_bounds(TP_THRESH_RFC2020, 1000, 62, 1000);
+	walk_bounds(TP_THRESH_RFC2020, 1600, 100, 1600);
+	walk_bounds(TP_THRESH_RFC2020, 1ULL << 40, 1ULL << 36, 1ULL << 40);
 }
 
-static void test_mainline_bounds_sustained(void **state)
+static void test_linux61_bounds_sustained(void **state)
 {
 	(void)state;
-	walk_bounds(TP_THRESH_MAINLINE, 1000, 125, 2000);
-	walk_bounds(TP_THRESH_MAINLINE, 1600, 200, 3200);
-	walk_bounds(TP_THRESH_MAINLINE, TP_TIME_MAX, TP_TIME_MAX / 8,
+	walk_bounds(TP_THRESH_LINUX61, 1000, 125, 2000);
+	walk_bounds(TP_THRESH_LINUX61, 1600, 200, 3200);
+	walk_bounds(TP_THRESH_LINUX61, TP_TIME_MAX, TP_TIME_MAX / 8,
 		    TP_TIME_MAX * 2);
 }
 
@@ -200,7 +236,7 @@ static void test_mainline_bounds_sustained(void **state)
 static void test_band_110_90(void **state)
 {
 	/* ref_cand = 2000 pages/s x 0.5 s = 1000 per period */
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000, 1600, 500,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000, 1600, 500,
 				       2000);
 	struct tp_thresh t;
 	u64 cand = 1ULL << 40, now = 1000;
@@ -220,21 +256,19 @@ static void test_band_110_90(void **state)
 	/* 899: just below raises one step */
 	assert_int_equal(close_period(&t, &cand, 899, &now, 500), TP_TH_RAISED);
 	assert_int_equal(tp_thresh_get(&t), 1600);
-	/* the counter is read through the pointer at the close only */
-	cand += 5000;
+	/* only the count passed to the closing call matters */
 	now += 250;
-	assert_int_equal(tp_thresh_update(&t, &cand, now), TP_TH_IDLE);
-	cand -= 5000;		/* a transient value nobody closed with */
+	assert_int_equal(tp_thresh_update(&t, cand + 5000, now), TP_TH_IDLE);
 	now += 251;
 	cand += 1000;
-	assert_int_equal(tp_thresh_update(&t, &cand, now), TP_TH_KEPT);
+	assert_int_equal(tp_thresh_update(&t, cand, now), TP_TH_KEPT);
 }
 
 /* ---- periods ------------------------------------------------------------- */
 
 static void test_one_adjustment_per_period(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_SEED, 16, 1000, 1600, 1000,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_RFC2020, 16, 1000, 1600, 1000,
 				       1000);
 	struct tp_thresh t;
 	u64 cand = 0, now, start = 12345;
@@ -248,13 +282,13 @@ static void test_one_adjustment_per_period(void **state)
 		for (k = 1; k <= 1001; k++) {
 			now = start + k;
 			cand += 10;
-			if (tp_thresh_update(&t, &cand, now) != TP_TH_IDLE) {
+			if (tp_thresh_update(&t, cand, now) != TP_TH_IDLE) {
 				n++;
 				/* strictly more than period ticks */
 				assert_int_equal(k, 1001);
 			}
 			/* many callers in the same tick */
-			assert_int_equal(tp_thresh_update(&t, &cand, now),
+			assert_int_equal(tp_thresh_update(&t, cand, now),
 					 TP_TH_IDLE);
 		}
 		assert_int_equal(n, 1);
@@ -269,7 +303,7 @@ static void test_time_wrap(void **state)
 		(1ULL << 32) - 1, (1ULL << 32) - 600, ~0ULL, ~0ULL - 600,
 		(1ULL << 63) - 1,
 	};
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000, 1600,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000, 1600,
 				       1000, 1000);
 	struct tp_thresh t;
 	u64 cand, now;
@@ -283,7 +317,7 @@ static void test_time_wrap(void **state)
 		assert_int_equal(tp_thresh_init(&t, &c, cand, now), 0);
 		for (k = 0; k < 7; k++) {
 			/* exactly one period: not over yet */
-			ev = tp_thresh_update(&t, &cand, now + 1000);
+			ev = tp_thresh_update(&t, cand, now + 1000);
 			assert_int_equal(ev, TP_TH_IDLE);
 			assert_int_equal(close_period(&t, &cand, 2000, &now,
 						      1000), TP_TH_LOWERED);
@@ -299,7 +333,7 @@ static void test_time_wrap(void **state)
 
 static void test_raised_ref_no_underflow(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000, 160, 100,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000, 160, 100,
 				       1000);
 	struct tp_thresh t;
 	u64 cand = 0, now = 0;
@@ -330,7 +364,7 @@ static void test_raised_ref_no_underflow(void **state)
 
 static void test_lowered_ref_clamps(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_SEED, 16, 1000, 1600, 100,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_RFC2020, 16, 1000, 1600, 100,
 				       1000);
 	struct tp_thresh t;
 	u64 cand = 0, now = 0;
@@ -385,7 +419,8 @@ static void test_rate_period_no_overflow(void **state)
 {
 	/* 65536 MB/s at 4 KiB pages = 2^24 pages/s, over 60000 ms */
 	u64 rate = tp_mbps_to_pages(TP_DEFAULT_PROMOTE_RATE_LIMIT_MBPS, 12);
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 0, 1000, 0, 0, rate);
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 0, 1000, 1000, 60000,
+				       rate);
 	u64 ref_cand = 60ULL << 24;
 	u32 wrapped = (u32)rate * 60000U / 1000U;
 	struct tp_thresh t;
@@ -411,9 +446,9 @@ static void test_rate_period_no_overflow(void **state)
 			 TP_TH_RAISED);
 }
 
-static void test_ref_time_max_mainline(void **state)
+static void test_ref_time_max_linux61(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000,
 				       TP_TIME_MAX, TP_TIME_MAX, 1000);
 	struct tp_thresh t;
 	u64 cand = 0, now = 0, prev;
@@ -442,7 +477,7 @@ static void test_ref_time_max_mainline(void **state)
 
 static void test_reset(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000, 1000, 100,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000, 1000, 100,
 				       10000);
 	struct tp_thresh t;
 	u64 cand = 0, now = 0;
@@ -458,8 +493,8 @@ static void test_reset(void **state)
 	tp_thresh_reset(&t, false, 0, now + 50);
 	assert_int_equal(tp_thresh_get(&t), 1000);
 	cand += 1050;
-	assert_int_equal(tp_thresh_update(&t, &cand, now + 100), TP_TH_IDLE);
-	assert_int_equal(tp_thresh_update(&t, &cand, now + 101), TP_TH_KEPT);
+	assert_int_equal(tp_thresh_update(&t, cand, now + 100), TP_TH_IDLE);
+	assert_int_equal(tp_thresh_update(&t, cand, now + 101), TP_TH_KEPT);
 	now += 101;
 
 	/* with rearm: new period start and baseline */
@@ -468,14 +503,14 @@ static void test_reset(void **state)
 	tp_thresh_reset(&t, true, cand + 7000, now + 30);
 	assert_int_equal(tp_thresh_get(&t), 1000);
 	cand += 7000 + 950;
-	assert_int_equal(tp_thresh_update(&t, &cand, now + 130), TP_TH_IDLE);
-	assert_int_equal(tp_thresh_update(&t, &cand, now + 131), TP_TH_KEPT);
+	assert_int_equal(tp_thresh_update(&t, cand, now + 130), TP_TH_IDLE);
+	assert_int_equal(tp_thresh_update(&t, cand, now + 131), TP_TH_KEPT);
 	assert_int_equal(tp_thresh_get(&t), 1000);
 }
 
 static void test_unadjusted_follows_ref(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000, 1000, 100,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000, 1000, 100,
 				       1000);
 	struct tp_thresh t;
 	u64 ref;
@@ -504,11 +539,11 @@ static void model_cfg(struct model *m, const struct tp_thresh_cfg *c)
 {
 	u32 steps = c->steps ? c->steps : 16;
 
-	m->ref = c->ref_th ? c->ref_th : ((u64)1000 * c->tps + 999) / 1000;
-	m->period = c->period ? c->period :
-		    ((u64)60000 * c->tps + 999) / 1000;
+	/* 0 is 0: a threshold of 0, a period closed at every tick */
+	m->ref = c->ref_th;
+	m->period = c->period;
 	m->max = m->ref * (c->variant + 1);
-	m->unit = m->max / steps ? m->max / steps : 1;
+	m->unit = !m->max ? 0 : m->max / steps ? m->max / steps : 1;
 	/* period < 2^23, rate < 2^18 here: no overflow */
 	m->ref_cand = m->period * c->rate_limit / c->tps;
 }
@@ -555,7 +590,8 @@ static void test_random_against_model(void **state)
 	srandom(20200221);
 	for (run = 0; run < 300; run++) {
 		c = mkcfg(random() & 1, random() % 40, 1 + random() % 100000,
-			  random() % 5000, 1 + random() % 2000,
+			  run % 10 ? random() % 5000 : 0,
+			  run % 7 ? random() % 2000 : 0,
 			  random() % 200000);
 		cand = ((u64)random() << 33) ^ (u64)random();
 		now = ((u64)random() << 34) ^ ((u64)random() << 3);
@@ -570,7 +606,8 @@ static void test_random_against_model(void **state)
 			if (r < 2) {	/* a sysctl write */
 				c.variant = random() & 1;
 				c.steps = random() % 40;
-				c.ref_th = random() % 5000;
+				c.ref_th = random() % 8 ? random() % 5000 : 0;
+				c.period = random() % 8 ? random() % 2000 : 0;
 				c.rate_limit = random() % 200000;
 				assert_int_equal(tp_thresh_tune(&t, &c), 0);
 				model_cfg(&m, &c);
@@ -587,11 +624,12 @@ static void test_random_against_model(void **state)
 			now += random() % (m.period / 2 + 2);
 			cand += random() % (2 * m.ref_cand / (m.period + 1) *
 					    (m.period / 4 + 1) + 3);
-			assert_int_equal(tp_thresh_update(&t, &cand, now),
+			assert_int_equal(tp_thresh_update(&t, cand, now),
 					 model_update(&m, cand, now));
 			assert_int_equal(tp_thresh_get(&t),
 					 model_eff(&m, m.th));
-			assert_true(tp_thresh_get(&t) >= 1);
+			/* never 0 but for a reference of 0 */
+			assert_true(tp_thresh_get(&t) >= 1 || !m.max);
 		}
 	}
 }
@@ -610,7 +648,7 @@ struct conc_ev {
 
 static struct tp_thresh conc_t;
 static u64 conc_clock;
-static aligned_u64 conc_cand;
+static u64 conc_cand;
 static struct conc_ev conc_evs[CONC_THREADS][CONC_MAXEV];
 static int conc_nev[CONC_THREADS];
 static int conc_bad[CONC_THREADS];
@@ -629,7 +667,9 @@ static void *conc_worker(void *arg)
 		/* 5 candidates per tick in odd phases, none in even ones */
 		if ((now / 20000) & 1)
 			__atomic_fetch_add(&conc_cand, 5, __ATOMIC_SEQ_CST);
-		ev = tp_thresh_update(&conc_t, (const u64 *)&conc_cand, now);
+		ev = tp_thresh_update(&conc_t,
+				      __atomic_load_n(&conc_cand,
+						      __ATOMIC_SEQ_CST), now);
 		th = tp_thresh_get(&conc_t);
 		if (th < 200 || th > 3200)
 			conc_bad[id]++;
@@ -659,7 +699,7 @@ static int conc_cmp(const void *a, const void *b)
 
 static void test_concurrent_updates(void **state)
 {
-	struct tp_thresh_cfg c = mkcfg(TP_THRESH_MAINLINE, 16, 1000, 1600,
+	struct tp_thresh_cfg c = mkcfg(TP_THRESH_LINUX61, 16, 1000, 1600,
 				       CONC_PERIOD, 1000);
 	static struct conc_ev all[CONC_THREADS * CONC_MAXEV];
 	pthread_t th[CONC_THREADS];
@@ -709,9 +749,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_selftest_vectors),
 		cmocka_unit_test(test_init_rejects_untouched),
-		cmocka_unit_test(test_defaults_per_clock),
-		cmocka_unit_test(test_seed_bounds_sustained),
-		cmocka_unit_test(test_mainline_bounds_sustained),
+		cmocka_unit_test(test_zero_and_defaults_per_clock),
+		cmocka_unit_test(test_rfc2020_bounds_sustained),
+		cmocka_unit_test(test_linux61_bounds_sustained),
 		cmocka_unit_test(test_band_110_90),
 		cmocka_unit_test(test_one_adjustment_per_period),
 		cmocka_unit_test(test_time_wrap),
@@ -719,7 +759,7 @@ int main(void)
 		cmocka_unit_test(test_lowered_ref_clamps),
 		cmocka_unit_test(test_small_ref_never_zero),
 		cmocka_unit_test(test_rate_period_no_overflow),
-		cmocka_unit_test(test_ref_time_max_mainline),
+		cmocka_unit_test(test_ref_time_max_linux61),
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_unadjusted_follows_ref),
 		cmocka_unit_test(test_random_against_model),

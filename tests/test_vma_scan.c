@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka tests: VMA scan rate limiter (seed 004's disjoint-VMA countdown and
- * Linux 6.7+ vma_is_accessed()). The vectors shared with the kernel
- * self-test are in selftest/vma_scan.h; this file adds per-rule tests with
- * diagnostics, the seed's truncation bug against its own formula, and the
- * disjoint-VMA scenario with counts.
+ * CMocka tests: VMA scan rate limiter (the 2023 disjoint-VMA RFC's
+ * countdown and Linux 6.7+ vma_is_accessed()). The vectors shared with the
+ * kernel self-test are in selftest/vma_scan.h; this file adds per-rule tests
+ * with diagnostics, the RFC's truncation bug against its own formula, and
+ * the disjoint-VMA scenario with counts.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -29,7 +29,9 @@
 
 static struct tp_vma_profile profile(u32 filter)
 {
-	struct tp_vma_profile_cfg cfg = { .filter = filter, .tps = 1000 };
+	struct tp_vma_profile_cfg cfg = {
+		.sz = sizeof(cfg), .filter = filter, .tps = 1000,
+	};
 	struct tp_vma_profile p;
 
 	assert_int_equal(tp_vma_profile_init(&p, &cfg), 0);
@@ -106,22 +108,32 @@ static void test_selftest_vma_period_table(void **state)
 
 static void test_profile_rejects_untouched(void **state)
 {
+#define SZ	.sz = sizeof(struct tp_vma_profile_cfg)
 	static const struct tp_vma_profile_cfg bad[] = {
-		{ .filter = 4, .tps = 1000 },
-		{ .filter = 0xffffffffU, .tps = 1000 },
-		{ .filter = TP_VMA_FILTER_SEED, .tps = 0 },
-		{ .filter = TP_VMA_FILTER_SEED, .tps = TP_TPS_MAX + 1 },
-		{ .filter = TP_VMA_FILTER_SEED, .tps = 0xffffffffU },
-		{ .filter = TP_VMA_FILTER_MAINLINE, .tps = 1000,
+		{ SZ, .filter = 4, .tps = 1000 },
+		{ SZ, .filter = 0xffffffffU, .tps = 1000 },
+		{ SZ, .filter = TP_VMA_FILTER_DISJOINT, .tps = 0 },
+		{ SZ, .filter = TP_VMA_FILTER_DISJOINT, .tps = TP_TPS_MAX + 1 },
+		{ SZ, .filter = TP_VMA_FILTER_DISJOINT, .tps = 0xffffffffU },
+		{ SZ, .filter = TP_VMA_FILTER_LINUX67, .tps = 1000,
 		  .scan_delay = TP_TIME_MAX / 4 + 1 },
-		{ .filter = TP_VMA_FILTER_NONE, .tps = 1000,
+		{ SZ, .filter = TP_VMA_FILTER_NONE, .tps = 1000,
 		  .scan_delay = ~0ULL },
+		/* good fields, bad sizes */
+		{ .sz = 0, .filter = 1, .tps = 1000 },
+		{ .sz = sizeof(struct tp_vma_profile_cfg) - 8, .filter = 1,
+		  .tps = 1000 },
+		{ .sz = 0xffffffffU, .filter = 1, .tps = 1000 },
 	};
+#undef SZ
 	static const int want[] = { -EINVAL, -EINVAL, -EINVAL, -EINVAL,
-				    -EINVAL, -ERANGE, -ERANGE };
+				    -EINVAL, -ERANGE, -ERANGE, -EINVAL,
+				    -EINVAL, -EINVAL };
 	static const u8 pattern[] = { 0x00, 0x3c, 0xff };
 	struct tp_vma_profile p, copy;
-	struct tp_vma_profile_cfg ok = { .filter = 1, .tps = 1000 };
+	struct tp_vma_profile_cfg ok = {
+		.sz = sizeof(ok), .filter = 1, .tps = 1000,
+	};
 	size_t i, j;
 
 	(void)state;
@@ -144,7 +156,9 @@ static void test_profile_defaults(void **state)
 	/* msecs_to_jiffies(1000) for each clock: exactly one second */
 	static const u32 tps[] = { 1, 100, 250, 300, 1000, 1024, 1000000,
 				   1000000000, TP_TPS_MAX };
-	struct tp_vma_profile_cfg cfg = { .filter = TP_VMA_FILTER_SEED };
+	struct tp_vma_profile_cfg cfg = {
+		.sz = sizeof(cfg), .filter = TP_VMA_FILTER_DISJOINT,
+	};
 	struct tp_vma_profile p;
 	size_t i;
 
@@ -154,9 +168,10 @@ static void test_profile_defaults(void **state)
 		assert_int_equal(tp_vma_profile_init(&p, &cfg), 0);
 		assert_true(p.scan_delay == tps[i]);
 		assert_true(p.reset_period == 4ULL * tps[i]);
-		assert_int_equal(p.filter, TP_VMA_FILTER_SEED);
+		assert_int_equal(p.filter, TP_VMA_FILTER_DISJOINT);
 	}
-	cfg = (struct tp_vma_profile_cfg){ .filter = TP_VMA_FILTER_MAINLINE,
+	cfg = (struct tp_vma_profile_cfg){ .sz = sizeof(cfg),
+					   .filter = TP_VMA_FILTER_LINUX67,
 					   .tps = 1000, .scan_delay = 333 };
 	assert_int_equal(tp_vma_profile_init(&p, &cfg), 0);
 	assert_true(p.scan_delay == 333 && p.reset_period == 1332);
@@ -192,8 +207,8 @@ static void test_ratelimit_sizes(void **state)
 	}
 }
 
-/* The seed's vma_scan_ratelimit(), verbatim but for the VMA argument. */
-static unsigned int seed_ratelimit(unsigned long long vm_size)
+/* The RFC's vma_scan_ratelimit() formula, with its 32-bit VMA size. */
+static unsigned int rfc_ratelimit(unsigned long long vm_size)
 {
 	unsigned int vma_size, ratelimit = 0;
 
@@ -209,24 +224,24 @@ static void test_ratelimit_no_u32_truncation(void **state)
 	unsigned int differ = 0;
 
 	(void)state;
-	/* below 4 GiB the seed's formula is right and must be matched */
+	/* below 4 GiB the RFC's formula is right and must be matched */
 	for (size = 1; size < 64 * MiB; size += 511)
 		assert_int_equal(tp_vma_scan_ratelimit(size),
-				 seed_ratelimit(size));
+				 rfc_ratelimit(size));
 	for (size = 1; size; size <<= 1)
 		if (size < 4 * GiB)
 			assert_int_equal(tp_vma_scan_ratelimit(size),
-					 seed_ratelimit(size));
+					 rfc_ratelimit(size));
 	/* at and above 4 GiB every VMA is large: ratelimit 1 */
 	for (hi = 4 * GiB; hi && hi < (1ULL << 62); hi <<= 1) {
 		for (size = 0; size <= 64 * KiB; size += 4 * KiB) {
 			assert_int_equal(tp_vma_scan_ratelimit(hi + size), 1);
-			if (seed_ratelimit(hi + size) != 1)
+			if (rfc_ratelimit(hi + size) != 1)
 				differ++;
 		}
 	}
-	/* 4 GiB + 4 KiB: the seed treats it as a 4 KiB VMA */
-	assert_int_equal(seed_ratelimit(4 * GiB + 4 * KiB), 9);
+	/* 4 GiB + 4 KiB: the RFC treats it as a 4 KiB VMA */
+	assert_int_equal(rfc_ratelimit(4 * GiB + 4 * KiB), 9);
 	assert_int_equal(tp_vma_scan_ratelimit(4 * GiB + 4 * KiB), 1);
 	assert_true(differ > 0);
 }
@@ -245,13 +260,13 @@ static void test_ratelimit_monotonic(void **state)
 	}
 }
 
-/* ---- seed 004's countdown ------------------------------------------------ */
+/* ---- the disjoint-VMA RFC's countdown ------------------------------------ */
 
 /* Unaccessed checks of a VMA, one per sequence from seq 2. */
 static void run_countdown(u64 size, const int *want_scan_at, size_t nwant,
 			  u32 checks)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_SEED);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_DISJOINT);
 	struct tp_vma_scan v;
 	size_t w = 0;
 	u32 i;
@@ -273,7 +288,7 @@ static void run_countdown(u64 size, const int *want_scan_at, size_t nwant,
 	assert_int_equal(w, nwant);
 }
 
-/* The seed's comment says "1 in 9"; its code (and tierpol) do 1 in 10. */
+/* The RFC's comment says "1 in 9"; its code (and tierpol) do 1 in 10. */
 static void test_countdown_4k_1_in_10(void **state)
 {
 	static const int at[] = { 1, 11, 21, 31 };
@@ -303,7 +318,7 @@ static void test_countdown_16k_1_in_4(void **state)
 
 static void test_countdown_reset_by_init(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_SEED);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_DISJOINT);
 	struct tp_vma_scan v;
 
 	(void)state;
@@ -325,7 +340,7 @@ static void test_countdown_reset_by_init(void **state)
 /* The countdown moves only on checks that reach it. */
 static void test_countdown_only_unaccessed(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_SEED);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_DISJOINT);
 	struct tp_vma_scan v;
 	int i;
 
@@ -352,7 +367,7 @@ static void test_countdown_only_unaccessed(void **state)
 			 TP_VMA_SCAN_DISJOINT);
 }
 
-/* ---- filters -------------------------------------------------------------- */
+/* ---- filters ------------------------------------------------------------- */
 
 static void test_filter_none_always_scans(void **state)
 {
@@ -375,9 +390,9 @@ static void test_filter_none_always_scans(void **state)
 	assert_true(tp_vma_verdict_scans(TP_VMA_SCAN_ALL));
 }
 
-static void test_seed_early_sequences(void **state)
+static void test_disjoint_early_sequences(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_SEED);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_DISJOINT);
 	struct tp_vma_scan v;
 
 	(void)state;
@@ -396,9 +411,9 @@ static void test_seed_early_sequences(void **state)
 			 TP_VMA_SKIP_INACTIVE);
 }
 
-static void test_seed_pid_accessed(void **state)
+static void test_disjoint_pid_accessed(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_SEED);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_DISJOINT);
 	struct tp_vma_scan v;
 	int i;
 
@@ -416,9 +431,9 @@ static void test_seed_pid_accessed(void **state)
 }
 
 /*
- * Linux 6.4 to 6.6 (seed 004's base): the PID filter alone. The first two
- * mm sequences and accessing PIDs scan; an unaccessed VMA is never scanned,
- * however small or often checked (no countdown).
+ * Linux 6.4 to 6.6 (the disjoint-VMA RFC's base): the PID filter alone.
+ * The first two mm sequences and accessing PIDs scan; an unaccessed VMA is
+ * never scanned, however small or often checked (no countdown).
  */
 static void test_pid_filter_no_countdown(void **state)
 {
@@ -439,8 +454,8 @@ static void test_pid_filter_no_countdown(void **state)
 	tp_vma_scan_note(&v, PID_B);
 	assert_int_equal(check(&v, &p, 50, 1100, CHK(.pid = PID_B)),
 			 TP_VMA_SCAN_ACCESSED);
-	/* The same history under the seed filter scans by countdown. */
-	p = profile(TP_VMA_FILTER_SEED);
+	/* The same history under the disjoint filter scans by countdown. */
+	p = profile(TP_VMA_FILTER_DISJOINT);
 	tp_vma_scan_init(&v, &p, 0, 0);
 	assert_int_equal(check(&v, &p, 2, 1001, CHK(.pid = PID_B)),
 			 TP_VMA_SCAN_DISJOINT);
@@ -452,7 +467,7 @@ static void test_pid_filter_no_countdown(void **state)
  */
 static void test_pid_hash_collision(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_MAINLINE);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_LINUX67);
 	struct tp_vma_scan v;
 	u32 other;
 
@@ -470,8 +485,8 @@ static void test_pid_hash_collision(void **state)
 
 static void test_new_vma_delay(void **state)
 {
-	static const u32 filters[] = { TP_VMA_FILTER_SEED,
-				       TP_VMA_FILTER_MAINLINE };
+	static const u32 filters[] = { TP_VMA_FILTER_DISJOINT,
+				       TP_VMA_FILTER_LINUX67 };
 	struct tp_vma_profile p;
 	struct tp_vma_scan v;
 	size_t i;
@@ -487,7 +502,7 @@ static void test_new_vma_delay(void **state)
 		assert_int_equal(check(&v, &p, 3, 10999, CHK()),
 				 TP_VMA_SKIP_DELAY);
 		assert_int_equal(check(&v, &p, 3, 11000, CHK()),
-				 filters[i] == TP_VMA_FILTER_SEED ?
+				 filters[i] == TP_VMA_FILTER_DISJOINT ?
 				 TP_VMA_SCAN_ACCESSED : TP_VMA_SCAN_EARLY);
 		/* seq == 0: no delay */
 		tp_vma_scan_init(&v, &p, 0, 10000);
@@ -500,7 +515,7 @@ static void test_new_vma_delay(void **state)
 		assert_int_equal(check(&v, &p, 3, 498, CHK()),
 				 TP_VMA_SKIP_DELAY);
 		assert_int_equal(check(&v, &p, 3, 499, CHK(.pid = PID_B)),
-				 filters[i] == TP_VMA_FILTER_SEED ?
+				 filters[i] == TP_VMA_FILTER_DISJOINT ?
 				 TP_VMA_SCAN_DISJOINT : TP_VMA_SCAN_EARLY);
 	}
 }
@@ -508,8 +523,8 @@ static void test_new_vma_delay(void **state)
 /* Windows rotate every 4 x scan delay: a PID is gone after two rotations. */
 static void test_window_rotation(void **state)
 {
-	static const u32 filters[] = { TP_VMA_FILTER_SEED,
-				       TP_VMA_FILTER_MAINLINE };
+	static const u32 filters[] = { TP_VMA_FILTER_DISJOINT,
+				       TP_VMA_FILTER_LINUX67 };
 	struct tp_vma_profile p;
 	struct tp_vma_scan v;
 	size_t i;
@@ -521,7 +536,7 @@ static void test_window_rotation(void **state)
 		tp_vma_scan_init(&v, &p, 10, 0);	/* rotations: 5000, */
 		tp_vma_scan_note(&v, PID_A);		/* 9000, 13000 */
 		assert_int_equal(check(&v, &p, 10, 1000, CHK()),
-				 filters[i] == TP_VMA_FILTER_SEED ?
+				 filters[i] == TP_VMA_FILTER_DISJOINT ?
 				 TP_VMA_SCAN_ACCESSED : TP_VMA_SCAN_EARLY);
 		assert_int_equal(check(&v, &p, 12, 5000, CHK()),
 				 TP_VMA_SCAN_ACCESSED);
@@ -530,7 +545,7 @@ static void test_window_rotation(void **state)
 		assert_int_equal(check(&v, &p, 14, 9000, CHK()),
 				 TP_VMA_SCAN_ACCESSED);
 		assert_int_equal(check(&v, &p, 15, 9001, CHK()),
-				 filters[i] == TP_VMA_FILTER_SEED ?
+				 filters[i] == TP_VMA_FILTER_DISJOINT ?
 				 TP_VMA_SCAN_DISJOINT :
 				 TP_VMA_SKIP_INACTIVE);	/* 2nd: gone */
 		/* a PID noted between the rotations survives the next one */
@@ -548,15 +563,15 @@ static void test_window_rotation(void **state)
 		assert_int_equal(check(&v, &p, 2, 100001, CHK()),
 				 TP_VMA_SCAN_ACCESSED);
 		assert_int_equal(check(&v, &p, 2, 100002, CHK()),
-				 filters[i] == TP_VMA_FILTER_SEED ?
+				 filters[i] == TP_VMA_FILTER_DISJOINT ?
 				 TP_VMA_SCAN_DISJOINT :
 				 TP_VMA_SKIP_INACTIVE);
 	}
 }
 
-static void test_mainline_early_own_start_seq(void **state)
+static void test_linux67_early_own_start_seq(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_MAINLINE);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_LINUX67);
 	struct tp_vma_scan v;
 
 	(void)state;
@@ -567,8 +582,8 @@ static void test_mainline_early_own_start_seq(void **state)
 			 TP_VMA_SCAN_EARLY);
 	assert_int_equal(check(&v, &p, 42, 1000, CHK(.pid = PID_B)),
 			 TP_VMA_SKIP_INACTIVE);
-	/* the seed filter would not scan this late VMA early */
-	p = profile(TP_VMA_FILTER_SEED);
+	/* the disjoint filter would not scan this late VMA early */
+	p = profile(TP_VMA_FILTER_DISJOINT);
 	tp_vma_scan_init(&v, &p, 40, 0);
 	assert_int_equal(check(&v, &p, 40, 1000, CHK(.pid = PID_B)),
 			 TP_VMA_SCAN_DISJOINT);
@@ -576,9 +591,9 @@ static void test_mainline_early_own_start_seq(void **state)
 			 TP_VMA_SKIP_INACTIVE);
 }
 
-static void test_mainline_pid_and_partial(void **state)
+static void test_linux67_pid_and_partial(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_MAINLINE);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_LINUX67);
 	struct tp_vma_scan v;
 
 	(void)state;
@@ -605,9 +620,9 @@ static void test_mainline_pid_and_partial(void **state)
 			 TP_VMA_SCAN_ACCESSED);
 }
 
-static void test_mainline_starved(void **state)
+static void test_linux67_starved(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_MAINLINE);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_LINUX67);
 	struct tp_vma_scan v;
 	u32 thr, seq;
 
@@ -644,9 +659,9 @@ static void test_mainline_starved(void **state)
 			 TP_VMA_SCAN_STARVED);
 }
 
-static void test_mainline_forced(void **state)
+static void test_linux67_forced(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_MAINLINE);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_LINUX67);
 	struct tp_vma_scan v;
 
 	(void)state;
@@ -660,8 +675,8 @@ static void test_mainline_forced(void **state)
 	assert_int_equal(check(&v, &p, 5, 1000,
 			       CHK(.pid = PID_B,       .forced = true)),
 			 TP_VMA_SKIP_DONE);
-	/* the seed filter ignores the forced flag */
-	p = profile(TP_VMA_FILTER_SEED);
+	/* the disjoint filter ignores the forced flag */
+	p = profile(TP_VMA_FILTER_DISJOINT);
 	tp_vma_scan_init(&v, &p, 0, 0);
 	assert_int_equal(check(&v, &p, 5, 1000,
 			       CHK(.pid = PID_B,       .forced = true)),
@@ -671,9 +686,9 @@ static void test_mainline_forced(void **state)
 			 TP_VMA_SKIP_INACTIVE);
 }
 
-static void test_mainline_skip_done(void **state)
+static void test_linux67_skip_done(void **state)
 {
-	struct tp_vma_profile p = profile(TP_VMA_FILTER_MAINLINE);
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_LINUX67);
 	struct tp_vma_scan v;
 	u32 seq;
 
@@ -690,8 +705,8 @@ static void test_mainline_skip_done(void **state)
 					   .nr_threads = 1)),
 				 TP_VMA_SKIP_DONE);
 	}
-	/* the seed filter has no such rule */
-	p = profile(TP_VMA_FILTER_SEED);
+	/* the disjoint filter has no such rule */
+	p = profile(TP_VMA_FILTER_DISJOINT);
 	tp_vma_scan_init(&v, &p, 0, 0);
 	tp_vma_scan_note(&v, PID_A);
 	tp_vma_scan_done(&v, 5);
@@ -700,8 +715,9 @@ static void test_mainline_skip_done(void **state)
 
 static void test_invalid_vma_facts(void **state)
 {
-	static const u32 filters[] = { TP_VMA_FILTER_NONE, TP_VMA_FILTER_SEED,
-				       TP_VMA_FILTER_MAINLINE };
+	static const u32 filters[] = { TP_VMA_FILTER_NONE,
+				       TP_VMA_FILTER_DISJOINT,
+				       TP_VMA_FILTER_LINUX67 };
 	struct tp_vma_profile p;
 	struct tp_vma_scan v, copy;
 	struct tp_vma_facts f = { .scan_seq = 5, .nr_threads = 1,
@@ -778,7 +794,7 @@ static void test_pid_bit_hash(void **state)
 	assert_true(hits == ~0ULL);	/* every bit is reachable */
 }
 
-/* ---- seed 004's disjoint VMA sets ---------------------------------------- */
+/* ---- the disjoint-VMA RFC's disjoint VMA sets ---------------------------- */
 
 /*
  * Group 1 (PIDs 1001, 1002) touches VMA x only, group 2 (2001, 2002) VMA y
@@ -836,14 +852,14 @@ static u64 disjoint_run(u32 filter, u32 *nscan, int *reason)
 	return scanned;
 }
 
-static void test_disjoint_seed(void **state)
+static void test_disjoint_rfc(void **state)
 {
 	u32 n, s;
 	int reason;
-	u64 map = disjoint_run(TP_VMA_FILTER_SEED, &n, &reason);
+	u64 map = disjoint_run(TP_VMA_FILTER_DISJOINT, &n, &reason);
 
 	(void)state;
-	print_message("SEED: x scanned in %u of 62 sequences (every 2nd)\n",
+	print_message("DISJOINT: x scanned in %u of 62 sequences (every 2nd)\n",
 		      n);
 	assert_int_equal(reason, TP_VMA_SCAN_DISJOINT);
 	assert_int_equal(n, 31);
@@ -851,14 +867,14 @@ static void test_disjoint_seed(void **state)
 		assert_int_equal(!!(map & (1ULL << s)), !(s & 1));
 }
 
-static void test_disjoint_mainline(void **state)
+static void test_disjoint_linux67(void **state)
 {
 	u32 n, s;
 	int reason;
-	u64 map = disjoint_run(TP_VMA_FILTER_MAINLINE, &n, &reason);
+	u64 map = disjoint_run(TP_VMA_FILTER_LINUX67, &n, &reason);
 
 	(void)state;
-	print_message("MAINLINE: x scanned in %u of 62 sequences (starved, every 5th)\n",
+	print_message("LINUX67: x scanned in %u of 62 sequences (starved, every 5th)\n",
 		      n);
 	assert_int_equal(reason, TP_VMA_SCAN_STARVED);
 	/* done in seq 1, 4 threads: 6, 11, 16, ..., 61 */
@@ -885,22 +901,22 @@ int main(void)
 		cmocka_unit_test(test_countdown_reset_by_init),
 		cmocka_unit_test(test_countdown_only_unaccessed),
 		cmocka_unit_test(test_filter_none_always_scans),
-		cmocka_unit_test(test_seed_early_sequences),
-		cmocka_unit_test(test_seed_pid_accessed),
+		cmocka_unit_test(test_disjoint_early_sequences),
+		cmocka_unit_test(test_disjoint_pid_accessed),
 		cmocka_unit_test(test_pid_filter_no_countdown),
 		cmocka_unit_test(test_pid_hash_collision),
 		cmocka_unit_test(test_new_vma_delay),
 		cmocka_unit_test(test_window_rotation),
-		cmocka_unit_test(test_mainline_early_own_start_seq),
-		cmocka_unit_test(test_mainline_pid_and_partial),
-		cmocka_unit_test(test_mainline_starved),
-		cmocka_unit_test(test_mainline_forced),
-		cmocka_unit_test(test_mainline_skip_done),
+		cmocka_unit_test(test_linux67_early_own_start_seq),
+		cmocka_unit_test(test_linux67_pid_and_partial),
+		cmocka_unit_test(test_linux67_starved),
+		cmocka_unit_test(test_linux67_forced),
+		cmocka_unit_test(test_linux67_skip_done),
 		cmocka_unit_test(test_invalid_vma_facts),
 		cmocka_unit_test(test_verdict_scans),
 		cmocka_unit_test(test_pid_bit_hash),
-		cmocka_unit_test(test_disjoint_seed),
-		cmocka_unit_test(test_disjoint_mainline),
+		cmocka_unit_test(test_disjoint_rfc),
+		cmocka_unit_test(test_disjoint_linux67),
 	};
 
 	return cmocka_run_group_tests_name("vma_scan", tests, NULL, NULL);

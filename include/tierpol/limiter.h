@@ -33,9 +33,14 @@
  * ">= limit" (Linux 6.1). With per-CPU slots (&struct tp_limiter_cpu) each
  * CPU adds up to @cand_batch - 1 pages to the shared count late, as the
  * kernel's vmstat counters do. Bound of both: each window admits at most
- * limit + n + C x (cand_batch - 1) pages (C the number of slots, n the
- * largest request), and a window lasts more than one second, so over T
- * seconds admitted <= (T + 2) x (limit + n + C x (cand_batch - 1)).
+ * limit + C x (n + cand_batch - 1) pages, n the largest request and C the
+ * requests that can be in flight at once (one per slot, one more per
+ * handler interrupting a call on its slot): a late fold hides up to
+ * cand_batch - 1 pages per slot, and a request counted before a new
+ * window's base was taken but compared after it is admitted for free (the
+ * kernel's window does the same; tests/model/window.pml). A window lasts
+ * more than one second, so over T seconds (the span of the callers' @now)
+ * admitted <= (T + 2) x (limit + C x (n + cand_batch - 1)).
  *
  * Settings and state are apart. A tune publishes new settings as one unit
  * (a latch: two copies and a sequence count); a caller reads one copy whole

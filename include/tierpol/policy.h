@@ -111,7 +111,8 @@ enum tp_preset {
  *	to the node's shared count (the kernel's vmstat threshold),
  *	0..%TP_CAND_BATCH_MAX; 0 and 1 add each at once. The window limiter
  *	and the threshold controller read the shared count, which lags the
- *	true one by at most (cand_batch - 1) pages per slot.
+ *	true one by at most (cand_batch - 1) pages per slot, plus the pages
+ *	of a request that interrupted a call on the slot; it never leads.
  * @burst_pages: token bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects
  *	one second of the rate. A request larger than the burst (a huge page)
  *	is admitted when the bucket is full.

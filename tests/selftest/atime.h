@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Self-test vectors: per-page access-time stamps (mainline Linux 6.1+,
+ * Self-test vectors: per-page access-time stamps (Linux 6.1 and later,
  * folio_xchg_access_time() and numa_hint_fault_latency()).
  *
  * Shared by tests/test_atime.c and the kernel's self-test module: only the
@@ -79,7 +79,7 @@ static const struct tp_st_atime_init_row tp_st_atime_init_rows[] = {
 	  -EINVAL, 0, 0 },
 	{ "atime init: bits 8, shift 4 (12 min bits)", false, false, 8, 4, 0,
 	  0xff, 4096 },
-	{ "atime init: bits 21, shift 0 (mainline ms)", false, false, 21, 0,
+	{ "atime init: bits 21, shift 0 (Linux 6.1 ms)", false, false, 21, 0,
 	  0, 0x1fffff, TP_ST_ATIME_2_21 },
 	{ "atime init: bits 21, shift 20 (ns buckets)", false, false, 21, 20,
 	  0, 0x1fffff, 0x20000000000ULL },
@@ -103,7 +103,9 @@ static const struct tp_st_atime_init_row tp_st_atime_init_rows[] = {
 
 static bool tp_st_atime_init_one(const struct tp_st_atime_init_row *row)
 {
-	struct tp_atime_cfg cfg = { .bits = row->bits, .shift = row->shift };
+	struct tp_atime_cfg cfg = {
+		.sz = sizeof(cfg), .bits = row->bits, .shift = row->shift,
+	};
 	struct tp_atime fmt;
 	int ret;
 
@@ -131,6 +133,73 @@ static int tp_st_atime_init_table(struct tp_st *st)
 	return st->failed - failed;
 }
 
+/* ---- the size field (libbpf style) --------------------------------------- */
+
+/*
+ * A configuration from a newer header: the known fields, then bytes this
+ * library does not know. They must be zero, or the call is refused.
+ */
+static struct {
+	struct tp_atime_cfg cfg;
+	u32 tail[3];
+} tp_st_atime_big;
+
+struct tp_st_atime_sz_row {
+	const char *name;
+	u32 sz;
+	u32 tail;	/* value of the last unknown word */
+	int ret;
+};
+
+static const struct tp_st_atime_sz_row tp_st_atime_sz_rows[] = {
+	{ "atime sz: 0 rejected", 0, 0, -EINVAL },
+	{ "atime sz: one field short rejected",
+	  sizeof(struct tp_atime_cfg) - 4, 0, -EINVAL },
+	{ "atime sz: one byte short rejected",
+	  sizeof(struct tp_atime_cfg) - 1, 0, -EINVAL },
+	{ "atime sz: exact", sizeof(struct tp_atime_cfg), 0, 0 },
+	{ "atime sz: exact, bytes beyond it ignored",
+	  sizeof(struct tp_atime_cfg), 7, 0 },
+	{ "atime sz: newer header, zero tail", sizeof(tp_st_atime_big), 0, 0 },
+	{ "atime sz: newer header, non-zero tail rejected",
+	  sizeof(tp_st_atime_big), 1, -EINVAL },
+	{ "atime sz: one unknown byte, zero", sizeof(struct tp_atime_cfg) + 1,
+	  0, 0 },
+	{ "atime sz: above 4096 rejected", 4097, 0, -EINVAL },
+	{ "atime sz: ~0 rejected", 0xffffffffU, 0, -EINVAL },
+};
+
+static bool tp_st_atime_sz_one(const struct tp_st_atime_sz_row *row)
+{
+	struct tp_atime fmt;
+	int ret;
+
+	tp_st_atime_fill(&tp_st_atime_big, sizeof(tp_st_atime_big), 0);
+	tp_st_atime_big.cfg.sz = row->sz;
+	tp_st_atime_big.cfg.bits = 12;
+	tp_st_atime_big.cfg.shift = 3;
+	tp_st_atime_big.tail[2] = row->tail;
+	tp_st_atime_fill(&fmt, sizeof(fmt), TP_ST_ATIME_FILL);
+	ret = tp_atime_init(&fmt, &tp_st_atime_big.cfg);
+	if (ret != row->ret)
+		return false;
+	if (ret)
+		return tp_st_atime_is_filled(&fmt, sizeof(fmt),
+					     TP_ST_ATIME_FILL);
+	return fmt.mask == 0xfff && fmt.shift == 3;
+}
+
+static int tp_st_atime_sz_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_atime_sz_rows); i++)
+		TP_ST_CHECK(st, tp_st_atime_sz_one(&tp_st_atime_sz_rows[i]),
+			    tp_st_atime_sz_rows[i].name);
+	return st->failed - failed;
+}
+
 /* ---- worked examples ---------------------------------------------------- */
 
 struct tp_st_atime_row {
@@ -144,7 +213,7 @@ struct tp_st_atime_row {
 };
 
 static const struct tp_st_atime_row tp_st_atime_rows[] = {
-	/* Mainline: 21-bit millisecond stamps. */
+	/* Linux 6.1: 21-bit millisecond stamps. */
 	{ "atime 21b ms: 500 ms", 21, 0, 1000, 1500, 1000, 500 },
 	{ "atime 21b ms: stamp wraps at 2^21", 21, 0,
 	  TP_ST_ATIME_2_21 - 100, TP_ST_ATIME_2_21 + 50, 0x1fff9c, 150 },
@@ -186,14 +255,16 @@ static const struct tp_st_atime_row tp_st_atime_rows[] = {
 	{ "atime 1b: 1 tick", 1, 0, 3, 4, 1, 1 },
 	{ "atime 1b: alias: 2 ticks read 0", 1, 0, 3, 5, 1, 0 },
 	{ "atime 1b shift 10: one bucket", 1, 10, 3072, 4101, 1, 1024 },
-	/* Mainline with LAST_CPUPID_SHIFT 8: 4 bucket bits (12 min bits). */
+	/* Linux 6.1 with LAST_CPUPID_SHIFT 8: 4 bucket bits (12 min bits). */
 	{ "atime 8b shift 4: 300 ms in 16 ms buckets", 8, 4, 1000, 1300, 62,
 	  304 },
 };
 
 static bool tp_st_atime_one(const struct tp_st_atime_row *row)
 {
-	struct tp_atime_cfg cfg = { .bits = row->bits, .shift = row->shift };
+	struct tp_atime_cfg cfg = {
+		.sz = sizeof(cfg), .bits = row->bits, .shift = row->shift,
+	};
 	struct tp_atime fmt;
 	u32 word = 0xdeadbeefU;
 
@@ -227,7 +298,9 @@ static int tp_st_atime_examples(struct tp_st *st)
 
 static int tp_st_atime_xchg_seq(struct tp_st *st)
 {
-	static const struct tp_atime_cfg cfg = { .bits = 21, .shift = 0 };
+	static const struct tp_atime_cfg cfg = {
+		.sz = sizeof(cfg), .bits = 21, .shift = 0,
+	};
 	unsigned int failed = st->failed;
 	struct tp_atime fmt;
 	u32 word = 0;
@@ -256,6 +329,7 @@ static int tp_st_atime(struct tp_st *st)
 	unsigned int failed = st->failed;
 
 	tp_st_atime_init_table(st);
+	tp_st_atime_sz_table(st);
 	tp_st_atime_examples(st);
 	tp_st_atime_xchg_seq(st);
 	return st->failed - failed;

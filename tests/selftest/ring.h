@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Self-test vectors: scan-history ring and hint-fault latency lookup
- * (seed 000, patch 6/8).
+ * (the 2020 RFC, patch 6/8).
  *
  * Shared by tests/test_scan_ring.c and the kernel's self-test module: only
  * the public tierpol API and selftest.h, no libc, no 64-bit division, all
@@ -9,12 +9,12 @@
  *
  * tp_st_ring() runs:
  *  - the init validation table (every rejected config leaves the ring
- *    byte-for-byte untouched);
+ *    byte-for-byte untouched), the array length and the size field;
  *  - scripted lookup scenarios (record / advance / reset / lookup) for the
  *    range rules, the no-progress newest pass, wrapped passes, the address
  *    space limit, TP_LAT_OLDEST, the empty ring and the time wrap;
  *  - the index walk at every wrap of the ring index, depth 1 to 1024 (the
- *    seed's "(i - 1) % NUMA_SCAN_NR_HIST" reads slot -1 when i == 0).
+ *    RFC's "(i - 1) % NUMA_SCAN_NR_HIST" reads slot -1 when i == 0).
  */
 #ifndef _TIERPOL_SELFTEST_RING_H
 #define _TIERPOL_SELFTEST_RING_H
@@ -69,42 +69,71 @@ struct tp_st_ring_init_row {
 	bool null_pass;
 	u32 depth;
 	u64 limit;
+	u32 nr_pass;		/* the array length told to init */
 	int ret;
 	u32 want_depth;		/* tp_scan_ring_depth() after success */
 };
 
+#define TP_ST_RING_MAX	TP_RING_DEPTH_MAX
+
 static const struct tp_st_ring_init_row tp_st_ring_init_rows[] = {
-	{ "ring init: NULL ring", true, false, false, 16, 0, -EINVAL, 0 },
-	{ "ring init: NULL cfg", false, true, false, 16, 0, -EINVAL, 0 },
-	{ "ring init: NULL pass", false, false, true, 16, 0, -EINVAL, 0 },
-	{ "ring init: depth 0 selects 16", false, false, false, 0, 0, 0, 16 },
-	{ "ring init: depth 1", false, false, false, 1, 0, 0, 1 },
-	{ "ring init: depth 2", false, false, false, 2, 4096, 0, 2 },
-	{ "ring init: depth 16", false, false, false, 16, 0, 0, 16 },
-	{ "ring init: depth 512", false, false, false, 512, 0, 0, 512 },
+	{ "ring init: NULL ring", true, false, false, 16, 0, TP_ST_RING_MAX,
+	  -EINVAL, 0 },
+	{ "ring init: NULL cfg", false, true, false, 16, 0, TP_ST_RING_MAX,
+	  -EINVAL, 0 },
+	{ "ring init: NULL pass", false, false, true, 16, 0, TP_ST_RING_MAX,
+	  -EINVAL, 0 },
+	{ "ring init: depth 0 selects 16", false, false, false, 0, 0,
+	  TP_ST_RING_MAX, 0, 16 },
+	{ "ring init: depth 1", false, false, false, 1, 0, TP_ST_RING_MAX, 0,
+	  1 },
+	{ "ring init: depth 2", false, false, false, 2, 4096, TP_ST_RING_MAX,
+	  0, 2 },
+	{ "ring init: depth 16", false, false, false, 16, 0, TP_ST_RING_MAX, 0,
+	  16 },
+	{ "ring init: depth 512", false, false, false, 512, 0, TP_ST_RING_MAX,
+	  0, 512 },
 	{ "ring init: depth 1024 (max)", false, false, false,
-	  TP_RING_DEPTH_MAX, 0, 0, TP_RING_DEPTH_MAX },
+	  TP_RING_DEPTH_MAX, 0, TP_ST_RING_MAX, 0, TP_RING_DEPTH_MAX },
 	{ "ring init: depth 3 rejected", false, false, false, 3, 0,
-	  -EINVAL, 0 },
+	  TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 6 rejected", false, false, false, 6, 0,
-	  -EINVAL, 0 },
+	  TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 17 rejected", false, false, false, 17, 0,
-	  -EINVAL, 0 },
+	  TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 1023 rejected", false, false, false, 1023, 0,
-	  -EINVAL, 0 },
+	  TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 1025 rejected", false, false, false, 1025, 0,
-	  -EINVAL, 0 },
+	  TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 2048 rejected", false, false, false, 2048, 0,
-	  -EINVAL, 0 },
+	  TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 2^31 rejected", false, false, false,
-	  0x80000000U, 0, -EINVAL, 0 },
+	  0x80000000U, 0, TP_ST_RING_MAX, -EINVAL, 0 },
 	{ "ring init: depth 2^32-1 rejected", false, false, false,
-	  0xffffffffU, 0, -EINVAL, 0 },
+	  0xffffffffU, 0, TP_ST_RING_MAX, -EINVAL, 0 },
+	/* the array's length */
+	{ "ring init: array as long as the depth", false, false, false, 16, 0,
+	  16, 0, 16 },
+	{ "ring init: array one short of the depth rejected", false, false,
+	  false, 16, 0, 15, -EINVAL, 0 },
+	{ "ring init: empty array rejected", false, false, false, 1, 0, 0,
+	  -EINVAL, 0 },
+	{ "ring init: depth 0 (16) in 15 passes rejected", false, false,
+	  false, 0, 0, 15, -EINVAL, 0 },
+	{ "ring init: depth 0 (16) in 16 passes", false, false, false, 0, 0,
+	  16, 0, 16 },
+	{ "ring init: a longer array uses depth entries", false, false, false,
+	  4, 0, 0xffffffffU, 0, 4 },
+	{ "ring init: depth 1024 in 1023 passes rejected", false, false,
+	  false, TP_RING_DEPTH_MAX, 0, TP_RING_DEPTH_MAX - 1, -EINVAL, 0 },
+	{ "ring init: depth 3 in a long array still rejected", false, false,
+	  false, 3, 0, TP_ST_RING_MAX, -EINVAL, 0 },
 };
 
 static bool tp_st_ring_init_one(const struct tp_st_ring_init_row *row)
 {
-	struct tp_scan_ring_cfg cfg = { .depth = row->depth,
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg),
+					.depth = row->depth,
 					.limit = row->limit };
 	struct tp_scan_ring *ring = &tp_st_ring_r;
 	u64 lat = TP_ST_RING_LAT_POISON;
@@ -113,7 +142,8 @@ static bool tp_st_ring_init_one(const struct tp_st_ring_init_row *row)
 	tp_st_ring_fill(ring, sizeof(*ring), TP_ST_RING_FILL);
 	ret = tp_scan_ring_init(row->null_ring ? NULL : ring,
 				row->null_cfg ? NULL : &cfg,
-				row->null_pass ? NULL : tp_st_ring_buf);
+				row->null_pass ? NULL : tp_st_ring_buf,
+				row->nr_pass);
 	if (ret != row->ret)
 		return false;
 	if (ret)
@@ -133,6 +163,68 @@ static int tp_st_ring_init_table(struct tp_st *st)
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_ring_init_rows); i++)
 		TP_ST_CHECK(st, tp_st_ring_init_one(&tp_st_ring_init_rows[i]),
 			    tp_st_ring_init_rows[i].name);
+	return st->failed - failed;
+}
+
+/* ---- the size field (libbpf style) ----------------------------------- */
+
+/* A configuration from a newer header: unknown bytes must be zero. */
+static struct {
+	struct tp_scan_ring_cfg cfg;
+	u64 tail[2];
+} tp_st_ring_big;
+
+struct tp_st_ring_sz_row {
+	const char *name;
+	u32 sz;
+	u64 tail;	/* the last unknown word */
+	int ret;
+};
+
+static const struct tp_st_ring_sz_row tp_st_ring_sz_rows[] = {
+	{ "ring sz: 0 rejected", 0, 0, -EINVAL },
+	{ "ring sz: without limit rejected",
+	  (u32)offsetof(struct tp_scan_ring_cfg, limit), 0, -EINVAL },
+	{ "ring sz: one byte short rejected",
+	  sizeof(struct tp_scan_ring_cfg) - 1, 0, -EINVAL },
+	{ "ring sz: exact", sizeof(struct tp_scan_ring_cfg), 0, 0 },
+	{ "ring sz: exact, bytes beyond it ignored",
+	  sizeof(struct tp_scan_ring_cfg), 5, 0 },
+	{ "ring sz: newer header, zero tail", sizeof(tp_st_ring_big), 0, 0 },
+	{ "ring sz: newer header, non-zero tail rejected",
+	  sizeof(tp_st_ring_big), 0x100, -EINVAL },
+	{ "ring sz: above 4096 rejected", 4097, 0, -EINVAL },
+};
+
+static bool tp_st_ring_sz_one(const struct tp_st_ring_sz_row *row)
+{
+	struct tp_scan_ring *ring = &tp_st_ring_r;
+	int ret;
+
+	tp_st_ring_fill(&tp_st_ring_big, sizeof(tp_st_ring_big), 0);
+	tp_st_ring_big.cfg.sz = row->sz;
+	tp_st_ring_big.cfg.depth = 8;
+	tp_st_ring_big.cfg.limit = 0x10000;
+	tp_st_ring_big.tail[1] = row->tail;
+	tp_st_ring_fill(ring, sizeof(*ring), TP_ST_RING_FILL);
+	ret = tp_scan_ring_init(ring, &tp_st_ring_big.cfg, tp_st_ring_buf,
+				TP_ST_RING_MAX);
+	if (ret != row->ret)
+		return false;
+	if (ret)
+		return tp_st_ring_is_filled(ring, sizeof(*ring),
+					    TP_ST_RING_FILL);
+	return tp_scan_ring_depth(ring) == 8;
+}
+
+static int tp_st_ring_sz_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_ring_sz_rows); i++)
+		TP_ST_CHECK(st, tp_st_ring_sz_one(&tp_st_ring_sz_rows[i]),
+			    tp_st_ring_sz_rows[i].name);
 	return st->failed - failed;
 }
 
@@ -228,7 +320,7 @@ static const struct tp_st_ring_op tp_st_ring_ops_older[] = {
  * A newest pass without progress (start == offset) covers nothing. No PTE of
  * it is marked yet, so no hint fault can come from it; an address there was
  * marked by an older pass (the previous sweep), and that pass's latency is
- * the true one. The seed instead stretched the range to start + 10 GiB
+ * the true one. The RFC instead stretched the range to start + 10 GiB
  * (MAX_SCAN_WINDOW * 4 MiB), so faults from the previous sweep got the
  * near-zero latency of the pass that just began and all looked hot.
  */
@@ -236,9 +328,9 @@ static const struct tp_st_ring_op tp_st_ring_ops_noprogress[] = {
 	TP_ST_REC(0, 1000),
 	TP_ST_ADV(0x10000),
 	TP_ST_REC(0x10000, 2000),
-	TP_ST_OLDEST("no progress: newest start not covered (seed: 100)",
+	TP_ST_OLDEST("no progress: newest start not covered (RFC: 100)",
 		     0x10000, 2100, 1100),
-	TP_ST_OLDEST("no progress: start + 5 GiB not covered (seed: 100)",
+	TP_ST_OLDEST("no progress: start + 5 GiB not covered (RFC: 100)",
 		     0x10000 + 0x140000000ULL, 2100, 1100),
 	TP_ST_EXACT("no progress: older pass still answers", 0x8000, 2100,
 		    1100),
@@ -254,7 +346,7 @@ static const struct tp_st_ring_op tp_st_ring_ops_noprogress_wrap[] = {
 	TP_ST_ADV(0x10000),
 	/* reset_ptenuma_scan(): a new sweep begins at 0, nothing marked. */
 	TP_ST_REC(0, 2000),
-	TP_ST_OLDEST("no progress at 0: previous sweep's page (seed: 100)",
+	TP_ST_OLDEST("no progress at 0: previous sweep's page (RFC: 100)",
 		     0x100, 2100, 1100),
 	TP_ST_EXACT("no progress at 0: wrapped older pass covers to limit",
 		    0xf800, 2100, 1100),
@@ -392,7 +484,8 @@ static const struct tp_st_ring_scn tp_st_ring_scns[] = {
 static int tp_st_ring_run_scn(struct tp_st *st,
 			      const struct tp_st_ring_scn *scn)
 {
-	struct tp_scan_ring_cfg cfg = { .depth = scn->depth,
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg),
+					.depth = scn->depth,
 					.limit = scn->limit };
 	struct tp_scan_ring *ring = &tp_st_ring_r;
 	unsigned int failed = st->failed;
@@ -400,7 +493,8 @@ static int tp_st_ring_run_scn(struct tp_st *st,
 	u64 lat;
 	int ret;
 
-	if (!TP_ST_CHECK(st, !tp_scan_ring_init(ring, &cfg, tp_st_ring_buf),
+	if (!TP_ST_CHECK(st, !tp_scan_ring_init(ring, &cfg, tp_st_ring_buf,
+						 TP_ST_RING_MAX),
 			 "ring scenario: init"))
 		return st->failed - failed;
 	for (op = scn->ops; op->op != TP_ST_RING_END; op++) {
@@ -471,13 +565,13 @@ static u64 tp_st_ring_idx_lat(u32 k)
 
 static bool tp_st_ring_idx_one(u32 depth, u32 n)
 {
-	struct tp_scan_ring_cfg cfg = { .depth = depth };
+	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg), .depth = depth };
 	struct tp_scan_ring *ring = &tp_st_ring_r;
 	u32 k, oldest = n > depth ? n - depth : 0;
 	u64 lat;
 	int ret;
 
-	if (tp_scan_ring_init(ring, &cfg, tp_st_ring_buf))
+	if (tp_scan_ring_init(ring, &cfg, tp_st_ring_buf, TP_ST_RING_MAX))
 		return false;
 	for (k = 0; k < n; k++) {
 		tp_scan_ring_record(ring, (u64)k * 4096, (u64)k * 1000 + 7);
@@ -525,6 +619,7 @@ static int tp_st_ring(struct tp_st *st)
 	unsigned int failed = st->failed;
 
 	tp_st_ring_init_table(st);
+	tp_st_ring_sz_table(st);
 	tp_st_ring_scenarios(st);
 	tp_st_ring_index_walk(st);
 	return st->failed - failed;

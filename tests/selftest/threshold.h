@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Self-test vectors of the hot-threshold controller (seed 000 patch 8/8,
- * mainline numa_promotion_adjust_threshold()). Shared by the CMocka suite
- * and the kernel self-test module: public API only, no libc, no 64-bit
- * division, small stack frames.
+ * Self-test vectors of the hot-threshold controller (the 2020 RFC's patch
+ * 8/8, Linux 6.1's numa_promotion_adjust_threshold()). Shared by the
+ * CMocka suite and the kernel self-test module: public API only, no libc,
+ * no 64-bit division, small stack frames.
  */
 #ifndef _TIERPOL_SELFTEST_THRESHOLD_H
 #define _TIERPOL_SELFTEST_THRESHOLD_H
@@ -19,10 +19,15 @@
 
 #define TP_ST_TH_NOCFG	0x1U	/* pass a NULL config */
 #define TP_ST_TH_NOOBJ	0x2U	/* pass a NULL controller */
+#define TP_ST_TH_SZ0	0x4U	/* @sz 0 */
+#define TP_ST_TH_SZLOW	0x8U	/* @sz one byte short */
+#define TP_ST_TH_TAIL	0x10U	/* @sz 8 bytes longer, a non-zero tail byte */
+#define TP_ST_TH_SZBIG	0x20U	/* @sz 8 bytes longer, zero tail */
 
 static void tp_st_th_cfg(struct tp_thresh_cfg *c, u32 variant, u32 steps,
 			 u32 tps, u64 ref_th, u64 period, u64 rate)
 {
+	c->sz = sizeof(*c);
 	c->variant = variant;
 	c->steps = steps;
 	c->tps = tps;
@@ -57,7 +62,7 @@ static int tp_st_th_close(struct tp_thresh *t, u64 *cand, u64 diff, u64 *now,
 {
 	*cand += diff;
 	*now += period + 1;
-	return tp_thresh_update(t, cand, *now);
+	return tp_thresh_update(t, *cand, *now);
 }
 
 /* ---- configuration checks ------------------------------------------------ */
@@ -71,37 +76,79 @@ struct tp_st_th_bad {
 	u64 ref_th;
 	u64 period;
 	u64 rate;
-	int ret;
+	int ret;	/* of init */
+	int tune;	/* of a tune of a controller at 1000 ticks/s */
 };
 
 static const struct tp_st_th_bad tp_st_th_bad_rows[] = {
-	{ "NULL config", TP_ST_TH_NOCFG, 0, 0, 1000, 0, 0, 0, -EINVAL },
-	{ "NULL controller", TP_ST_TH_NOOBJ, 0, 0, 1000, 0, 0, 0, -EINVAL },
-	{ "variant 2", 0, 2, 0, 1000, 0, 0, 0, -EINVAL },
-	{ "variant ~0", 0, ~0U, 0, 1000, 0, 0, 0, -EINVAL },
-	{ "tps 0", 0, 0, 0, 0, 0, 0, 0, -EINVAL },
-	{ "tps TP_TPS_MAX + 1", 0, 0, 0, TP_TPS_MAX + 1, 0, 0, 0, -EINVAL },
+	{ "NULL config", TP_ST_TH_NOCFG, 0, 0, 1000, 0, 0, 0, -EINVAL,
+	  -EINVAL },
+	{ "NULL controller", TP_ST_TH_NOOBJ, 0, 0, 1000, 0, 0, 0, -EINVAL,
+	  -EINVAL },
+	{ "sz 0", TP_ST_TH_SZ0, 0, 0, 1000, 0, 0, 0, -EINVAL, -EINVAL },
+	{ "sz one byte short", TP_ST_TH_SZLOW, 0, 0, 1000, 0, 0, 0, -EINVAL,
+	  -EINVAL },
+	{ "sz + 8, non-zero tail", TP_ST_TH_TAIL, 0, 0, 1000, 0, 0, 0,
+	  -EINVAL, -EINVAL },
+	{ "sz + 8, zero tail", TP_ST_TH_SZBIG, 0, 0, 1000, 5, 5, 5, 0, 0 },
+	{ "variant 2", 0, 2, 0, 1000, 0, 0, 0, -EINVAL, -EINVAL },
+	{ "variant ~0", 0, ~0U, 0, 1000, 0, 0, 0, -EINVAL, -EINVAL },
+	{ "tps 0", 0, 0, 0, 0, 0, 0, 0, -EINVAL, -EINVAL },
+	{ "tps TP_TPS_MAX + 1", 0, 0, 0, TP_TPS_MAX + 1, 0, 0, 0, -EINVAL,
+	  -EINVAL },
 	{ "steps TP_THRESH_STEPS_MAX + 1", 0, 1, TP_THRESH_STEPS_MAX + 1,
-	  1000, 0, 0, 0, -EINVAL },
+	  1000, 0, 0, 0, -EINVAL, -EINVAL },
 	{ "ref_th TP_TIME_MAX + 1", 0, 0, 0, 1000, TP_TIME_MAX + 1, 0, 0,
-	  -ERANGE },
-	{ "ref_th ~0", 0, 1, 0, 1000, ~0ULL, 0, 0, -ERANGE },
+	  -ERANGE, -ERANGE },
+	{ "ref_th ~0", 0, 1, 0, 1000, ~0ULL, 0, 0, -ERANGE, -ERANGE },
 	{ "period TP_TIME_MAX + 1", 0, 0, 0, 1000, 0, TP_TIME_MAX + 1, 0,
-	  -ERANGE },
+	  -ERANGE, -ERANGE },
 	{ "rate TP_RATE_MAX + 1", 0, 0, 0, 1000, 0, 0, TP_RATE_MAX + 1,
-	  -ERANGE },
-	{ "rate ~0", 0, 1, 0, 1000, 0, 0, ~0ULL, -ERANGE },
-	/* The largest accepted values. */
-	{ "tps 1", 0, 0, 0, 1, 0, 0, 0, 0 },
-	{ "tps TP_TPS_MAX", 0, 1, 0, TP_TPS_MAX, 0, 0, 0, 0 },
+	  -ERANGE, -ERANGE },
+	{ "rate ~0", 0, 1, 0, 1000, 0, 0, ~0ULL, -ERANGE, -ERANGE },
+	/* a tune to another clock: -EINVAL wins over -ERANGE */
+	{ "ref_th TP_TIME_MAX + 1, tps 999", 0, 0, 0, 999, TP_TIME_MAX + 1, 0,
+	  0, -ERANGE, -EINVAL },
+	/* The largest accepted values; a tune cannot change the clock. */
+	{ "tps 1", 0, 0, 0, 1, 0, 0, 0, 0, -EINVAL },
+	{ "tps 1001: tune to another clock", 0, 0, 0, 1001, 0, 0, 0, 0,
+	  -EINVAL },
+	{ "tps TP_TPS_MAX", 0, 1, 0, TP_TPS_MAX, 0, 0, 0, 0, -EINVAL },
 	{ "steps TP_THRESH_STEPS_MAX", 0, 0, TP_THRESH_STEPS_MAX, 1000, 0, 0,
-	  0, 0 },
-	{ "ref_th TP_TIME_MAX", 0, 1, 0, 1000, TP_TIME_MAX, 0, 0, 0 },
-	{ "period TP_TIME_MAX", 0, 0, 0, 1000, 0, TP_TIME_MAX, 0, 0 },
-	{ "rate TP_RATE_MAX", 0, 1, 0, TP_TPS_MAX, 0, 0, TP_RATE_MAX, 0 },
+	  0, 0, 0 },
+	{ "ref_th TP_TIME_MAX", 0, 1, 0, 1000, TP_TIME_MAX, 0, 0, 0, 0 },
+	{ "period TP_TIME_MAX", 0, 0, 0, 1000, 0, TP_TIME_MAX, 0, 0, 0 },
+	{ "rate TP_RATE_MAX", 0, 1, 0, TP_TPS_MAX, 0, 0, TP_RATE_MAX, 0,
+	  -EINVAL },
+	{ "rate TP_RATE_MAX, ms", 0, 1, 0, 1000, 0, 0, TP_RATE_MAX, 0, 0 },
 };
 
 static struct tp_thresh tp_st_th_obj, tp_st_th_copy;
+/* A configuration followed by bytes a newer header might define. */
+static struct {
+	struct tp_thresh_cfg c;
+	u8 tail[8];
+} tp_st_th_big;
+
+/* The configuration of row @r: &tp_st_th_big.c, or NULL. */
+static const struct tp_thresh_cfg *
+tp_st_th_bad_cfg(const struct tp_st_th_bad *r)
+{
+	struct tp_thresh_cfg *c = &tp_st_th_big.c;
+
+	tp_st_th_fill(&tp_st_th_big, sizeof(tp_st_th_big), 0);
+	tp_st_th_cfg(c, r->variant, r->steps, r->tps, r->ref_th, r->period,
+		     r->rate);
+	if (r->how & TP_ST_TH_SZ0)
+		c->sz = 0;
+	if (r->how & TP_ST_TH_SZLOW)
+		c->sz = sizeof(*c) - 1;
+	if (r->how & (TP_ST_TH_SZBIG | TP_ST_TH_TAIL))
+		c->sz = sizeof(*c) + sizeof(tp_st_th_big.tail);
+	if (r->how & TP_ST_TH_TAIL)
+		tp_st_th_big.tail[7] = 1;
+	return (r->how & TP_ST_TH_NOCFG) ? NULL : c;
+}
 
 static void tp_st_th_check_cfgs(struct tp_st *st)
 {
@@ -114,40 +161,37 @@ static void tp_st_th_check_cfgs(struct tp_st *st)
 
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_bad_rows); i++) {
 		r = &tp_st_th_bad_rows[i];
-		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, r->ref_th,
-			     r->period, r->rate);
 		t = (r->how & TP_ST_TH_NOOBJ) ? NULL : &tp_st_th_obj;
 
 		/* init: on error the object keeps every byte */
 		tp_st_th_fill(&tp_st_th_obj, sizeof(tp_st_th_obj), 0xa5);
 		tp_st_th_copy = tp_st_th_obj;
-		ret = tp_thresh_init(t, (r->how & TP_ST_TH_NOCFG) ? NULL : &c,
-				     0, 0);
+		ret = tp_thresh_init(t, tp_st_th_bad_cfg(r), 0, 0);
 		ok = ret == r->ret;
 		if (r->ret)
 			ok = ok && tp_st_th_same(&tp_st_th_obj, &tp_st_th_copy,
 						 sizeof(tp_st_th_obj));
 		TP_ST_CHECK(st, ok, r->name);
 
-		/* tune of a running controller: same answer, no change */
-		tp_st_th_cfg(&c, TP_THRESH_SEED, 0, 1000, 0, 0, 0);
-		if (tp_thresh_init(&tp_st_th_obj, &c, 3, 5)) {
-			TP_ST_CHECK(st, false, r->name);
-			continue;
-		}
+		/* tune of an adjusted controller: on error no change */
+		tp_st_th_cfg(&c, TP_THRESH_RFC2020, 0, 1000, 1000, 0, 0);
+		ok = !tp_thresh_init(&tp_st_th_obj, &c, 3, 5);
+		ok = ok && tp_thresh_update(&tp_st_th_obj, 4, 6) ==
+			   TP_TH_LOWERED;
 		tp_st_th_copy = tp_st_th_obj;
-		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, r->ref_th,
-			     r->period, r->rate);
-		ret = tp_thresh_tune(t, (r->how & TP_ST_TH_NOCFG) ? NULL : &c);
-		ok = ret == r->ret;
-		if (r->ret)
+		ret = tp_thresh_tune(t, tp_st_th_bad_cfg(r));
+		ok = ok && ret == r->tune;
+		if (r->tune)
 			ok = ok && tp_st_th_same(&tp_st_th_obj, &tp_st_th_copy,
 						 sizeof(tp_st_th_obj));
+		else	/* the period started at 6 is kept */
+			ok = ok && tp_thresh_update(&tp_st_th_obj, 4, 6) ==
+				   TP_TH_IDLE;
 		TP_ST_CHECK(st, ok, r->name);
 	}
 }
 
-/* ---- defaults ------------------------------------------------------------ */
+/* ---- the kernel's defaults, and 0 ------------------------------------- */
 
 struct tp_st_th_def {
 	const char *name;
@@ -160,41 +204,95 @@ struct tp_st_th_def {
 };
 
 static const struct tp_st_th_def tp_st_th_def_rows[] = {
-	{ "defaults, ms clock, seed", 0, 1000, 0, 1000, 60000, 938 },
-	{ "defaults, ms clock, mainline", 1, 1000, 0, 1000, 60000, 875 },
-	{ "defaults, HZ=250, seed", 0, 250, 0, 250, 15000, 235 },
-	{ "defaults, HZ=250, mainline", 1, 250, 0, 250, 15000, 219 },
-	{ "defaults, ns clock, seed", 0, 1000000000, 0, 1000000000ULL,
+	{ "1 s of 60 s, ms clock, rfc2020", 0, 1000, 0, 1000, 60000, 938 },
+	{ "1 s of 60 s, ms clock, linux61", 1, 1000, 0, 1000, 60000, 875 },
+	{ "1 s of 60 s, HZ=250, rfc2020", 0, 250, 0, 250, 15000, 235 },
+	{ "1 s of 60 s, HZ=250, linux61", 1, 250, 0, 250, 15000, 219 },
+	{ "1 s of 60 s, ns clock, rfc2020", 0, 1000000000, 0, 1000000000ULL,
 	  60000000000ULL, 937500000ULL },
-	{ "defaults, ns clock, mainline", 1, 1000000000, 0, 1000000000ULL,
+	{ "1 s of 60 s, ns clock, linux61", 1, 1000000000, 0, 1000000000ULL,
 	  60000000000ULL, 875000000ULL },
-	{ "16 steps written out, seed", 0, 1000, 16, 1000, 60000, 938 },
-	{ "16 steps written out, mainline", 1, 1000, 16, 1000, 60000, 875 },
+	{ "16 steps written out, rfc2020", 0, 1000, 16, 1000, 60000, 938 },
+	{ "16 steps written out, linux61", 1, 1000, 16, 1000, 60000, 875 },
 };
 
 static void tp_st_th_check_defaults(struct tp_st *st)
 {
 	const struct tp_st_th_def *r;
+	struct tp_thresh *t = &tp_st_th_obj;
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 0;
 	unsigned int i;
 	bool ok;
 
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_def_rows); i++) {
 		r = &tp_st_th_def_rows[i];
 		/* rate 0: one candidate is over budget, none is not below */
-		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, 0, 0, 0);
-		cand = 0;
-		ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, 0);
-		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->ref;
-		cand = 1;
-		ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, r->period) ==
-			   TP_TH_IDLE;
-		ok = ok && tp_thresh_update(&tp_st_th_obj, &cand,
-					    r->period + 1) == TP_TH_LOWERED;
-		ok = ok && tp_thresh_get(&tp_st_th_obj) == r->lowered;
+		tp_st_th_cfg(&c, r->variant, r->steps, r->tps, r->ref,
+			     r->period, 0);
+		ok = !tp_thresh_init(t, &c, 0, 0);
+		ok = ok && tp_thresh_get(t) == r->ref;
+		ok = ok && tp_thresh_update(t, 1, r->period) == TP_TH_IDLE;
+		ok = ok && tp_thresh_update(t, 1, r->period + 1) ==
+			   TP_TH_LOWERED;
+		ok = ok && tp_thresh_get(t) == r->lowered;
 		TP_ST_CHECK(st, ok, r->name);
 	}
+}
+
+/*
+ * 0 keeps the kernel's meaning: a reference threshold of 0 is a threshold
+ * of 0 (nothing is hot under Linux 6.1's strict test), which no
+ * adjustment moves; a period of 0 closes at every tick.
+ */
+static void tp_st_th_check_zero(struct tp_st *st)
+{
+	struct tp_thresh *t = &tp_st_th_obj;
+	struct tp_thresh_cfg c;
+	u64 cand = 0, now = 0;
+	bool ok;
+	u32 v;
+	int k;
+
+	for (v = 0; v <= 1; v++) {
+		tp_st_th_cfg(&c, v, 0, 1000, 0, 10, 1000);
+		ok = !tp_thresh_init(t, &c, cand, now);
+		ok = ok && tp_thresh_get(t) == 0;
+		for (k = 0; k < 4; k++) {
+			ok = ok && tp_st_th_close(t, &cand, 1000, &now, 10) ==
+				   TP_TH_KEPT;
+			ok = ok && tp_thresh_get(t) == 0;
+			ok = ok && tp_st_th_close(t, &cand, 0, &now, 10) ==
+				   TP_TH_KEPT;
+			ok = ok && tp_thresh_get(t) == 0;
+		}
+		TP_ST_CHECK(st, ok, v ? "linux61: ref_th 0 is threshold 0" :
+					"rfc2020: ref_th 0 is threshold 0");
+	}
+
+	/* an adjusted threshold reads 0 under a reference of 0, and back */
+	tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, 1000, 1600, 10, 1000);
+	ok = !tp_thresh_init(t, &c, cand, now);
+	ok = ok && tp_st_th_close(t, &cand, 1000, &now, 10) == TP_TH_LOWERED;
+	ok = ok && tp_thresh_get(t) == 1400;
+	c.ref_th = 0;
+	ok = ok && !tp_thresh_tune(t, &c);
+	ok = ok && tp_thresh_get(t) == 0;
+	c.ref_th = 1600;
+	ok = ok && !tp_thresh_tune(t, &c);
+	ok = ok && tp_thresh_get(t) == 1400;
+	TP_ST_CHECK(st, ok, "ref_th 0 after an adjustment reads 0");
+
+	/* period 0: every tick closes one, and only one */
+	tp_st_th_cfg(&c, TP_THRESH_RFC2020, 16, 1000, 1600, 0, 1000);
+	ok = !tp_thresh_init(t, &c, 0, 100);
+	ok = ok && tp_thresh_update(t, 0, 100) == TP_TH_IDLE;
+	for (now = 101; now < 120; now++) {
+		ok = ok && tp_thresh_update(t, 0, now) != TP_TH_IDLE;
+		ok = ok && tp_thresh_update(t, 0, now) == TP_TH_IDLE;
+	}
+	/* 1 candidate a tick, the budget of 1000/s over 0 ticks is 0 */
+	ok = ok && tp_thresh_update(t, 1, now) == TP_TH_LOWERED;
+	TP_ST_CHECK(st, ok, "period 0 closes at every tick");
 }
 
 /* ---- both variants driven to both bounds --------------------------------- */
@@ -211,19 +309,19 @@ struct tp_st_th_walk {
 };
 
 static const struct tp_st_th_walk tp_st_th_walk_rows[] = {
-	{ "seed ref 1600: [100, 1600]", 0, 16, 1600, 100, 1600, 15, 15 },
-	{ "mainline ref 1600: [200, 3200]", 1, 16, 1600, 200, 3200, 7, 15 },
-	{ "seed ref 1000: [62, 1000]", 0, 0, 1000, 62, 1000, 16, 16 },
-	{ "mainline ref 1000: [125, 2000]", 1, 0, 1000, 125, 2000, 7, 15 },
-	{ "seed 4 steps: [250, 1000]", 0, 4, 1000, 250, 1000, 3, 3 },
-	{ "mainline 4 steps: [500, 2000]", 1, 4, 1000, 500, 2000, 1, 3 },
-	{ "seed ref 10 < steps: [1, 10]", 0, 16, 10, 1, 10, 9, 9 },
-	{ "mainline ref 5 < steps: [1, 10]", 1, 16, 5, 1, 10, 4, 9 },
-	{ "seed ref 1, 65536 steps: [1, 1]", 0, TP_THRESH_STEPS_MAX, 1, 1, 1,
+	{ "rfc2020 ref 1600: [100, 1600]", 0, 16, 1600, 100, 1600, 15, 15 },
+	{ "linux61 ref 1600: [200, 3200]", 1, 16, 1600, 200, 3200, 7, 15 },
+	{ "rfc2020 ref 1000: [62, 1000]", 0, 0, 1000, 62, 1000, 16, 16 },
+	{ "linux61 ref 1000: [125, 2000]", 1, 0, 1000, 125, 2000, 7, 15 },
+	{ "rfc2020 4 steps: [250, 1000]", 0, 4, 1000, 250, 1000, 3, 3 },
+	{ "linux61 4 steps: [500, 2000]", 1, 4, 1000, 500, 2000, 1, 3 },
+	{ "rfc2020 ref 10 < steps: [1, 10]", 0, 16, 10, 1, 10, 9, 9 },
+	{ "linux61 ref 5 < steps: [1, 10]", 1, 16, 5, 1, 10, 4, 9 },
+	{ "rfc2020 ref 1, 65536 steps: [1, 1]", 0, TP_THRESH_STEPS_MAX, 1, 1, 1,
 	  0, 0 },
-	{ "seed ref TP_TIME_MAX", 0, 16, TP_TIME_MAX, TP_TIME_MAX >> 4,
+	{ "rfc2020 ref TP_TIME_MAX", 0, 16, TP_TIME_MAX, TP_TIME_MAX >> 4,
 	  TP_TIME_MAX, 15, 15 },
-	{ "mainline ref TP_TIME_MAX doubled", 1, 16, TP_TIME_MAX,
+	{ "linux61 ref TP_TIME_MAX doubled", 1, 16, TP_TIME_MAX,
 	  TP_TIME_MAX >> 3, TP_TIME_MAX << 1, 7, 15 },
 };
 
@@ -256,9 +354,8 @@ static void tp_st_th_check_walks(struct tp_st *st)
 {
 	const struct tp_st_th_walk *r;
 	struct tp_thresh_cfg c;
-	aligned_u64 cand;
 	unsigned int i;
-	u64 now;
+	u64 now, cand;
 	bool ok;
 
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_walk_rows); i++) {
@@ -341,21 +438,20 @@ static void tp_st_th_check_band(struct tp_st *st)
 {
 	const struct tp_st_th_band *r;
 	struct tp_thresh_cfg c;
-	aligned_u64 cand;
 	unsigned int i;
-	u64 th;
+	u64 th, cand;
 	bool ok;
 	int ev;
 
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_band_rows); i++) {
 		r = &tp_st_th_band_rows[i];
-		/* mainline ref 1600: starts mid-range, one step is 200 */
-		tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, r->tps, 1600,
+		/* Linux 6.1 ref 1600: starts mid-range, one step is 200 */
+		tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, r->tps, 1600,
 			     r->period, r->rate);
 		cand = 12345;
 		ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, 77);
 		cand += r->diff;
-		ev = tp_thresh_update(&tp_st_th_obj, &cand, 77 + r->period + 1);
+		ev = tp_thresh_update(&tp_st_th_obj, cand, 77 + r->period + 1);
 		th = tp_thresh_get(&tp_st_th_obj);
 		ok = ok && ev == r->ev;
 		if (ev == TP_TH_KEPT)
@@ -368,24 +464,98 @@ static void tp_st_th_check_band(struct tp_st *st)
 	}
 }
 
+/*
+ * The budget: rate x period / tps candidates, from the rate in force at
+ * the close (a tune in the middle of a period counts), exact for operands
+ * whose products pass 2^64 (110 % and 90 % of a budget near 2^62 and
+ * 2^63), saturated when the budget itself does not fit 64 bits.
+ */
+struct tp_st_th_big {
+	const char *name;
+	u32 tps;
+	u64 period;
+	u64 rate;
+	u64 diff;
+	int ev;
+};
+
+static const struct tp_st_th_big tp_st_th_big_rows[] = {
+	/* budget 2^62 - 1: 110 % is 5072854620270126693.3 */
+	{ "2^62 - 1 budget: 110 % keeps", 1, (1ULL << 62) - 1, 1,
+	  5072854620270126693ULL, TP_TH_KEPT },
+	{ "2^62 - 1 budget: 110 % + 1 lowers", 1, (1ULL << 62) - 1, 1,
+	  5072854620270126694ULL, TP_TH_LOWERED },
+	{ "2^62 - 1 budget: 90 % keeps", 1, (1ULL << 62) - 1, 1,
+	  4150517416584649112ULL, TP_TH_KEPT },
+	{ "2^62 - 1 budget: 90 % - 1 raises", 1, (1ULL << 62) - 1, 1,
+	  4150517416584649111ULL, TP_TH_RAISED },
+	/* budget 2^63 - 2: 90 % is 8301034833169298225.4 */
+	{ "2^63 - 2 budget: 90 % keeps", 1, (1ULL << 62) - 1, 2,
+	  8301034833169298225ULL, TP_TH_KEPT },
+	{ "2^63 - 2 budget: 90 % - 1 raises", 1, (1ULL << 62) - 1, 2,
+	  8301034833169298224ULL, TP_TH_RAISED },
+	{ "2^63 - 2 budget: 2^63 - 1 keeps", 1, (1ULL << 62) - 1, 2,
+	  (1ULL << 63) - 1, TP_TH_KEPT },
+	/* 2^94 and 1.98e19: saturated, not wrapped to a small budget */
+	{ "2^94 budget saturates: 2^63 - 1 raises", 1, 1ULL << 62,
+	  TP_RATE_MAX, (1ULL << 63) - 1, TP_TH_RAISED },
+	{ "ns clock, 2^62 ns x 2^32/s saturates", 1000000000, 1ULL << 62,
+	  TP_RATE_MAX, (1ULL << 63) - 1, TP_TH_RAISED },
+};
+
+static void tp_st_th_check_budget(struct tp_st *st)
+{
+	const struct tp_st_th_big *r;
+	struct tp_thresh *t = &tp_st_th_obj;
+	struct tp_thresh_cfg c;
+	unsigned int i;
+	bool ok;
+	int ev;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_big_rows); i++) {
+		r = &tp_st_th_big_rows[i];
+		tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, r->tps, 1600, r->period,
+			     r->rate);
+		ok = !tp_thresh_init(t, &c, 5, 0);
+		ok = ok && tp_thresh_update(t, 5 + r->diff, r->period) ==
+			   TP_TH_IDLE;
+		ev = tp_thresh_update(t, 5 + r->diff, r->period + 1);
+		ok = ok && ev == r->ev;
+		ok = ok && tp_thresh_get(t) == (ev == TP_TH_KEPT ? 1600 :
+						ev == TP_TH_LOWERED ? 1400 :
+						1800);
+		TP_ST_CHECK(st, ok, r->name);
+	}
+
+	/* 1000/s over 1 s; a tune in the period doubles the budget */
+	tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, 1000, 1600, 1000, 1000);
+	ok = !tp_thresh_init(t, &c, 0, 0);
+	c.rate_limit = 2000;
+	ok = ok && !tp_thresh_tune(t, &c);
+	ok = ok && tp_thresh_update(t, 1500, 1001) == TP_TH_RAISED;
+	ok = ok && tp_thresh_get(t) == 1800;
+	/* and halves it again: the same count is now over it */
+	c.rate_limit = 1000;
+	ok = ok && !tp_thresh_tune(t, &c);
+	ok = ok && tp_thresh_update(t, 3000, 2002) == TP_TH_LOWERED;
+	ok = ok && tp_thresh_get(t) == 1600;
+	TP_ST_CHECK(st, ok, "the rate at the close judges the period");
+}
+
 /* A counter below the baseline counts as none; the baseline stays. */
 static void tp_st_th_check_backwards(struct tp_st *st)
 {
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 5000;
 	bool ok;
 
-	tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, 1000, 1600, 1000, 1000);
-	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, 0);
-	cand = 4000;
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 1001) ==
+	tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, 1000, 1600, 1000, 1000);
+	ok = !tp_thresh_init(&tp_st_th_obj, &c, 5000, 0);
+	ok = ok && tp_thresh_update(&tp_st_th_obj, 4000, 1001) ==
 		   TP_TH_RAISED;
 	/* 1100 above the old baseline of 5000: in the band */
-	cand = 6100;
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 2002) == TP_TH_KEPT;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, 6100, 2002) == TP_TH_KEPT;
 	/* the baseline moved to 6100: 1101 more lowers */
-	cand = 7201;
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 3003) ==
+	ok = ok && tp_thresh_update(&tp_st_th_obj, 7201, 3003) ==
 		   TP_TH_LOWERED;
 	TP_ST_CHECK(st, ok, "counter below the baseline counts as none");
 }
@@ -409,25 +579,24 @@ static const struct tp_st_th_period tp_st_th_period_rows[] = {
 
 static bool tp_st_th_one_period(struct tp_thresh *t, u64 start, u64 period)
 {
-	aligned_u64 cand = 0;
 	u64 k, lim;
 
 	/* rate 0 and no candidates: every close keeps */
 	lim = period < 200 ? period : 200;
 	for (k = 0; k <= lim; k++)
-		if (tp_thresh_update(t, &cand, start + k) != TP_TH_IDLE)
+		if (tp_thresh_update(t, 0, start + k) != TP_TH_IDLE)
 			return false;
 	for (k = period - 3; k <= period; k++)
-		if (tp_thresh_update(t, &cand, start + k) != TP_TH_IDLE)
+		if (tp_thresh_update(t, 0, start + k) != TP_TH_IDLE)
 			return false;
 	/* the past is never "over" */
-	if (tp_thresh_update(t, &cand, start - 1) != TP_TH_IDLE ||
-	    tp_thresh_update(t, &cand, start - period) != TP_TH_IDLE)
+	if (tp_thresh_update(t, 0, start - 1) != TP_TH_IDLE ||
+	    tp_thresh_update(t, 0, start - period) != TP_TH_IDLE)
 		return false;
-	if (tp_thresh_update(t, &cand, start + period + 1) != TP_TH_KEPT)
+	if (tp_thresh_update(t, 0, start + period + 1) != TP_TH_KEPT)
 		return false;
 	/* closed: the same instant again is a new, idle period */
-	return tp_thresh_update(t, &cand, start + period + 1) == TP_TH_IDLE;
+	return tp_thresh_update(t, 0, start + period + 1) == TP_TH_IDLE;
 }
 
 static void tp_st_th_check_periods(struct tp_st *st)
@@ -439,7 +608,7 @@ static void tp_st_th_check_periods(struct tp_st *st)
 
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_th_period_rows); i++) {
 		r = &tp_st_th_period_rows[i];
-		tp_st_th_cfg(&c, TP_THRESH_SEED, 0, 1000, 0, r->period, 0);
+		tp_st_th_cfg(&c, TP_THRESH_RFC2020, 0, 1000, 0, r->period, 0);
 		ok = !tp_thresh_init(&tp_st_th_obj, &c, 0, r->start);
 		ok = ok && tp_st_th_one_period(&tp_st_th_obj, r->start,
 					       r->period);
@@ -457,7 +626,7 @@ static void tp_st_th_check_ref_raised(struct tp_st *st, u32 variant,
 				      u64 unit_lo, u64 unit_hi, u64 max_hi)
 {
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 0;
+	u64 cand = 0;
 	u64 now = 0, th;
 	u32 kernel;
 	bool ok;
@@ -480,26 +649,26 @@ static void tp_st_th_check_ref_raised(struct tp_st *st, u32 variant,
 	/* the kernel's max(th - unit, unit) in unsigned int wraps */
 	kernel = (u32)unit_lo - (u32)unit_hi;
 	ok = ok && th == unit_hi && th <= max_hi && kernel > max_hi;
-	TP_ST_CHECK(st, ok, variant ? "mainline: ref raised, no underflow" :
-				      "seed: ref raised, no underflow");
+	TP_ST_CHECK(st, ok, variant ? "linux61: ref raised, no underflow" :
+				      "rfc2020: ref raised, no underflow");
 }
 
 static void tp_st_th_check_ref_lowered(struct tp_st *st)
 {
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 0;
+	u64 cand = 0;
 	u64 now = 0;
 	bool ok;
 	int k;
 
-	/* mainline ref 1600 raised to its ceiling 3200 */
-	tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, 1000, 1600, 10, 1000);
+	/* Linux 6.1 ref 1600 raised to its ceiling 3200 */
+	tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, 1000, 1600, 10, 1000);
 	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
 	for (k = 0; k < 10; k++)
 		tp_st_th_close(&tp_st_th_obj, &cand, 0, &now, 10);
 	ok = ok && tp_thresh_get(&tp_st_th_obj) == 3200;
 	/* ref lowered to 800: bounds [100, 1600], clamped */
-	tp_st_th_cfg(&c, TP_THRESH_MAINLINE, 16, 1000, 800, 10, 1000);
+	tp_st_th_cfg(&c, TP_THRESH_LINUX61, 16, 1000, 800, 10, 1000);
 	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
 	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
 	ok = ok && tp_st_th_close(&tp_st_th_obj, &cand, 0, &now, 10) ==
@@ -520,7 +689,7 @@ static void tp_st_th_check_one_step(struct tp_st *st)
 {
 	static const u64 refs[] = { 1000, 1ULL << 40, TP_TIME_MAX };
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 0;
+	u64 cand = 0;
 	unsigned int i;
 	u64 now = 0;
 	bool ok;
@@ -542,8 +711,8 @@ static void tp_st_th_check_one_step(struct tp_st *st)
 							  0, &now, 10) ==
 					   TP_TH_KEPT;
 			}
-			TP_ST_CHECK(st, ok, v ? "mainline, one step" :
-						"seed, one step");
+			TP_ST_CHECK(st, ok, v ? "linux61, one step" :
+						"rfc2020, one step");
 		}
 	}
 }
@@ -553,11 +722,11 @@ static void tp_st_th_check_one_step(struct tp_st *st)
 static void tp_st_th_check_reset(struct tp_st *st)
 {
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 0;
+	u64 cand = 0;
 	u64 now = 0;
 	bool ok;
 
-	tp_st_th_cfg(&c, TP_THRESH_SEED, 16, 1000, 1600, 100, 1000);
+	tp_st_th_cfg(&c, TP_THRESH_RFC2020, 16, 1000, 1600, 100, 1000);
 	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
 	tp_st_th_close(&tp_st_th_obj, &cand, 1000, &now, 100);
 	tp_st_th_close(&tp_st_th_obj, &cand, 1000, &now, 100);
@@ -567,8 +736,8 @@ static void tp_st_th_check_reset(struct tp_st *st)
 	tp_thresh_reset(&tp_st_th_obj, false, 999999, 250);
 	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
 	cand += 110;	/* in the band relative to the kept baseline */
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 302) == TP_TH_IDLE;
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 303) == TP_TH_KEPT;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, cand, 302) == TP_TH_IDLE;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, cand, 303) == TP_TH_KEPT;
 	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
 	TP_ST_CHECK(st, ok, "reset without rearm");
 
@@ -579,8 +748,8 @@ static void tp_st_th_check_reset(struct tp_st *st)
 	tp_thresh_reset(&tp_st_th_obj, true, 50000, 1000);
 	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1600;
 	cand = 50000 + 111;
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 1100) == TP_TH_IDLE;
-	ok = ok && tp_thresh_update(&tp_st_th_obj, &cand, 1101) ==
+	ok = ok && tp_thresh_update(&tp_st_th_obj, cand, 1100) == TP_TH_IDLE;
+	ok = ok && tp_thresh_update(&tp_st_th_obj, cand, 1101) ==
 		   TP_TH_LOWERED;
 	ok = ok && tp_thresh_get(&tp_st_th_obj) == 1500;
 	TP_ST_CHECK(st, ok, "reset with rearm");
@@ -589,12 +758,12 @@ static void tp_st_th_check_reset(struct tp_st *st)
 static void tp_st_th_check_follow(struct tp_st *st)
 {
 	struct tp_thresh_cfg c;
-	aligned_u64 cand = 0;
+	u64 cand = 0;
 	u64 now = 0;
 	bool ok;
 
 	/* never adjusted: follows the reference both ways */
-	tp_st_th_cfg(&c, TP_THRESH_SEED, 16, 1000, 1000, 10, 1000);
+	tp_st_th_cfg(&c, TP_THRESH_RFC2020, 16, 1000, 1000, 10, 1000);
 	ok = !tp_thresh_init(&tp_st_th_obj, &c, cand, now);
 	c.ref_th = 2000;
 	ok = ok && !tp_thresh_tune(&tp_st_th_obj, &c);
@@ -629,12 +798,14 @@ static int tp_st_threshold(struct tp_st *st)
 
 	tp_st_th_check_cfgs(st);
 	tp_st_th_check_defaults(st);
+	tp_st_th_check_zero(st);
 	tp_st_th_check_walks(st);
 	tp_st_th_check_band(st);
+	tp_st_th_check_budget(st);
 	tp_st_th_check_backwards(st);
 	tp_st_th_check_periods(st);
-	tp_st_th_check_ref_raised(st, TP_THRESH_SEED, 10, 1000, 16000);
-	tp_st_th_check_ref_raised(st, TP_THRESH_MAINLINE, 20, 2000, 32000);
+	tp_st_th_check_ref_raised(st, TP_THRESH_RFC2020, 10, 1000, 16000);
+	tp_st_th_check_ref_raised(st, TP_THRESH_LINUX61, 20, 2000, 32000);
 	tp_st_th_check_ref_lowered(st);
 	tp_st_th_check_one_step(st);
 	tp_st_th_check_reset(st);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Self-test vectors: VMA scan rate limiter (seed 004's disjoint-VMA
+ * Self-test vectors: VMA scan rate limiter (the 2023 disjoint-VMA RFC's
  * countdown on Linux 6.5, and Linux 6.7+ vma_is_accessed()).
  *
  * Shared by tests/test_vma_scan.c and the kernel's self-test module: only
@@ -52,7 +52,7 @@ static bool tp_st_vma_is_filled(const void *p, size_t n, u8 pat)
 	return true;
 }
 
-/* ---- profile validation ------------------------------------------------- */
+/* ---- profile validation ---------------------------------------------- */
 
 struct tp_st_vma_prof_row {
 	const char *name;
@@ -66,9 +66,9 @@ struct tp_st_vma_prof_row {
 };
 
 static const struct tp_st_vma_prof_row tp_st_vma_prof_rows[] = {
-	{ "vma profile: NULL profile", true, false, TP_VMA_FILTER_SEED, 1000,
-	  0, -EINVAL, 0 },
-	{ "vma profile: NULL cfg", false, true, TP_VMA_FILTER_SEED, 1000, 0,
+	{ "vma profile: NULL profile", true, false, TP_VMA_FILTER_DISJOINT,
+	  1000, 0, -EINVAL, 0 },
+	{ "vma profile: NULL cfg", false, true, TP_VMA_FILTER_DISJOINT, 1000, 0,
 	  -EINVAL, 0 },
 	{ "vma profile: filter 4 rejected", false, false, 4, 1000, 0,
 	  -EINVAL, 0 },
@@ -77,34 +77,35 @@ static const struct tp_st_vma_prof_row tp_st_vma_prof_rows[] = {
 	{ "vma profile: tps 0 rejected", false, false, TP_VMA_FILTER_NONE, 0,
 	  0, -EINVAL, 0 },
 	{ "vma profile: tps max + 1 rejected", false, false,
-	  TP_VMA_FILTER_SEED, TP_TPS_MAX + 1, 0, -EINVAL, 0 },
+	  TP_VMA_FILTER_DISJOINT, TP_TPS_MAX + 1, 0, -EINVAL, 0 },
 	{ "vma profile: tps 2^32-1 rejected", false, false,
-	  TP_VMA_FILTER_SEED, 0xffffffffU, 0, -EINVAL, 0 },
+	  TP_VMA_FILTER_DISJOINT, 0xffffffffU, 0, -EINVAL, 0 },
 	{ "vma profile: delay above TP_TIME_MAX / 4 rejected", false, false,
-	  TP_VMA_FILTER_MAINLINE, 1000, TP_TIME_MAX / 4 + 1, -ERANGE, 0 },
+	  TP_VMA_FILTER_LINUX67, 1000, TP_TIME_MAX / 4 + 1, -ERANGE, 0 },
 	{ "vma profile: delay 2^64-1 rejected", false, false,
-	  TP_VMA_FILTER_MAINLINE, 1000, ~0ULL, -ERANGE, 0 },
+	  TP_VMA_FILTER_LINUX67, 1000, ~0ULL, -ERANGE, 0 },
 	{ "vma profile: NONE, ms: default delay 1000", false, false,
 	  TP_VMA_FILTER_NONE, 1000, 0, 0, 1000 },
-	{ "vma profile: SEED, ms: default delay 1000", false, false,
-	  TP_VMA_FILTER_SEED, 1000, 0, 0, 1000 },
-	{ "vma profile: MAINLINE, HZ=250: default delay 250 jiffies", false,
-	  false, TP_VMA_FILTER_MAINLINE, 250, 0, 0, 250 },
+	{ "vma profile: DISJOINT, ms: default delay 1000", false, false,
+	  TP_VMA_FILTER_DISJOINT, 1000, 0, 0, 1000 },
+	{ "vma profile: LINUX67, HZ=250: default delay 250 jiffies", false,
+	  false, TP_VMA_FILTER_LINUX67, 250, 0, 0, 250 },
 	{ "vma profile: ns: default delay 1e9", false, false,
-	  TP_VMA_FILTER_SEED, 1000000000U, 0, 0, 1000000000ULL },
+	  TP_VMA_FILTER_DISJOINT, 1000000000U, 0, 0, 1000000000ULL },
 	{ "vma profile: tps 1: default delay 1", false, false,
-	  TP_VMA_FILTER_SEED, 1, 0, 0, 1 },
+	  TP_VMA_FILTER_DISJOINT, 1, 0, 0, 1 },
 	{ "vma profile: tps max: default delay 2^30", false, false,
-	  TP_VMA_FILTER_SEED, TP_TPS_MAX, 0, 0, TP_TPS_MAX },
-	{ "vma profile: explicit delay 7", false, false, TP_VMA_FILTER_SEED,
+	  TP_VMA_FILTER_DISJOINT, TP_TPS_MAX, 0, 0, TP_TPS_MAX },
+	{ "vma profile: explicit delay 7", false, false, TP_VMA_FILTER_DISJOINT,
 	  1000, 7, 0, 7 },
 	{ "vma profile: delay TP_TIME_MAX / 4 accepted", false, false,
-	  TP_VMA_FILTER_MAINLINE, 1000, TP_TIME_MAX / 4, 0, TP_TIME_MAX / 4 },
+	  TP_VMA_FILTER_LINUX67, 1000, TP_TIME_MAX / 4, 0, TP_TIME_MAX / 4 },
 };
 
 static bool tp_st_vma_prof_one(const struct tp_st_vma_prof_row *row)
 {
-	struct tp_vma_profile_cfg cfg = { .filter = row->filter,
+	struct tp_vma_profile_cfg cfg = { .sz = sizeof(cfg),
+					  .filter = row->filter,
 					  .tps = row->tps,
 					  .scan_delay = row->delay };
 	struct tp_vma_profile p;
@@ -132,7 +133,69 @@ static int tp_st_vma_prof_table(struct tp_st *st)
 	return st->failed - failed;
 }
 
-/* ---- seed 004's rate limit formula -------------------------------------- */
+/* ---- the size field (libbpf style) --------------------------------------- */
+
+/* A configuration from a newer header: unknown bytes must be zero. */
+static struct {
+	struct tp_vma_profile_cfg cfg;
+	u64 tail[2];
+} tp_st_vma_big;
+
+struct tp_st_vma_sz_row {
+	const char *name;
+	u32 sz;
+	u64 tail;	/* the last unknown word */
+	int ret;
+};
+
+static const struct tp_st_vma_sz_row tp_st_vma_sz_rows[] = {
+	{ "vma sz: 0 rejected", 0, 0, -EINVAL },
+	{ "vma sz: without scan_delay rejected",
+	  (u32)offsetof(struct tp_vma_profile_cfg, scan_delay), 0, -EINVAL },
+	{ "vma sz: one byte short rejected",
+	  sizeof(struct tp_vma_profile_cfg) - 1, 0, -EINVAL },
+	{ "vma sz: exact", sizeof(struct tp_vma_profile_cfg), 0, 0 },
+	{ "vma sz: exact, bytes beyond it ignored",
+	  sizeof(struct tp_vma_profile_cfg), ~0ULL, 0 },
+	{ "vma sz: newer header, zero tail", sizeof(tp_st_vma_big), 0, 0 },
+	{ "vma sz: newer header, non-zero tail rejected",
+	  sizeof(tp_st_vma_big), 1ULL << 63, -EINVAL },
+	{ "vma sz: above 4096 rejected", 4097, 0, -EINVAL },
+};
+
+static bool tp_st_vma_sz_one(const struct tp_st_vma_sz_row *row)
+{
+	struct tp_vma_profile p;
+	int ret;
+
+	tp_st_vma_fill(&tp_st_vma_big, sizeof(tp_st_vma_big), 0);
+	tp_st_vma_big.cfg.sz = row->sz;
+	tp_st_vma_big.cfg.filter = TP_VMA_FILTER_LINUX67;
+	tp_st_vma_big.cfg.tps = 1000;
+	tp_st_vma_big.cfg.scan_delay = 77;
+	tp_st_vma_big.tail[1] = row->tail;
+	tp_st_vma_fill(&p, sizeof(p), TP_ST_VMA_FILL);
+	ret = tp_vma_profile_init(&p, &tp_st_vma_big.cfg);
+	if (ret != row->ret)
+		return false;
+	if (ret)
+		return tp_st_vma_is_filled(&p, sizeof(p), TP_ST_VMA_FILL);
+	return p.filter == TP_VMA_FILTER_LINUX67 && p.scan_delay == 77 &&
+	       p.reset_period == 308;
+}
+
+static int tp_st_vma_sz_table(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+	size_t i;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_vma_sz_rows); i++)
+		TP_ST_CHECK(st, tp_st_vma_sz_one(&tp_st_vma_sz_rows[i]),
+			    tp_st_vma_sz_rows[i].name);
+	return st->failed - failed;
+}
+
+/* ---- the disjoint-VMA RFC's rate limit formula ----------------------- */
 
 struct tp_st_vma_rl_row {
 	const char *name;
@@ -141,7 +204,7 @@ struct tp_st_vma_rl_row {
 };
 
 static const struct tp_st_vma_rl_row tp_st_vma_rl_rows[] = {
-	{ "ratelimit: size 0 -> 1 (seed's guard)", 0, 1 },
+	{ "ratelimit: size 0 -> 1 (the RFC's guard)", 0, 1 },
 	{ "ratelimit: 1 byte -> 1 + (4M >> 7)", 1, 32769 },
 	{ "ratelimit: 2 KiB -> 17", 0x800, 17 },
 	{ "ratelimit: 4 KiB - 1 -> 9", TP_ST_VMA_4K - 1, 9 },
@@ -153,9 +216,9 @@ static const struct tp_st_vma_rl_row tp_st_vma_rl_rows[] = {
 	{ "ratelimit: 32 KiB + 1 -> 1", 8 * TP_ST_VMA_4K + 1, 1 },
 	{ "ratelimit: 4 MiB -> 1", TP_ST_VMA_4M, 1 },
 	{ "ratelimit: 4 GiB -> 1", TP_ST_VMA_4G, 1 },
-	{ "ratelimit: 4 GiB + 4 KiB -> 1 (seed's u32: 9)",
+	{ "ratelimit: 4 GiB + 4 KiB -> 1 (the RFC's u32: 9)",
 	  TP_ST_VMA_4G + TP_ST_VMA_4K, 1 },
-	{ "ratelimit: 4 GiB + 16 KiB -> 1 (seed's u32: 3)",
+	{ "ratelimit: 4 GiB + 16 KiB -> 1 (the RFC's u32: 3)",
 	  TP_ST_VMA_4G + 4 * TP_ST_VMA_4K, 1 },
 	{ "ratelimit: 2^64 - 1 -> 1", ~0ULL, 1 },
 };
@@ -174,7 +237,7 @@ static int tp_st_vma_rl_table(struct tp_st *st)
 	return st->failed - failed;
 }
 
-/* ---- PID hash: hash_32(pid, 6) = (pid * 0x61C88647) >> 26 ---------------- */
+/* ---- PID hash: hash_32(pid, 6) = (pid * 0x61C88647) >> 26 ------------ */
 
 struct tp_st_vma_pid_row {
 	const char *name;
@@ -209,7 +272,7 @@ static int tp_st_vma_pid_table(struct tp_st *st)
 	return st->failed - failed;
 }
 
-/* ---- scripted verdicts -------------------------------------------------- */
+/* ---- scripted verdicts ----------------------------------------------- */
 
 enum {
 	TP_ST_VMA_END,
@@ -274,39 +337,39 @@ static const struct tp_st_vma_op tp_st_vma_ops_none[] = {
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_seed_early[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_dj_early[] = {
 	TP_ST_INIT(0, 0),
-	TP_ST_CHK("SEED: seq 0 ignores the delay -> EARLY", 0, 0,
+	TP_ST_CHK("DISJOINT: seq 0 ignores the delay -> EARLY", 0, 0,
 		  TP_VMA_SCAN_EARLY),
-	TP_ST_CHK("SEED: seq 1 within the delay -> SKIP_DELAY", 1, 999,
+	TP_ST_CHK("DISJOINT: seq 1 within the delay -> SKIP_DELAY", 1, 999,
 		  TP_VMA_SKIP_DELAY),
-	TP_ST_CHK("SEED: seq 1 at the end of the delay -> EARLY", 1, 1000,
+	TP_ST_CHK("DISJOINT: seq 1 at the end of the delay -> EARLY", 1, 1000,
 		  TP_VMA_SCAN_EARLY),
-	TP_ST_CHK("SEED: seq 2, not accessed -> DISJOINT (countdown 0)", 2,
+	TP_ST_CHK("DISJOINT: seq 2, not accessed -> DISJOINT (countdown 0)", 2,
 		  1000, TP_VMA_SCAN_DISJOINT),
-	TP_ST_CHK("SEED: seq 2, not accessed -> SKIP_INACTIVE", 2, 1001,
+	TP_ST_CHK("DISJOINT: seq 2, not accessed -> SKIP_INACTIVE", 2, 1001,
 		  TP_VMA_SKIP_INACTIVE),
 	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
-	TP_ST_CHK("SEED: PID bit set -> ACCESSED", 3, 1002,
+	TP_ST_CHK("DISJOINT: PID bit set -> ACCESSED", 3, 1002,
 		  TP_VMA_SCAN_ACCESSED),
-	TP_ST_CHKX("SEED: other task's PID not set -> DISJOINT", 3, 1003,
+	TP_ST_CHKX("DISJOINT: other task's PID not set -> DISJOINT", 3, 1003,
 		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SCAN_DISJOINT),
-	TP_ST_CHKBAD("SEED: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
-	TP_ST_CHKBAD("SEED: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
+	TP_ST_CHKBAD("DISJOINT: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
+	TP_ST_CHKBAD("DISJOINT: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
 	TP_ST_VEND
 };
 
-/* A VMA created late (mm seq 7): the seed has no per-VMA early phase. */
-static const struct tp_st_vma_op tp_st_vma_ops_seed_late[] = {
+/* A VMA created late (mm seq 7): the RFC has no per-VMA early phase. */
+static const struct tp_st_vma_op tp_st_vma_ops_dj_late[] = {
 	TP_ST_INIT(7, 0),
-	TP_ST_CHK("SEED late VMA: within the delay -> SKIP_DELAY", 7, 500,
+	TP_ST_CHK("DISJOINT late VMA: within the delay -> SKIP_DELAY", 7, 500,
 		  TP_VMA_SKIP_DELAY),
-	TP_ST_CHK("SEED late VMA: no early phase -> DISJOINT", 7, 1000,
+	TP_ST_CHK("DISJOINT late VMA: no early phase -> DISJOINT", 7, 1000,
 		  TP_VMA_SCAN_DISJOINT),
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_seed_rotate[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_dj_rotate[] = {
 	TP_ST_INIT(2, 0),
 	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
 	TP_ST_CHK("rotation: noted PID -> ACCESSED", 2, 1000,
@@ -328,7 +391,7 @@ static const struct tp_st_vma_op tp_st_vma_ops_seed_rotate[] = {
 };
 
 /* No rotation at mm seq 0, and at most one rotation per check. */
-static const struct tp_st_vma_op tp_st_vma_ops_seed_rotate0[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_dj_rotate0[] = {
 	TP_ST_INIT(0, 0),
 	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
 	TP_ST_CHK("rotation: never at seq 0", 0, 100000, TP_VMA_SCAN_EARLY),
@@ -340,7 +403,7 @@ static const struct tp_st_vma_op tp_st_vma_ops_seed_rotate0[] = {
 };
 
 /* 16 KiB: ratelimit 3. Accessed checks leave the countdown alone. */
-static const struct tp_st_vma_op tp_st_vma_ops_seed_countdown[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_dj_countdown[] = {
 	TP_ST_INIT(2, 0),
 	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
 	TP_ST_CHKX("countdown: first unaccessed check -> DISJOINT", 2, 1000,
@@ -367,56 +430,56 @@ static const struct tp_st_vma_op tp_st_vma_ops_seed_countdown[] = {
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_ml_early[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_early[] = {
 	TP_ST_INIT(7, 0),
-	TP_ST_CHK("MAINLINE: within the delay -> SKIP_DELAY", 7, 500,
+	TP_ST_CHK("LINUX67: within the delay -> SKIP_DELAY", 7, 500,
 		  TP_VMA_SKIP_DELAY),
-	TP_ST_CHK("MAINLINE: VMA's first sequence -> EARLY", 7, 1000,
+	TP_ST_CHK("LINUX67: VMA's first sequence -> EARLY", 7, 1000,
 		  TP_VMA_SCAN_EARLY),
-	TP_ST_CHK("MAINLINE: VMA's second sequence -> EARLY", 8, 1000,
+	TP_ST_CHK("LINUX67: VMA's second sequence -> EARLY", 8, 1000,
 		  TP_VMA_SCAN_EARLY),
-	TP_ST_CHK("MAINLINE: VMA's third sequence -> SKIP_INACTIVE", 9, 1000,
+	TP_ST_CHK("LINUX67: VMA's third sequence -> SKIP_INACTIVE", 9, 1000,
 		  TP_VMA_SKIP_INACTIVE),
-	TP_ST_CHKBAD("MAINLINE: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
-	TP_ST_CHKBAD("MAINLINE: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
+	TP_ST_CHKBAD("LINUX67: empty VMA -> -EINVAL", TP_ST_VMA_EMPTY),
+	TP_ST_CHKBAD("LINUX67: inverted VMA -> -EINVAL", TP_ST_VMA_INVERTED),
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_ml_seq0[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_seq0[] = {
 	TP_ST_INIT(0, 0),
-	TP_ST_CHK("MAINLINE: seq 0 ignores the delay -> EARLY", 0, 0,
+	TP_ST_CHK("LINUX67: seq 0 ignores the delay -> EARLY", 0, 0,
 		  TP_VMA_SCAN_EARLY),
-	TP_ST_CHK("MAINLINE: seq 1 honours the delay -> SKIP_DELAY", 1, 999,
+	TP_ST_CHK("LINUX67: seq 1 honours the delay -> SKIP_DELAY", 1, 999,
 		  TP_VMA_SKIP_DELAY),
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_ml_reasons[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_reasons[] = {
 	TP_ST_INIT(0, 0),
 	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
-	TP_ST_CHK("MAINLINE: PID bit set -> ACCESSED", 5, 2000,
+	TP_ST_CHK("LINUX67: PID bit set -> ACCESSED", 5, 2000,
 		  TP_VMA_SCAN_ACCESSED),
-	TP_ST_CHKX("MAINLINE: other PID -> SKIP_INACTIVE", 5, 2000,
+	TP_ST_CHKX("LINUX67: other PID -> SKIP_INACTIVE", 5, 2000,
 		   TP_ST_VMA_PID_OTHER, 16, 0, false, TP_VMA_SKIP_INACTIVE),
-	TP_ST_CHKX("MAINLINE: offset > vma start -> PARTIAL", 5, 2000,
+	TP_ST_CHKX("LINUX67: offset > vma start -> PARTIAL", 5, 2000,
 		   TP_ST_VMA_PID_OTHER, 16, TP_ST_VMA_BASE + 1, false,
 		   TP_VMA_SCAN_PARTIAL),
-	TP_ST_CHKX("MAINLINE: offset == vma start -> SKIP_INACTIVE", 5, 2000,
+	TP_ST_CHKX("LINUX67: offset == vma start -> SKIP_INACTIVE", 5, 2000,
 		   TP_ST_VMA_PID_OTHER, 16, TP_ST_VMA_BASE, false,
 		   TP_VMA_SKIP_INACTIVE),
-	TP_ST_CHKX("MAINLINE: forced retry pass -> FORCED", 5, 2000,
+	TP_ST_CHKX("LINUX67: forced retry pass -> FORCED", 5, 2000,
 		   TP_ST_VMA_PID_OTHER, 16, 0, true, TP_VMA_SCAN_FORCED),
-	TP_ST_CHKX("MAINLINE: forced, PID set -> ACCESSED", 5, 2000,
+	TP_ST_CHKX("LINUX67: forced, PID set -> ACCESSED", 5, 2000,
 		   TP_ST_VMA_PID_SCAN, 16, 0, true, TP_VMA_SCAN_ACCESSED),
 	TP_ST_DONE(5),
-	TP_ST_CHKX("MAINLINE: scanned this seq -> SKIP_DONE, even forced", 5,
+	TP_ST_CHKX("LINUX67: scanned this seq -> SKIP_DONE, even forced", 5,
 		   2000, TP_ST_VMA_PID_SCAN, 16, 0, true, TP_VMA_SKIP_DONE),
-	TP_ST_CHKX("MAINLINE: forced within the delay -> SKIP_DELAY", 6, 1,
+	TP_ST_CHKX("LINUX67: forced within the delay -> SKIP_DELAY", 6, 1,
 		   TP_ST_VMA_PID_OTHER, 16, 0, true, TP_VMA_SKIP_DELAY),
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_ml_done[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_done[] = {
 	TP_ST_INIT(3, 0),
 	TP_ST_CHK("SKIP_DONE: a new VMA's first seq is not done", 3, 1000,
 		  TP_VMA_SCAN_EARLY),
@@ -431,7 +494,7 @@ static const struct tp_st_vma_op tp_st_vma_ops_ml_done[] = {
 	TP_ST_VEND
 };
 
-static const struct tp_st_vma_op tp_st_vma_ops_ml_starved[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_starved[] = {
 	TP_ST_INIT(0, 0),
 	TP_ST_DONE(5),
 	TP_ST_CHKX("STARVED: seq 8 == prev 5 + 3 threads -> SKIP_INACTIVE", 8,
@@ -452,7 +515,7 @@ static const struct tp_st_vma_op tp_st_vma_ops_ml_starved[] = {
 };
 
 /* Sequence numbers wrap at 2^32 (the kernel's int numa_scan_seq). */
-static const struct tp_st_vma_op tp_st_vma_ops_ml_starved_wrap[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_starved_wrap[] = {
 	TP_ST_INIT(0xfffffff0U, 0),
 	TP_ST_DONE(0xfffffffeU),
 	TP_ST_CHKX("STARVED wrap: one seq later, prev + 4 wraps (naive: yes)",
@@ -467,7 +530,7 @@ static const struct tp_st_vma_op tp_st_vma_ops_ml_starved_wrap[] = {
 };
 
 /* The VMA's own early phase across the 2^32 wrap of the sequence. */
-static const struct tp_st_vma_op tp_st_vma_ops_ml_early_wrap[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_early_wrap[] = {
 	TP_ST_INIT(0xffffffffU, 0),
 	TP_ST_CHK("EARLY wrap: start seq 2^32-1", 0xffffffffU, 1000,
 		  TP_VMA_SCAN_EARLY),
@@ -479,7 +542,7 @@ static const struct tp_st_vma_op tp_st_vma_ops_ml_early_wrap[] = {
 };
 
 /* The new-VMA delay ends just past the 2^64 wrap of the clock. */
-static const struct tp_st_vma_op tp_st_vma_ops_ml_delay_wrap[] = {
+static const struct tp_st_vma_op tp_st_vma_ops_l67_delay_wrap[] = {
 	TP_ST_INIT(3, ~0ULL - 500),
 	TP_ST_CHK("delay wrap: 2^64 - 1 is before 2^64 + 499", 3, ~0ULL,
 		  TP_VMA_SKIP_DELAY),
@@ -492,26 +555,28 @@ static const struct tp_st_vma_op tp_st_vma_ops_ml_delay_wrap[] = {
 
 static const struct tp_st_vma_scn tp_st_vma_scns[] = {
 	{ TP_VMA_FILTER_NONE, TP_ST_VMA_4M, tp_st_vma_ops_none },
-	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_early },
-	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_late },
-	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_rotate },
-	{ TP_VMA_FILTER_SEED, TP_ST_VMA_4M, tp_st_vma_ops_seed_rotate0 },
-	{ TP_VMA_FILTER_SEED, 4 * TP_ST_VMA_4K,
-	  tp_st_vma_ops_seed_countdown },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_early },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_seq0 },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_reasons },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_done },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_starved },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M,
-	  tp_st_vma_ops_ml_starved_wrap },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_early_wrap },
-	{ TP_VMA_FILTER_MAINLINE, TP_ST_VMA_4M, tp_st_vma_ops_ml_delay_wrap },
+	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_early },
+	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_late },
+	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_rotate },
+	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_rotate0 },
+	{ TP_VMA_FILTER_DISJOINT, 4 * TP_ST_VMA_4K,
+	  tp_st_vma_ops_dj_countdown },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_early },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_seq0 },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_reasons },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_done },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_starved },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M,
+	  tp_st_vma_ops_l67_starved_wrap },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_early_wrap },
+	{ TP_VMA_FILTER_LINUX67, TP_ST_VMA_4M, tp_st_vma_ops_l67_delay_wrap },
 };
 
 static bool tp_st_vma_profile(struct tp_vma_profile *p, u32 filter)
 {
-	struct tp_vma_profile_cfg cfg = { .filter = filter, .tps = 1000 };
+	struct tp_vma_profile_cfg cfg = {
+		.sz = sizeof(cfg), .filter = filter, .tps = 1000,
+	};
 
 	return !tp_vma_profile_init(p, &cfg);
 }
@@ -573,12 +638,12 @@ static int tp_st_vma_scenarios(struct tp_st *st)
 	return st->failed - failed;
 }
 
-/* ---- seed 004's countdown period ---------------------------------------- */
+/* ---- the disjoint-VMA RFC's countdown period ------------------------- */
 
 /*
  * A VMA that the scanning task never accessed, checked once per sequence
  * from seq 2 on: DISJOINT exactly on checks 1, 1 + period, 1 + 2 * period,
- * ... and SKIP_INACTIVE otherwise, with period = ratelimit + 1: the seed's
+ * ... and SKIP_INACTIVE otherwise, with period = ratelimit + 1: the RFC's
  * code, not its "1 in 9" comment.
  */
 struct tp_st_vma_period_row {
@@ -612,7 +677,7 @@ static bool tp_st_vma_period_one(const struct tp_st_vma_period_row *row)
 	u32 i, next = 1;
 	int want;
 
-	if (!tp_st_vma_profile(&p, TP_VMA_FILTER_SEED))
+	if (!tp_st_vma_profile(&p, TP_VMA_FILTER_DISJOINT))
 		return false;
 	tp_vma_scan_init(&v, &p, 2, 0);
 	tp_vma_scan_note(&v, TP_ST_VMA_PID_OTHER);
@@ -641,15 +706,15 @@ static int tp_st_vma_period_table(struct tp_st *st)
 	return st->failed - failed;
 }
 
-/* ---- seed 004's disjoint VMA sets --------------------------------------- */
+/* ---- the disjoint-VMA RFC's disjoint VMA sets ------------------------ */
 
 /*
  * Four threads: group 1 (PIDs 1001, 1002) touches only VMA x, group 2 (PIDs
  * 2001, 2002) only VMA y, and only group 2 gets to run the scanner. Without
  * a fallback, 6.5's PID filter never scans x after the first two sequences.
- * With seed 004 x is scanned by the countdown (8 MiB: every 2nd sequence);
- * with mainline it is scanned when starved (every nr_threads + 1 = 5th
- * sequence). y is scanned in every sequence by both.
+ * With the disjoint-VMA RFC x is scanned by the countdown (8 MiB: every
+ * 2nd sequence); with Linux 6.7 it is scanned when starved (every
+ * nr_threads + 1 = 5th sequence). y is scanned in every sequence by both.
  */
 #define TP_ST_VMA_DJ_SEQS	40
 
@@ -657,7 +722,7 @@ static bool tp_st_vma_disjoint_want(u32 filter, u32 s)
 {
 	if (s < 2)
 		return true;
-	if (filter == TP_VMA_FILTER_SEED)
+	if (filter == TP_VMA_FILTER_DISJOINT)
 		return !(s & 1);
 	/* Done in seq 1: starved at 6, then 5 sequences after each scan. */
 	return s >= 6 && (s - 1) % 5 == 0;
@@ -667,7 +732,7 @@ static bool tp_st_vma_disjoint_one(u32 filter)
 {
 	static const u32 g1[] = { 1001, 1002 };
 	static const u32 g2[] = { 2001, 2002 };
-	int want_x = filter == TP_VMA_FILTER_SEED ? TP_VMA_SCAN_DISJOINT :
+	int want_x = filter == TP_VMA_FILTER_DISJOINT ? TP_VMA_SCAN_DISJOINT :
 						     TP_VMA_SCAN_STARVED;
 	struct tp_vma_scan x, y;
 	struct tp_vma_facts fx = {
@@ -721,10 +786,10 @@ static int tp_st_vma_disjoint(struct tp_st *st)
 {
 	unsigned int failed = st->failed;
 
-	TP_ST_CHECK(st, tp_st_vma_disjoint_one(TP_VMA_FILTER_SEED),
-		    "disjoint VMAs: SEED scans x by the countdown");
-	TP_ST_CHECK(st, tp_st_vma_disjoint_one(TP_VMA_FILTER_MAINLINE),
-		    "disjoint VMAs: MAINLINE scans x when starved");
+	TP_ST_CHECK(st, tp_st_vma_disjoint_one(TP_VMA_FILTER_DISJOINT),
+		    "disjoint VMAs: DISJOINT scans x by the countdown");
+	TP_ST_CHECK(st, tp_st_vma_disjoint_one(TP_VMA_FILTER_LINUX67),
+		    "disjoint VMAs: LINUX67 scans x when starved");
 	return st->failed - failed;
 }
 
@@ -733,6 +798,7 @@ static int tp_st_vma_scan(struct tp_st *st)
 	unsigned int failed = st->failed;
 
 	tp_st_vma_prof_table(st);
+	tp_st_vma_sz_table(st);
 	tp_st_vma_rl_table(st);
 	tp_st_vma_pid_table(st);
 	tp_st_vma_scenarios(st);

@@ -1,0 +1,46 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# The names a translation unit declares at file scope, from clang's AST
+# (clang -Xclang -ast-dump=json -fsyntax-only) on stdin, one per line:
+#
+#   NAME KIND LINKAGE
+#
+# KIND is clang's declaration kind (FunctionDecl, TypedefDecl, RecordDecl,
+# EnumDecl, EnumConstantDecl, VarDecl, ...). LINKAGE is "C" for a
+# declaration inside extern "C" { }, "-" otherwise. Enum constants are
+# listed (they are file-scope names in C and C++), and so are structs and
+# enums declared inside a struct (file scope in C). Function parameters,
+# struct members and function bodies are not.
+#
+# Used by tests/headers/check.sh to compare what a header adds to what a
+# program had before including it. JSON::PP is part of Debian's perl.
+use strict;
+use warnings;
+use JSON::PP;
+
+my %named = map { $_ => 1 } qw(FunctionDecl VarDecl TypedefDecl TypeAliasDecl
+	RecordDecl CXXRecordDecl EnumDecl EnumConstantDecl NamespaceDecl
+	FunctionTemplateDecl ClassTemplateDecl VarTemplateDecl
+	TypeAliasTemplateDecl UsingDecl);
+my %descend = map { $_ => 1 } qw(LinkageSpecDecl EnumDecl RecordDecl
+	CXXRecordDecl);
+my %seen;
+
+sub walk {
+	my ($node, $linkage) = @_;
+	for my $d (@{ $node->{inner} // [] }) {
+		my $kind = $d->{kind} // '';
+		my $l = $linkage;
+		$l = $d->{language} // '-' if $kind eq 'LinkageSpecDecl';
+		if ($named{$kind} && defined $d->{name} && $d->{name} ne '') {
+			my $line = "$d->{name} $kind $l";
+			print "$line\n" unless $seen{$line}++;
+		}
+		walk($d, $l) if $descend{$kind};
+	}
+}
+
+local $/;
+my $ast = decode_json(<STDIN>);
+walk($ast, '-');

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * window.pml - the per-second windows of the 2020 RFC and Linux 6.1
+ * (__tp_window_take() in lib/tp_inline.h) over a shared count fed by
+ * per-CPU batches (__tp_count(), same file), as tp_decide() and
+ * tp_limiter_consume() run them.
+ *
+ * C CPUs (slots) each make NCALL requests of 1 or NMAX pages at the
+ * clock's current time; a ticker moves the clock. Every request is counted
+ * first (into its slot; the slot's pending pages go to the shared count
+ * once BATCH of them are pending), then the shared count is read, then
+ * the window: whoever sees the window more than TPS ticks old and wins the
+ * cmpxchg of its start opens the next one and stores the count as its
+ * base; a request is admitted when count - base <= LIMIT (RFC2020) or
+ * < LIMIT (LINUX61, -DLINUX61).
+ *
+ * Checked, every interleaving:
+ *  - per window (the admissions that compared against one base), admitted
+ *    pages <= LIMIT + C x (BATCH - 1) + C x NMAX: a late fold can hide
+ *    BATCH - 1 pages per slot, and every slot can have one request in
+ *    flight across the opening (counted before the base was taken,
+ *    compared after), admitted for free; -DDOC_BOUND checks the tighter
+ *    LIMIT + C x (BATCH - 1) + NMAX that limiter.h stated, and fails;
+ *  - one opener per window: an opening replaces a start more than TPS
+ *    ticks old, so windows open more than TPS ticks apart;
+ *  - -DOLD_BASE_REFUSED checks what the first 1.0 comment of
+ *    __tp_window_take() said, that a caller that reads the base before
+ *    the opener stored it is refused, and fails: it may be admitted
+ *    against the previous window's base when that window had room (it
+ *    then counts against that window, and the bound above holds);
+ *  - a slot never has BATCH or more pages pending after its own call;
+ *  - at the end, shared + pending == every page counted;
+ *  - no deadlock (every process ends; no step waits).
+ *
+ * Mutant (make model checks that it FAILS):
+ *  -DMUTANT=1  the start is stored, not cmpxchg'd: two callers that saw
+ *              the same old window both open one, and the second resets
+ *              the base in the middle of the first's window
+ */
+
+#ifndef MUTANT
+#define MUTANT		0
+#endif
+#ifndef NCALL
+#define NCALL		2	/* requests per CPU */
+#endif
+
+#define C		2	/* slots */
+#define BATCH		2	/* cand_batch */
+#define LIMIT		2	/* pages per window */
+#define NMAX		2	/* the largest request */
+#define TPS		1	/* ticks per second */
+#define TMAX		4	/* the last time */
+
+#ifdef DOC_BOUND
+#define BOUND		(LIMIT + C * (BATCH - 1) + NMAX)
+#else
+#define BOUND		(LIMIT + C * (BATCH - 1) + C * NMAX)
+#endif
+
+int shared;			/* l->count or node->cand (tp_atomic64) */
+int diff[C];			/* the slots' pending pages (tp_local64) */
+byte start;			/* st->start */
+int base;			/* st->base */
+byte clk;			/* the callers' clock */
+
+/* Ghosts. */
+byte bgen;			/* the window whose base is in @base */
+byte nwin;			/* windows opened (bases stored) */
+byte nstart;			/* starts moved (cmpxchg won) */
+byte adm[TMAX + 2];		/* pages admitted per window */
+int counted;			/* pages counted */
+byte ndone;
+
+proctype ticker()
+{
+	do
+	:: clk < TMAX -> clk++
+	:: else -> break
+	od
+}
+
+/*
+ * __tp_count(shared, diff, n, batch), lib/tp_inline.h:
+ *	fold = tp_local64_read(diff) + n >= batch;
+ *	tp_local64_add(diff, n);
+ *	if (fold)
+ *		tp_atomic64_add(shared, tp_local64_xchg(diff, 0));
+ */
+inline count(i)
+{
+	d = diff[i] + n;				/* fold = tp_local64_read(diff) + n >= batch */
+	atomic { diff[i] = diff[i] + n; counted = counted + n };	/* tp_local64_add() */
+	if
+	:: d >= BATCH ->
+		atomic { d = diff[i]; diff[i] = 0 };	/* tp_local64_xchg(diff, 0) */
+		shared = shared + d			/* tp_atomic64_add(shared, d) */
+	:: else
+	fi;
+	assert(diff[i] < BATCH)
+}
+
+proctype cpu(byte i)
+{
+	byte k, n, now, st, g;
+	int d, cnt, b;
+	bool adm_ok;
+
+	for (k : 1 .. NCALL) {
+		atomic {
+			if
+			:: n = 1
+			:: n = NMAX
+			fi;
+			now = clk			/* the caller's @now */
+		};
+		count(i);
+		/* __tp_window_take(st, tp_atomic64_read(count), ...) */
+		cnt = shared;				/* tp_atomic64_read(count) */
+		atomic {
+			st = start;			/* start = read(&st->start) */
+			if				/* the window is over? */
+			:: now - st > TPS
+			:: else -> goto used
+			fi
+		};
+#if MUTANT == 1
+		atomic {				/* start = now, no cmpxchg */
+			assert(now - start > TPS);
+			start = now
+		};
+#else
+		atomic {				/* try_cmpxchg(&st->start, &start, now) */
+			if
+			:: start == st ->
+				assert(now - start > TPS);
+				start = now;
+				nstart++
+			:: else -> goto used
+			fi
+		};
+#endif
+		atomic { base = cnt; nwin++; bgen = nwin };	/* set(&st->base, count) */
+used:
+		atomic {
+			b = base;			/* used = count - read(&st->base) */
+			g = bgen;
+			/* used is a u64: a count below the base is huge */
+#ifdef LINUX61
+			adm_ok = cnt >= b && cnt - b < LIMIT;
+#else
+			adm_ok = LIMIT && cnt >= b && cnt - b <= LIMIT;
+#endif
+			if
+			:: adm_ok ->
+				adm[g] = adm[g] + n;
+				assert(adm[g] <= BOUND);
+#ifdef OLD_BASE_REFUSED
+				/* a base read before the opener stored it */
+				assert(g == nstart)
+#else
+				skip
+#endif
+			:: else
+			fi;
+			d = 0; cnt = 0; b = 0; st = 0; g = 0; n = 0; now = 0;
+			adm_ok = false
+		}
+	}
+	ndone++
+}
+
+init
+{
+	atomic {
+		run ticker();
+		run cpu(0);
+		run cpu(1)
+	};
+	ndone == C;
+	assert(shared + diff[0] + diff[1] == counted)
+}

@@ -1,0 +1,710 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Self-test vectors of tp_decide(): one decision per row of a table, the
+ * burst cut at the limit and the bypass reset, the conventions for 0, the
+ * calls refused with -EINVAL, and the regressions of issue 12 (the rate a
+ * threshold period is judged against, THPs on the token bucket, the
+ * per-slot candidate batch, a limiter variant switched mid-stream). Uses
+ * the helpers of policy.h; tp_st_policy() runs tp_st_decide(). Public API
+ * only, no libc, no 64-bit division, small stack frames.
+ */
+#ifndef _TIERPOL_SELFTEST_DECIDE_H
+#define _TIERPOL_SELFTEST_DECIDE_H
+
+#include "policy.h"
+
+/* ---- one decision per row ------------------------------------------------ */
+
+/* Target node memory (pages) used by the decision rows. */
+static const struct tp_node_mem tp_st_pol_mems[] = {
+	/* 0: room, no bypass for either preset (seed mark 30000) */
+	{ 20000, 2500, 5000, 10000, 12000, 1000000 },
+	/* 1: bypass for both (mainline mark 12000 + 262144) */
+	{ 300000, 2500, 5000, 10000, 12000, 1000000 },
+	/* 2: bypass for the seed only */
+	{ 40000, 2500, 5000, 10000, 12000, 1000000 },
+	/* 3: bypass for mainline only (seed mark 600000, mainline 472144) */
+	{ 500000, 50000, 100000, 200000, 210000, 1000000 },
+	/* 4: free == high + 1: no room for one page */
+	{ 10001, 2500, 5000, 10000, 12000, 1000000 },
+	/* 5: free == high + 2: room for one page */
+	{ 10002, 2500, 5000, 10000, 12000, 1000000 },
+	/* 6: free == high + 512: no room for a THP */
+	{ 10512, 2500, 5000, 10000, 12000, 1000000 },
+	/* 7: free == high + 513: room for a THP */
+	{ 10513, 2500, 5000, 10000, 12000, 1000000 },
+	/* 8: seed bypass (> 30000) without room for 30000 pages */
+	{ 35000, 2500, 5000, 10000, 12000, 1000000 },
+	/* 9: free == high: no room, no bypass even at rate 0 */
+	{ 10000, 2500, 5000, 10000, 12000, 1000000 },
+	/* 10: no promo watermark (before 6.1): the high one stands for it */
+	{ 20000, 2500, 5000, 10000, 0, 1000000 },
+	/* 11: no promo watermark, free == high + 1 GiB: no 6.1 bypass */
+	{ 272144, 2500, 5000, 10000, 0, 1000000 },
+	/* 12: no promo watermark, free == high + 1 GiB + 1: 6.1 bypass */
+	{ 272145, 2500, 5000, 10000, 0, 1000000 },
+};
+
+struct tp_st_pol_dec {
+	const char *name;
+	u32 preset;
+	u32 set;
+	u32 clr;
+	u32 mode;
+	u32 rate;
+	u64 latency;
+	u64 nr;
+	u32 fflags;
+	u8 mem;
+	int verdict;
+	u8 cand;	/* counted as a candidate (PGPROMOTE_CANDIDATE) */
+	u8 nrl;		/* counted as a bypass candidate (..._NRL) */
+};
+
+#define ST_S	TP_PRESET_RFC2020
+#define ST_M	TP_PRESET_LINUX61
+#define ST_K	TP_ST_POL_KEEP
+#define ST_Y	TP_FAULT_YOUNG
+#define ST_W	TP_FAULT_WRITE
+#define ST_UNK	TP_LATENCY_UNKNOWN
+
+static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
+	/* hotness: the RFC: latency <= th, 6.1: latency < th (th 1000) */
+	{ "RFC: hot young read promotes", ST_S, 0, 0, ST_K, ST_K, 500, 1, ST_Y,
+	  0, TP_PROMOTE, 1, 0 },
+	{ "RFC: latency == th is hot", ST_S, 0, 0, ST_K, ST_K, 1000, 1, ST_Y,
+	  0, TP_PROMOTE, 1, 0 },
+	{ "RFC: latency th + 1 is cold", ST_S, 0, 0, ST_K, ST_K, 1001, 1, ST_Y,
+	  0, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1: latency == th is cold", ST_M, 0, 0, ST_K, ST_K, 1000, 1, 0,
+	  0, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1: latency th - 1 is hot", ST_M, 0, 0, ST_K, ST_K, 999, 1, 0,
+	  0, TP_PROMOTE, 1, 0 },
+	{ "6.1 without HOT_STRICT: latency == th is hot", ST_M, 0,
+	  TP_POL_HOT_STRICT, ST_K, ST_K, 1000, 1, 0, 0, TP_PROMOTE, 1, 0 },
+	{ "unknown latency is cold (RFC)", ST_S, 0, 0, ST_K, ST_K, ST_UNK, 1,
+	  ST_Y | ST_W, 0, TP_REFUSE_COLD, 0, 0 },
+	{ "unknown latency is cold (6.1)", ST_M, 0, 0, ST_K, ST_K, ST_UNK,
+	  1, ST_W, 0, TP_REFUSE_COLD, 0, 0 },
+	/* the young check */
+	{ "RFC: not young is refused", ST_S, 0, 0, ST_K, ST_K, 10, 1, 0, 0,
+	  TP_REFUSE_NOT_YOUNG, 0, 0 },
+	{ "RFC without YOUNG: not young promotes", ST_S, 0, TP_POL_YOUNG, ST_K,
+	  ST_K, 10, 1, 0, 0, TP_PROMOTE, 1, 0 },
+	{ "6.1: not young promotes", ST_M, 0, 0, ST_K, ST_K, 10, 1, 0, 0,
+	  TP_PROMOTE, 1, 0 },
+	{ "6.1 with YOUNG: not young is refused", ST_M, TP_POL_YOUNG, 0,
+	  ST_K, ST_K, 10, 1, 0, 0, TP_REFUSE_NOT_YOUNG, 0, 0 },
+	{ "RFC: not young and cold: NOT_YOUNG first", ST_S, 0, 0, ST_K, ST_K,
+	  ST_UNK, 1, 0, 0, TP_REFUSE_NOT_YOUNG, 0, 0 },
+	/* write doubling: latency between th and 2 th */
+	{ "RFC: write at 1.5 th promotes", ST_S, 0, 0, ST_K, ST_K, 1500, 1,
+	  ST_Y | ST_W, 0, TP_PROMOTE, 1, 0 },
+	{ "RFC: read at 1.5 th is cold", ST_S, 0, 0, ST_K, ST_K, 1500, 1, ST_Y,
+	  0, TP_REFUSE_COLD, 0, 0 },
+	{ "RFC without WRITE_DOUBLE: write at 1.5 th cold", ST_S, 0,
+	  TP_POL_WRITE_DOUBLE, ST_K, ST_K, 1500, 1, ST_Y | ST_W, 0,
+	  TP_REFUSE_COLD, 0, 0 },
+	{ "RFC: write at 2 th is hot", ST_S, 0, 0, ST_K, ST_K, 2000, 1,
+	  ST_Y | ST_W, 0, TP_PROMOTE, 1, 0 },
+	{ "RFC: write at 2 th + 1 is cold", ST_S, 0, 0, ST_K, ST_K, 2001, 1,
+	  ST_Y | ST_W, 0, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1: write at 1.5 th is cold", ST_M, 0, 0, ST_K, ST_K, 1500, 1,
+	  ST_W, 0, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1 with WRITE_DOUBLE: write at 1.5 th", ST_M,
+	  TP_POL_WRITE_DOUBLE, 0, ST_K, ST_K, 1500, 1, ST_W, 0, TP_PROMOTE, 1,
+	  0 },
+	{ "6.1 with WRITE_DOUBLE: write at 2 th cold", ST_M,
+	  TP_POL_WRITE_DOUBLE, 0, ST_K, ST_K, 2000, 1, ST_W, 0, TP_REFUSE_COLD,
+	  0, 0 },
+	/* the free-space bypass (the 2020 RFC; switchable: the 2026 knob) */
+	{ "RFC: bypass promotes a cold page", ST_S, 0, 0, ST_K, ST_K, ST_UNK,
+	  1, 0, 1, TP_PROMOTE_NRL, 0, 1 },
+	{ "6.1: bypass promotes a cold page", ST_M, 0, 0, ST_K, ST_K,
+	  ST_UNK, 1, 0, 1, TP_PROMOTE_NRL, 0, 1 },
+	{ "RFC, bypass off: the cold page is cold", ST_S, 0, TP_ST_POL_BYPASS,
+	  ST_K, ST_K, ST_UNK, 1, ST_Y, 1, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1, bypass off: the cold page is cold", ST_M, 0,
+	  TP_ST_POL_BYPASS, ST_K, ST_K, ST_UNK, 1, 0, 1, TP_REFUSE_COLD, 0, 0 },
+	{ "RFC, bypass off: not young is checked", ST_S, 0, TP_ST_POL_BYPASS,
+	  ST_K, ST_K, 10, 1, 0, 1, TP_REFUSE_NOT_YOUNG, 0, 0 },
+	{ "6.1, bypass off: a hot page is a candidate", ST_M, 0,
+	  TP_ST_POL_BYPASS, ST_K, ST_K, 10, 1, 0, 1, TP_PROMOTE, 1, 0 },
+	{ "RFC mark only (40000 > 30000): RFC bypasses", ST_S, 0, 0, ST_K,
+	  ST_K, ST_UNK, 1, 0, 2, TP_PROMOTE_NRL, 0, 1 },
+	{ "RFC mark only (40000 < 274144): 6.1 cold", ST_M, 0, 0, ST_K,
+	  ST_K, ST_UNK, 1, 0, 2, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1 mark only: RFC cold", ST_S, 0, 0, ST_K, ST_K, ST_UNK, 1,
+	  ST_Y, 3, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1 mark only: 6.1 bypasses", ST_M, 0, 0, ST_K, ST_K,
+	  ST_UNK, 1, 0, 3, TP_PROMOTE_NRL, 0, 1 },
+	{ "RFC: bypass without room for 30000 pages", ST_S, 0, 0, ST_K, ST_K,
+	  ST_UNK, 30000, 0, 8, TP_REFUSE_NOSPACE, 0, 1 },
+	{ "6.1: bypass without room for 300000 pages", ST_M, 0, 0, ST_K,
+	  ST_K, ST_UNK, 300000, 0, 1, TP_REFUSE_NOSPACE, 0, 1 },
+	/* the mode and the top tier */
+	{ "RFC: mode 0x1 never promotes", ST_S, 0, 0, TP_MODE_NORMAL, ST_K, 10,
+	  1, ST_Y, 1, TP_REFUSE_MODE, 0, 0 },
+	{ "6.1: mode 0x1 never promotes", ST_M, 0, 0, TP_MODE_NORMAL, ST_K,
+	  10, 1, 0, 0, TP_REFUSE_MODE, 0, 0 },
+	{ "mode 0 never promotes", ST_M, 0, 0, TP_MODE_DISABLED, ST_K, 10, 1, 0,
+	  1, TP_REFUSE_MODE, 0, 0 },
+	{ "mode 0x3 promotes", ST_M, 0, 0, TP_MODE_NORMAL | TP_MODE_TIERING,
+	  ST_K, 10, 1, 0, 0, TP_PROMOTE, 1, 0 },
+	{ "top tier is refused", ST_M, 0, 0, ST_K, ST_K, 10, 1,
+	  TP_FAULT_TOPTIER, 1, TP_REFUSE_TOPTIER, 0, 0 },
+	{ "top tier is refused (RFC)", ST_S, 0, 0, ST_K, ST_K, 10, 1,
+	  TP_FAULT_TOPTIER | ST_Y, 0, TP_REFUSE_TOPTIER, 0, 0 },
+	{ "mode 0x1 is checked before the top tier", ST_S, 0, 0, TP_MODE_NORMAL,
+	  ST_K, 10, 1, TP_FAULT_TOPTIER, 0, TP_REFUSE_MODE, 0, 0 },
+	/* room: free > high + nr, strictly */
+	{ "free == high + 1: no room for 1 page", ST_M, 0, 0, ST_K, ST_K, 10, 1,
+	  0, 4, TP_REFUSE_NOSPACE, 1, 0 },
+	{ "free == high + 2: room for 1 page", ST_M, 0, 0, ST_K, ST_K, 10, 1, 0,
+	  5, TP_PROMOTE, 1, 0 },
+	{ "free == high + 512: no room for a THP", ST_S, 0, 0, ST_K, ST_K, 10,
+	  512, ST_Y, 6, TP_REFUSE_NOSPACE, 1, 0 },
+	{ "free == high + 513: room for a THP", ST_S, 0, 0, ST_K, ST_K, 10, 512,
+	  ST_Y, 7, TP_PROMOTE, 1, 0 },
+	/* rate limit 0 */
+	{ "6.1, rate 0: limited", ST_M, 0, 0, ST_K, 0, 10, 1, 0, 0,
+	  TP_REFUSE_RATELIMIT, 1, 0 },
+	{ "6.1, rate 0, token bucket: limited", ST_M, TP_ST_POL_BUCKET, 0,
+	  ST_K, 0, 10, 1, 0, 0, TP_REFUSE_RATELIMIT, 1, 0 },
+	{ "RFC, rate 0 = high watermark: promotes", ST_S, 0, 0, ST_K, 0, 10, 1,
+	  ST_Y, 0, TP_PROMOTE, 1, 0 },
+	/* the RFC's bypass mark is then high: any room bypasses */
+	{ "RFC, rate 0 without RL_WMARK_DEFAULT: bypass", ST_S, 0,
+	  TP_POL_RL_WMARK_DEFAULT, ST_K, 0, 10, 1, ST_Y, 0, TP_PROMOTE_NRL, 0,
+	  1 },
+	{ "RFC, rate 0 without RL_WMARK_DEFAULT: limited", ST_S, 0,
+	  TP_POL_RL_WMARK_DEFAULT, ST_K, 0, 10, 1, ST_Y, 9, TP_REFUSE_RATELIMIT,
+	  1, 0 },
+	{ "RFC, rate 0, token bucket: limited", ST_S, TP_ST_POL_BUCKET,
+	  TP_POL_RL_WMARK_DEFAULT, ST_K, 0, 10, 1, ST_Y, 9, TP_REFUSE_RATELIMIT,
+	  1, 0 },
+	/* no hotness check at all */
+	{ "without HOTNESS a cold page is a candidate", ST_M, 0,
+	  TP_ST_POL_HOT_DEPS, ST_K, ST_K, ST_UNK, 1, 0, 0, TP_PROMOTE, 1, 0 },
+	/* no promo watermark (0): the high one stands for it */
+	{ "6.1, promo 0: a hot page promotes", ST_M, 0, 0, ST_K, ST_K, 10, 1,
+	  0, 10, TP_PROMOTE, 1, 0 },
+	{ "6.1, promo 0: high + 1 GiB is no bypass", ST_M, 0, 0, ST_K, ST_K,
+	  ST_UNK, 1, 0, 11, TP_REFUSE_COLD, 0, 0 },
+	{ "6.1, promo 0: high + 1 GiB + 1 bypasses", ST_M, 0, 0, ST_K, ST_K,
+	  ST_UNK, 1, 0, 12, TP_PROMOTE_NRL, 0, 1 },
+	{ "RFC, promo 0: a hot page promotes", ST_S, 0, 0, ST_K, ST_K, 10, 1,
+	  ST_Y, 10, TP_PROMOTE, 1, 0 },
+	/* the largest folio (2^32 pages) is a valid request */
+	{ "6.1: a 2^32-page folio is over the rate limit", ST_M, 0, 0,
+	  ST_K, ST_K, 10, TP_RATE_MAX, 0, 0, TP_REFUSE_RATELIMIT, 1, 0 },
+	{ "6.1 bypass: a 2^32-page folio without room", ST_M, 0, 0, ST_K, ST_K,
+	  ST_UNK, TP_RATE_MAX, 0, 1, TP_REFUSE_NOSPACE, 0, 1 },
+};
+
+#undef ST_S
+#undef ST_M
+#undef ST_K
+#undef ST_Y
+#undef ST_W
+#undef ST_UNK
+
+static void tp_st_pol_check_decisions(struct tp_st *st)
+{
+	const struct tp_st_pol_dec *r;
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int i;
+	bool ok;
+	int v;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_pol_dec_rows); i++) {
+		r = &tp_st_pol_dec_rows[i];
+		ok = tp_st_pol_setup(r->preset, r->set, r->clr, r->mode,
+				     r->rate);
+		v = tp_st_pol_decide(r->latency, r->nr, r->fflags,
+				     &tp_st_pol_mems[r->mem], 1);
+		ok = ok && v == r->verdict && tp_st_pol_snap();
+		ok = ok && s->verdict[v] == r->nr && s->decided == r->nr &&
+		     s->candidate == r->cand * r->nr &&
+		     s->candidate_nrl == r->nrl * r->nr &&
+		     s->success == (tp_verdict_promotes(v) ? r->nr : 0);
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* ---- sequences: burst cut at the limit, the bypass reset ----------------- */
+
+/*
+ * 1000 single hot pages at one instant at 1 MB/s (256 pages/s) on one
+ * slot. The windows count the candidates that the slot has added to the
+ * shared count: with a batch B the count moves in steps of B, so the 2020
+ * RFC's window (refuse when used > limit) admits up to B - 1 pages more
+ * than the limit, and 6.1's (refuse when used >= limit) stops where the
+ * shared count reaches the limit. The bucket does not count candidates.
+ */
+struct tp_st_pol_burst {
+	const char *name;
+	u32 limv;
+	u32 batch;
+	u64 admitted;
+	u64 shared;	/* the shared candidate count afterwards */
+};
+
+static const struct tp_st_pol_burst tp_st_pol_burst_rows[] = {
+	{ "burst cut: token bucket admits the burst", TP_LIMITER_BUCKET, 1,
+	  256, 1000 },
+	{ "burst cut: RFC window admits the limit", TP_LIMITER_WINDOW_RFC2020,
+	  1, 256, 1000 },
+	{ "burst cut: 6.1 window refuses the limit-th",
+	  TP_LIMITER_WINDOW_LINUX61, 1, 255, 1000 },
+	{ "burst cut, batch 0 is exact: RFC window",
+	  TP_LIMITER_WINDOW_RFC2020, 0, 256, 1000 },
+	{ "burst cut, batch 32: token bucket", TP_LIMITER_BUCKET, 32, 256,
+	  992 },
+	{ "burst cut, batch 32: RFC window admits limit + 31",
+	  TP_LIMITER_WINDOW_RFC2020, 32, 287, 992 },
+	{ "burst cut, batch 32: 6.1 window stops at the limit",
+	  TP_LIMITER_WINDOW_LINUX61, 32, 255, 992 },
+	/* batch 7: the shared count goes 252, 259: both admit 258 */
+	{ "burst cut, batch 7: RFC window", TP_LIMITER_WINDOW_RFC2020, 7, 258,
+	  994 },
+	{ "burst cut, batch 7: 6.1 window admits limit + 2",
+	  TP_LIMITER_WINDOW_LINUX61, 7, 258, 994 },
+	{ "burst cut, batch 65536: the RFC window sees nothing yet",
+	  TP_LIMITER_WINDOW_RFC2020, TP_CAND_BATCH_MAX, 1000, 0 },
+};
+
+static void tp_st_pol_check_burst(struct tp_st *st)
+{
+	const struct tp_st_pol_burst *r;
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int i, k, prom;
+	bool ok;
+	int v;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_pol_burst_rows); i++) {
+		r = &tp_st_pol_burst_rows[i];
+		ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP,
+				     1);
+		tp_st_pol_big.c.limiter_variant = r->limv;
+		tp_st_pol_big.c.cand_batch = r->batch;
+		ok = ok && tp_st_pol_reinit();
+		prom = 0;
+		for (k = 0; k < 1000; k++) {
+			v = tp_st_pol_decide(1, 1, 0, &tp_st_pol_mems[0], 5);
+			if (v == TP_PROMOTE)
+				prom++;
+			else if (v != TP_REFUSE_RATELIMIT)
+				ok = false;
+			/* cut at the limit: no promotion after a refusal */
+			if (v == TP_PROMOTE && prom != k + 1)
+				ok = false;
+		}
+		ok = ok && tp_st_pol_snap();
+		ok = ok && prom == r->admitted &&
+		     s->verdict[TP_PROMOTE] == prom &&
+		     s->verdict[TP_REFUSE_RATELIMIT] == 1000 - prom &&
+		     s->candidate == 1000 && s->decided == 1000 &&
+		     s->cand_shared == r->shared;
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+static void tp_st_pol_check_bypass_reset(struct tp_st *st)
+{
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int pass, k;
+	bool ok;
+
+	for (pass = 0; pass < 2; pass++) {
+		/* 6.1, 1 MB/s: 25 candidates per 100 ms period */
+		ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0,
+				     pass ? TP_POL_BYPASS_RESET : 0,
+				     TP_ST_POL_KEEP, 1);
+		tp_st_pol_big.c.scan_period_max_ms = 100;
+		ok = ok && tp_st_pol_reinit();
+		for (k = 0; k < 200; k++)
+			tp_st_pol_decide(1, 1, 0, &tp_st_pol_mems[0], 1);
+		/* the next period's first decision lowers the threshold */
+		tp_st_pol_decide(1, 1, 0, &tp_st_pol_mems[0], 102);
+		ok = ok && tp_st_pol_snap() && s->threshold == 875 &&
+		     s->th_lowered == 1;
+		/* a cold page through the bypass */
+		ok = ok && tp_st_pol_decide(TP_LATENCY_UNKNOWN, 1, 0,
+					    &tp_st_pol_mems[1], 103) ==
+			   TP_PROMOTE_NRL;
+		ok = ok && tp_st_pol_snap() &&
+		     s->threshold == (pass ? 875 : 1000) &&
+		     s->th_lowered == 1 && s->th_raised == 0;
+		TP_ST_CHECK(st, ok, pass ? "bypass keeps the threshold" :
+					   "bypass resets the threshold");
+	}
+}
+
+/* ---- the conventions for 0 ---------------------------------------------- */
+
+static void tp_st_pol_check_zero(struct tp_st *st)
+{
+	const struct tp_node_mem *m = &tp_st_pol_mems[0];
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int t;
+	bool ok;
+
+	/* hot_threshold_ms 0 is a threshold of 0, as the sysctl */
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP,
+			     TP_ST_POL_KEEP);
+	tp_st_pol_big.c.hot_threshold_ms = 0;
+	ok = ok && tp_st_pol_reinit();
+	ok = ok && tp_st_pol_decide(0, 1, 0, m, 1) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_snap() && s->threshold == 0;
+	/* a period without candidates cannot raise a threshold of 0 */
+	ok = ok && tp_st_pol_decide(0, 1, 0, m, 60001) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_snap() && s->threshold == 0 &&
+	     s->th_raised == 0 && s->th_lowered == 0;
+	TP_ST_CHECK(st, ok, "hot_threshold_ms 0, 6.1: nothing is hot");
+
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0,
+			     TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET,
+			     TP_ST_POL_KEEP, TP_ST_POL_KEEP);
+	tp_st_pol_big.c.hot_threshold_ms = 0;
+	ok = ok && tp_st_pol_reinit();
+	ok = ok && tp_st_pol_decide(0, 1, 0, m, 1) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_snap() && s->threshold == 0;
+	TP_ST_CHECK(st, ok, "hot_threshold_ms 0, fixed 6.1 threshold: cold");
+
+	ok = tp_st_pol_setup(TP_PRESET_RFC2020, 0, 0, TP_ST_POL_KEEP,
+			     TP_ST_POL_KEEP);
+	tp_st_pol_big.c.hot_threshold_ms = 0;
+	ok = ok && tp_st_pol_reinit();
+	ok = ok && tp_st_pol_decide(0, 1, TP_FAULT_YOUNG, m, 1) == TP_PROMOTE;
+	ok = ok && tp_st_pol_decide(1, 1, TP_FAULT_YOUNG, m, 1) ==
+		   TP_REFUSE_COLD;
+	/* doubled for a write, 0 stays 0 */
+	ok = ok && tp_st_pol_decide(1, 1, TP_FAULT_YOUNG | TP_FAULT_WRITE, m,
+				    1) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_snap() && s->threshold == 0;
+	TP_ST_CHECK(st, ok, "hot_threshold_ms 0, RFC: only latency 0 is hot");
+
+	/*
+	 * scan_period_max_ms 0 closes a period at every tick, once: two hot
+	 * faults a tick at 1 MB/s, a budget of 0 per period; the period
+	 * closed at tick 1 saw nothing, each later one saw 2 candidates.
+	 */
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP, 1);
+	tp_st_pol_big.c.scan_period_max_ms = 0;
+	tp_st_pol_big.c.cand_batch = 1;
+	ok = ok && tp_st_pol_reinit();
+	for (t = 1; t <= 5; t++) {
+		tp_st_pol_decide(0, 1, 0, m, t);
+		tp_st_pol_decide(0, 1, 0, m, t);
+	}
+	ok = ok && tp_st_pol_snap() && s->th_lowered == 4 &&
+	     s->th_raised == 0 && s->threshold == 1000 - 4 * 125;
+	TP_ST_CHECK(st, ok, "scan_period_max_ms 0: one close per tick");
+}
+
+/* ---- bad calls: -EINVAL, nothing counted, nothing written ---------------- */
+
+static void tp_st_pol_check_einval(struct tp_st *st)
+{
+	static struct tp_node_cpu cpu_copy;
+	struct tp_node_mem m = tp_st_pol_mems[0];
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	static const u64 nrs[] = { 0, TP_RATE_MAX + 1, ~0ULL };
+	unsigned int i, preset;
+	bool ok;
+	int v;
+
+	for (preset = 0; preset < 2; preset++) {
+		ok = tp_st_pol_setup(preset, 0, 0, TP_ST_POL_KEEP,
+				     TP_ST_POL_KEEP);
+		m = tp_st_pol_mems[0];
+		ok = ok && tp_st_pol_decide(0, 1, TP_FAULT_YOUNG, &m, 1) ==
+			   TP_PROMOTE;
+		tp_st_pol_node_copy = tp_st_pol_node;
+		cpu_copy = tp_st_pol_cpu;
+		for (i = 0; i < TP_ST_ARRAY_SIZE(nrs); i++)
+			ok = ok && tp_st_pol_decide(0, nrs[i], TP_FAULT_YOUNG,
+						    &m, 2) == -EINVAL;
+		for (i = 0; i < 3; i++) {
+			m = tp_st_pol_mems[0];
+			if (i == 0)
+				m.wmark_min = m.wmark_low + 1;
+			else if (i == 1)
+				m.wmark_low = m.wmark_high + 1;
+			else
+				m.wmark_high = m.wmark_promo + 1;
+			ok = ok && tp_st_pol_decide(0, 1, TP_FAULT_YOUNG, &m,
+						    2) == -EINVAL;
+			/* validated first: a top-tier page, a bypass too */
+			ok = ok && tp_st_pol_decide(0, 1, TP_FAULT_TOPTIER, &m,
+						    2) == -EINVAL;
+			m.free = ~0ULL;
+			ok = ok && tp_st_pol_decide(0, 1, 0, &m, 2) == -EINVAL;
+		}
+		ok = ok && tp_st_pol_same(&tp_st_pol_node, &tp_st_pol_node_copy,
+					  sizeof(tp_st_pol_node)) &&
+		     tp_st_pol_same(&tp_st_pol_cpu, &cpu_copy,
+				    sizeof(cpu_copy));
+		ok = ok && tp_st_pol_snap() && s->decided == 1;
+		TP_ST_CHECK(st, ok, preset ?
+				    "6.1: -EINVAL calls count nothing" :
+				    "RFC: -EINVAL calls count nothing");
+	}
+
+	/* in order: equal watermarks, and no promo watermark at all */
+	m = tp_st_pol_mems[0];
+	m.wmark_min = m.wmark_low = m.wmark_high = m.wmark_promo = 10000;
+	v = tp_st_pol_decide(0, 1, 0, &m, 3);
+	ok = v == TP_PROMOTE;
+	m.wmark_promo = 0;
+	v = tp_st_pol_decide(0, 1, 0, &m, 3);
+	ok = ok && v == TP_PROMOTE;
+	TP_ST_CHECK(st, ok, "equal watermarks, promo 0: in order");
+
+	/* a node of a policy tp_policy_init() never filled */
+	tp_st_pol_fill(&tp_st_pol_copy, sizeof(tp_st_pol_copy), 0);
+	tp_st_pol_fill(&tp_st_pol_node, sizeof(tp_st_pol_node), 0x5c);
+	tp_st_pol_node_copy = tp_st_pol_node;
+	ok = tp_node_init(&tp_st_pol_node, &tp_st_pol_copy, 0) == -EINVAL &&
+	     tp_node_init(NULL, &tp_st_pol_pol, 0) == -EINVAL &&
+	     tp_node_init(&tp_st_pol_node, NULL, 0) == -EINVAL &&
+	     tp_st_pol_same(&tp_st_pol_node, &tp_st_pol_node_copy,
+			    sizeof(tp_st_pol_node));
+	TP_ST_CHECK(st, ok, "node init: zero-filled policy, NULL: untouched");
+}
+
+/* ---- issue 12: the rate a period is judged against ----------------------- */
+
+/*
+ * Linux 6.1 preset, ms ticks, rate_limit_mbps 0 with TP_POL_RL_WMARK_DEFAULT
+ * (the rate is the target's high watermark per second), node initialised
+ * at 0; free 2000, min/low/high/promo 100/500/1000/1200, present 2^20 (no
+ * bypass). Two cold faults at 30000 and 60001: the period [0, 60001) is
+ * judged against 1000 pages/s, a budget of 60000 candidates; none came, so
+ * the threshold rises one step, 1000 + 2000 / 16 = 1125. (Judged against
+ * the rate of a node that had not yet seen a fault, it stayed 1000.)
+ */
+static void tp_st_pol_check_period_rate(struct tp_st *st)
+{
+	static const struct tp_node_mem m = {
+		.free = 2000, .wmark_min = 100, .wmark_low = 500,
+		.wmark_high = 1000, .wmark_promo = 1200, .present = 1 << 20,
+	};
+	struct tp_node_mem m2 = m;
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int k, pass;
+	bool ok;
+	int v;
+
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, TP_POL_RL_WMARK_DEFAULT, 0,
+			     TP_ST_POL_KEEP, 0);
+	ok = ok && tp_st_pol_decide(5000, 1, 0, &m, 30000) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_decide(5000, 1, 0, &m, 60001) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_snap() && s->threshold == 1125 &&
+	     s->th_raised == 1 && s->th_lowered == 0 && s->decided == 2;
+	TP_ST_CHECK(st, ok, "issue 12 item 7: threshold 1125, one raise");
+
+	/*
+	 * The same with 100 ms periods and 100 candidates in the first:
+	 * within the band of a 1000 pages/s budget (90..110), below that of
+	 * 2000 pages/s (raise), above that of 500 (lower). The fault that
+	 * closes the period brings the rate.
+	 */
+	for (pass = 0; pass < 3; pass++) {
+		ok = tp_st_pol_setup(TP_PRESET_LINUX61,
+				     TP_POL_RL_WMARK_DEFAULT, 0,
+				     TP_ST_POL_KEEP, 0);
+		tp_st_pol_big.c.scan_period_max_ms = 100;
+		tp_st_pol_big.c.cand_batch = 1;
+		ok = ok && tp_st_pol_reinit();
+		for (k = 0; k < 100; k++) {
+			v = tp_st_pol_decide(10, 1, 0, &m, 50);
+			ok = ok && (v == TP_PROMOTE ||
+				    v == TP_REFUSE_RATELIMIT);
+		}
+		m2.wmark_high = pass == 0 ? 1000 : pass == 1 ? 2000 : 500;
+		m2.wmark_promo = 0;
+		m2.free = 3000;
+		ok = ok && tp_st_pol_decide(5000, 1, 0, &m2, 101) ==
+			   TP_REFUSE_COLD;
+		ok = ok && tp_st_pol_snap() && s->candidate == 100;
+		if (pass == 0)
+			ok = ok && s->th_raised == 0 && s->th_lowered == 0 &&
+			     s->threshold == 1000;
+		else if (pass == 1)
+			ok = ok && s->th_raised == 1 && s->threshold == 1125;
+		else
+			ok = ok && s->th_lowered == 1 && s->threshold == 875;
+		TP_ST_CHECK(st, ok,
+			    pass == 0 ? "period rate: high 1000: kept" :
+			    pass == 1 ? "period rate: high 2000: raised" :
+					"period rate: high 500: lowered");
+	}
+}
+
+/* ---- the token bucket and huge pages (issue 12 item 6) ------------------- */
+
+/*
+ * 1 MB/s (256 pages/s) with a burst of one second: a THP of 512 pages is
+ * larger than the burst, admitted when the bucket is full, and then owed:
+ * 2 s later the bucket is full again. THPs every 100 ms for 60 s: one
+ * every 2 s, 30 in all, exactly the rate.
+ */
+static void tp_st_pol_check_thp_bucket(struct tp_st *st)
+{
+	struct tp_node_mem m = tp_st_pol_mems[0];
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int t, prom = 0;
+	bool ok;
+	int v;
+
+	m.free = 100000;	/* room for THPs, no 6.1 bypass */
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, TP_ST_POL_BUCKET, 0,
+			     TP_ST_POL_KEEP, 1);
+	for (t = 0; t < 60000; t += 100) {
+		v = tp_st_pol_decide(0, 512, 0, &m, t);
+		if (v == TP_PROMOTE) {
+			ok = ok && !(t % 2000);
+			prom++;
+		} else {
+			ok = ok && v == TP_REFUSE_RATELIMIT && (t % 2000);
+		}
+	}
+	ok = ok && prom == 30 && tp_st_pol_snap() &&
+	     s->verdict[TP_PROMOTE] == 30 * 512 &&
+	     s->verdict[TP_REFUSE_RATELIMIT] == 570 * 512;
+	TP_ST_CHECK(st, ok, "bucket, 1 MB/s: a THP every 2 s");
+
+	/* a burst of 100 pages: the same, and a single page after a THP */
+	tp_st_pol_big.c.burst_pages = 100;
+	ok = tp_st_pol_reinit();
+	ok = ok && tp_st_pol_decide(0, 512, 0, &m, 1000000) == TP_PROMOTE;
+	ok = ok && tp_st_pol_decide(0, 1, 0, &m, 1000000) ==
+		   TP_REFUSE_RATELIMIT;
+	ok = ok && tp_st_pol_decide(0, 512, 0, &m, 1001000) ==
+		   TP_REFUSE_RATELIMIT;
+	ok = ok && tp_st_pol_decide(0, 512, 0, &m, 1002000) == TP_PROMOTE;
+	TP_ST_CHECK(st, ok, "bucket, burst 100: a THP when full, then owed");
+}
+
+/* ---- per-slot candidate batches ------------------------------------------ */
+
+#define TP_ST_POL_SLOTS	3
+
+static struct tp_node_cpu tp_st_pol_slots[TP_ST_POL_SLOTS];
+
+/*
+ * Three slots of one node decide in turn with a batch of 5: each adds its
+ * pages to the shared count once 5 are pending, so the shared count is the
+ * sum of each slot's count rounded down to a multiple of 5 (it lags by at
+ * most 3 x 4); a folio of 5 pages or more moves its slot's pending pages
+ * at once.
+ */
+static void tp_st_pol_check_batch(struct tp_st *st)
+{
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	u64 n[TP_ST_POL_SLOTS] = { 0 }, want, nr;
+	unsigned int k, i, j;
+	bool ok;
+	int v;
+
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP,
+			     TP_ST_POL_KEEP);
+	tp_st_pol_big.c.cand_batch = 5;
+	ok = ok && tp_st_pol_reinit();
+	tp_st_pol_fill(tp_st_pol_slots, sizeof(tp_st_pol_slots), 0);
+	for (k = 0; k < 300 && ok; k++) {
+		struct tp_fault f = { .latency = 0, .flags = 0 };
+
+		i = k % TP_ST_POL_SLOTS;
+		nr = k % 37 == 36 ? 8 : 1;
+		f.nr_pages = nr;
+		v = tp_decide(&tp_st_pol_pol, &tp_st_pol_node,
+			      &tp_st_pol_slots[i], &f, &tp_st_pol_mems[0], 1);
+		ok = ok && v == TP_PROMOTE;
+		/* the slot's pending pages: batch reached, all of them move */
+		n[i] = n[i] + nr >= 5 ? 0 : n[i] + nr;
+		tp_node_stats(&tp_st_pol_pol, &tp_st_pol_node, s);
+		for (j = 0; j < TP_ST_POL_SLOTS; j++)
+			tp_node_stats_add(s, &tp_st_pol_slots[j]);
+		want = s->candidate - n[0] - n[1] - n[2];
+		ok = ok && s->cand_shared == want &&
+		     s->candidate - s->cand_shared <= TP_ST_POL_SLOTS * 4 &&
+		     s->decided == s->candidate;
+	}
+	TP_ST_CHECK(st, ok, "batch 5, 3 slots: the shared count lags <= 12");
+}
+
+/* ---- a variant switch mid-stream keeps statistics and the bound ---------- */
+
+/*
+ * 1000 hot single pages a second (10 every 10 ms) against 1 MB/s (256
+ * pages/s), the limiter switched by tp_policy_tune() every 330 ms through
+ * the bucket and the two windows, for 20 s. The variants keep apart state:
+ * nothing is reinterpreted (the 0.1 union turned a late window count into
+ * a bucket scale: 10^6 pages in 10 s), so each admits within its own
+ * bound: at most burst + rate x T for the bucket plus (T + 2) x
+ * (limit + 1) for the windows, 256 + 5120 + 22 x 257 = 11030 pages. Their
+ * sum, not one of them: each variant finds its own budget when it comes
+ * back (about 10200 pages here, twice the rate). And the limiter keeps
+ * admitting, at least half the rate. Every decision is counted once.
+ */
+static void tp_st_pol_check_variant_switch(struct tp_st *st)
+{
+	static const u32 lv[] = { TP_LIMITER_BUCKET,
+				  TP_LIMITER_WINDOW_RFC2020,
+				  TP_LIMITER_WINDOW_LINUX61 };
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	u64 prom = 0, total = 0;
+	unsigned int t, k, sw = 0;	/* no 64-bit division */
+	bool ok;
+	int v;
+
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP, 1);
+	tp_st_pol_big.c.cand_batch = 1;
+	ok = ok && tp_st_pol_reinit();
+	for (t = 0; t < 20000 && ok; t += 10) {
+		if (t % 330 == 0) {
+			tp_st_pol_big.c.limiter_variant = lv[sw++ % 3];
+			ok = !tp_policy_tune(&tp_st_pol_pol, &tp_st_pol_big.c);
+		}
+		for (k = 0; k < 10; k++) {
+			v = tp_st_pol_decide(0, 1, 0, &tp_st_pol_mems[0], t);
+			ok = ok && (v == TP_PROMOTE ||
+				    v == TP_REFUSE_RATELIMIT);
+			prom += v == TP_PROMOTE;
+			total++;
+		}
+	}
+	ok = ok && tp_st_pol_snap() && s->decided == total &&
+	     s->candidate == total && s->verdict[TP_PROMOTE] == prom &&
+	     s->verdict[TP_REFUSE_RATELIMIT] == total - prom &&
+	     s->cand_shared == total;
+	ok = ok && prom <= 256 + 256 * 20 + 22 * 257 && prom >= 128 * 20;
+	TP_ST_CHECK(st, ok, "limiter variant switched every 330 ms: bound");
+}
+
+/**
+ * tp_st_decide() - run the decision vectors
+ * @st: the run
+ *
+ * Return: the number of failed cases this call added.
+ */
+static int tp_st_decide(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+
+	tp_st_pol_check_decisions(st);
+	tp_st_pol_check_burst(st);
+	tp_st_pol_check_bypass_reset(st);
+	tp_st_pol_check_zero(st);
+	tp_st_pol_check_einval(st);
+	tp_st_pol_check_period_rate(st);
+	tp_st_pol_check_thp_bucket(st);
+	tp_st_pol_check_batch(st);
+	tp_st_pol_check_variant_switch(st);
+	return st->failed - failed;
+}
+
+#endif /* _TIERPOL_SELFTEST_DECIDE_H */
