@@ -5,11 +5,14 @@
 #  - scripts/checkpatch.pl --no-tree --strict -f on lib/, include/, kernel/
 #    and Kbuild (tests/selftest/, built into the test modules, is reported
 #    too, as advice: other files own it). The public headers include/tierpol/
-#    are checked with one type of finding left out, PREFER_KERNEL_TYPES:
-#    they use <stdint.h>'s uint64_t and friends on purpose, because they are
-#    shared with userspace, where the kernel's u64 does not exist and must
-#    not be defined for the user (the kernel's own <linux/xz.h> does the
-#    same for XZ Embedded); in the kernel uint64_t is the kernel's u64. The
+#    are shared with userspace, so they are checked with the two types of
+#    finding left out that checkpatch itself skips for the kernel's headers
+#    shared with userspace (include/uapi/): PREFER_KERNEL_TYPES, because
+#    they use <stdint.h>'s uint64_t and friends on purpose (the kernel's u64
+#    does not exist in userspace and tierpol must not define it for its
+#    users; <linux/xz.h>, shared with XZ Embedded, does the same; in the
+#    kernel uint64_t is u64), and PREFER_DEFINED_ATTRIBUTE_MACRO, because
+#    their userspace branch cannot use the kernel's __aligned(). The
 #    library's sources, lib/, use u64 through lib/tp_seam.h and are checked
 #    in full;
 #  - scripts/kernel-doc -none -v on the public headers (and kernel/*.c);
@@ -99,8 +102,8 @@ checkpatch "lib/ kernel/ Kbuild examples/kmod/" "" lib/*.c lib/*.h \
 	kernel/*.c kernel/*.h kernel/Kconfig Kbuild kernel/*.sh \
 	examples/kmod/*.c examples/kmod/Kbuild
 cp_ours=$found
-checkpatch "include/tierpol/ (stdint types allowed)" PREFER_KERNEL_TYPES \
-	include/tierpol/*.h
+checkpatch "include/tierpol/ (shared with userspace, as include/uapi/)" \
+	PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO include/tierpol/*.h
 cp_ours=$((cp_ours + found))
 [ "$cp_ours" -eq 0 ] || status=1
 checkpatch "tests/selftest/ (advisory)" "" tests/selftest/*.h
