@@ -20,7 +20,8 @@
 #
 # Fails when kunit.py fails (a build error, a failed case, a crash) or the
 # kernel log shows a WARNING, BUG, lockdep report or Oops while the suite
-# runs. The build stays
+# runs; then builds lib/tierpol/ once more with W=1 and sparse (C=2) for
+# the same architecture, in tree, and fails on any warning in its files. The build stays
 # in build/kunit/<arch>/ for the next run; the log is
 # build/kunit/<arch>/test.log.
 set -eu
@@ -70,6 +71,29 @@ if [ $rc -eq 0 ] && [ -f "$log" ]; then
 		rc=1
 	fi
 fi
+# tierpol's own directory once more with W=1 and sparse (C=2 checks every
+# file), in tree and for this architecture: no warning in its files.
+if [ $rc -eq 0 ] && command -v sparse >/dev/null; then
+	karch=$arch
+	[ "$arch" = um ] || karch=$(sed -n 's/^CONFIG_\(X86_32\)=y$/i386/p' \
+		"$out/.config")
+	(cd "$src" && make ARCH="${karch:-$arch}" O="$out" W=1 C=2 \
+		-j"$jobs" lib/tierpol/) >"$out/tierpol-w1.log" 2>&1 || rc=$?
+	warn=$(grep -E 'lib/tierpol/.*(warning|error)' "$out/tierpol-w1.log" ||
+		true)
+	if [ $rc -ne 0 ] || [ -n "$warn" ]; then
+		echo "kunit: FAILED: W=1 C=2 on lib/tierpol/ ($out/tierpol-w1.log)" >&2
+		printf '%s\n' "$warn" >&2
+		rc=1
+	else
+		echo "kunit: lib/tierpol/ in tree for $arch: W=1 and sparse clean" \
+			"($(grep -c '^  CHECK .*lib/tierpol/' "$out/tierpol-w1.log")" \
+			"files)"
+	fi
+elif [ $rc -eq 0 ]; then
+	echo "kunit: sparse is missing (apt-get install sparse): no W=1 C=2 pass"
+fi
+t1=$(date +%s)
 if [ $rc -ne 0 ]; then
 	echo "kunit: FAILED ($arch, $((t1 - t0)) s)" >&2
 	exit 1
