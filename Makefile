@@ -355,27 +355,45 @@ model:
 #   make kmod [KDIR=dir]  tierpol.ko and tierpol_test.ko from the same lib/*.c
 #                         (see Kbuild). KDIR: the running kernel's headers,
 #                         else the newest installed ones (it says which).
-#                         C=2 runs sparse on every file, W=1 adds warnings.
-#   make kcheck           boot Debian's kernel under qemu with both modules
+#                         C=2 runs sparse on every file, W=1 adds warnings;
+#                         TP_ST_SKIP="ring ..." leaves vector files out.
+#   make kmod-example     the example module examples/kmod/ both ways:
+#                         tierpol vendored, and against tierpol.ko
+#   make kcheck           boot Debian's kernel under qemu with the modules
 #                         and check the self-test's KTAP (VMLINUZ=,
 #                         KCHECK_TIMEOUT=)
+#   make kunit            the KUnit suite on UML built from Debian's
+#                         linux-source (build/kunit/um; JOBS=, TP_ST_SKIP=)
+#   make kunit32          the same on a 32-bit x86 kernel under qemu, 2 CPUs
 #   make kstyle           checkpatch --strict, kernel-doc, sparse: no findings
 #   make check32          the CMocka suites as i386 programs under qemu-i386
 #   make kclean           remove kbuild's output (make clean does it too)
 #
-# The work is done by kernel/{kmod,kcheck,kstyle}.sh and tests/check32.sh; .ci/kcheck.sh,
-# .ci/kstyle.sh and .ci/check32.sh install their packages first. How to
-# vendor tierpol into a kernel tree: docs/kernel.md.
+# The work is done by kernel/{kmod,kexample,kcheck,kstyle,kunit}.sh and
+# tests/check32.sh; .ci/kcheck.sh, .ci/kstyle.sh, .ci/kunit.sh and
+# .ci/check32.sh install their packages first. How to vendor tierpol into a
+# kernel tree or use it from a module: docs/kernel.md.
 
 KDIR		?=
 KBUILD_OUT	= $(wildcard *.ko *.mod *.mod.c *.o .*.cmd Module.symvers \
-		  modules.order lib/*.o lib/.*.cmd kernel/*.o kernel/.*.cmd)
+		  modules.order lib/*.o lib/.*.cmd kernel/*.o kernel/.*.cmd \
+		  kernel/tierpol_vectors.h)
 
 kmod:
-	$(Q)KDIR="$(KDIR)" C="$(C)" W="$(W)" V="$(V)" sh kernel/kmod.sh
+	$(Q)KDIR="$(KDIR)" C="$(C)" W="$(W)" V="$(V)" TP_ST_SKIP="$(TP_ST_SKIP)" \
+		sh kernel/kmod.sh
 
-kcheck: kmod
+kmod-example: kmod
+	$(Q)sh kernel/kexample.sh
+
+kcheck: kmod-example
 	$(Q)sh kernel/kcheck.sh
+
+kunit:
+	$(Q)TP_ST_SKIP="$(TP_ST_SKIP)" sh kernel/kunit.sh
+
+kunit32:
+	$(Q)KUNIT_ARCH=i386 TP_ST_SKIP="$(TP_ST_SKIP)" sh kernel/kunit.sh
 
 kstyle:
 	$(Q)KDIR="$(KDIR)" sh kernel/kstyle.sh
@@ -388,7 +406,7 @@ kclean:
 
 clean: kclean
 
-.PHONY: kmod kcheck kstyle check32 kclean
+.PHONY: kmod kmod-example kcheck kunit kunit32 kstyle check32 kclean
 
 # ---- bench: performance figures and targets (issues 6 and 12) ------------
 #

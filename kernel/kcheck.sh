@@ -3,6 +3,10 @@
 #
 # make kcheck: boot Debian's kernel under qemu with a busybox initramfs that
 # loads tierpol.ko and tierpol_test.ko, then check the self-test's KTAP.
+# When make kmod-example built them (make kcheck does), the example module
+# is loaded both ways first: tpdemo-vendored.ko alone, before tierpol.ko
+# (it needs nothing else), removed, then tpdemo.ko after tierpol.ko (it
+# takes tierpol's functions from it); each must report its decisions.
 # Run "make kmod" first (make kcheck does). Fails on any "not ok", a missing
 # plan or summary, a plan/result mismatch, a failed insmod, an Oops, BUG,
 # WARNING, Call Trace or panic, a taint other than the expected O (out-of-tree)
@@ -47,7 +51,18 @@ fi
 rm -rf "$out"
 mkdir -p "$out/root/bin" "$out/root/dev" "$out/root/proc" "$out/root/sys"
 cp "$busybox" "$out/root/bin/busybox"
-cp "$root/build/kmod/tierpol.ko" "$root/build/kmod/tierpol_test.ko" "$out/root/"
+steps="tierpol tierpol_test"
+if [ -f "$root/build/kmod/tpdemo.ko" ] &&
+	[ -f "$root/build/kmod/tpdemo-vendored.ko" ]; then
+	steps="tpdemo-vendored rmmod:tpdemo tierpol tierpol_test tpdemo"
+fi
+for m in $steps; do
+	case $m in
+	rmmod:*) ;;
+	*) cp "$root/build/kmod/$m.ko" "$out/root/" ;;
+	esac
+done
+echo "$steps" >"$out/root/steps"
 cat >"$out/root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -57,10 +72,18 @@ mount -t sysfs none /sys
 mount -t devtmpfs none /dev
 log() { echo "tierpol-kcheck: $*" >/dev/kmsg; }
 log "boot tainted=$(cat /proc/sys/kernel/tainted)"
-for m in tierpol tierpol_test; do
-	log "insmod $m.ko"
-	insmod /$m.ko
-	log "insmod $m.ko rc=$?"
+for m in $(cat /steps); do
+	case $m in
+	rmmod:*)
+		rmmod "${m#rmmod:}"
+		log "rmmod ${m#rmmod:} rc=$?"
+		;;
+	*)
+		log "insmod $m.ko"
+		insmod /$m.ko
+		log "insmod $m.ko rc=$?"
+		;;
+	esac
 done
 log "done tainted=$(cat /proc/sys/kernel/tainted)"
 poweroff -f
@@ -107,6 +130,7 @@ plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out/ktap.txt" | head -n 1)
 [ -n "$plan" ] || bad "no plan line"
 nok=$(grep -c '^ok [0-9]' "$out/ktap.txt" || true)
 nnot=$(grep -c '^not ok [0-9]' "$out/ktap.txt" || true)
+nskip=$(grep -c '^ok [0-9][0-9]* - .* # SKIP' "$out/ktap.txt" || true)
 [ "$nnot" -eq 0 ] || bad "$nnot cases not ok"
 [ -n "$plan" ] && [ "$((nok + nnot))" -ne "$plan" ] &&
 	bad "plan 1..$plan but $((nok + nnot)) results"
@@ -115,15 +139,37 @@ awk '/^(not )?ok [0-9]/ { n++; id = $1 == "ok" ? $2 : $3;
 	if (id != n) { print "kcheck: result " n " is numbered " id; bad = 1 } }
 	END { exit bad }' "$out/ktap.txt" >&2 || fail=1
 totals=$(grep '^# Totals: ' "$out/ktap.txt" || true)
+want="pass:$((nok - nskip)) fail:$nnot xfail:0 xpass:0 skip:$nskip error:0"
 if [ -z "$totals" ]; then
 	bad "no '# Totals:' summary line"
-elif [ "$totals" != "# Totals: pass:$nok fail:$nnot xfail:0 xpass:0 skip:0 error:0" ]; then
-	bad "summary '$totals' does not match $nok ok, $nnot not ok"
+elif [ "$totals" != "# Totals: $want" ]; then
+	bad "summary '$totals' does not match $nok ok ($nskip skipped), $nnot not ok"
 fi
-for m in tierpol tierpol_test; do
-	grep -q "tierpol-kcheck: insmod $m.ko rc=0$" "$out/console.txt" ||
-		bad "insmod $m.ko failed or did not run"
+for m in $steps; do
+	case $m in
+	rmmod:*)
+		grep -q "tierpol-kcheck: rmmod ${m#rmmod:} rc=0$" \
+			"$out/console.txt" || bad "rmmod ${m#rmmod:} failed"
+		;;
+	*)
+		grep -q "tierpol-kcheck: insmod $m.ko rc=0$" \
+			"$out/console.txt" || bad "insmod $m.ko failed or did not run"
+		;;
+	esac
 done
+case $steps in
+*tpdemo*)
+	for how in vendored tierpol.ko; do
+		line=$(grep "tpdemo: tierpol .* ($how): [1-9][0-9]* pages" \
+			"$out/console.txt" || true)
+		if [ -z "$line" ]; then
+			bad "the example module ($how) reported no decisions"
+		else
+			echo "kcheck: example: ${line#*tpdemo: }"
+		fi
+	done
+	;;
+esac
 splats='Oops|BUG:|kernel BUG|WARNING:|Call Trace|Kernel panic|RIP: '
 splats="$splats|general protection fault|UBSAN|KASAN|stack-protector"
 splats="$splats|soft lockup|hung_task|Hardware Error"
@@ -144,5 +190,7 @@ if [ $fail -ne 0 ]; then
 	echo "kcheck: FAILED (console: $out/console.log)" >&2
 	exit 1
 fi
-echo "kcheck: $nok/$plan passed in-kernel ($release, tainted=$taint," \
+[ "$nskip" -eq 0 ] || echo "kcheck: $nskip vector files skipped (TP_ST_SKIP):" \
+	"$(sed -n 's/^ok [0-9]* - \(.*\) # SKIP.*/\1/p' "$out/ktap.txt" | tr '\n' ' ')"
+echo "kcheck: $((nok - nskip))/$plan passed in-kernel ($release, tainted=$taint," \
 	"$((t1 - t0))s in qemu)"

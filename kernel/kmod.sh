@@ -10,10 +10,15 @@
 #   C      1 or 2: run sparse (C=2 checks every file, not only rebuilt ones)
 #   V      1: verbose kbuild
 #   W      kbuild's extra warnings (W=1)
+#   TP_ST_SKIP  vector files of tests/selftest/ to leave out of the test
+#          modules, e.g. "ring policy" (they report them as skipped)
 #
 # Fails on any compiler or sparse warning in tierpol's own files, and when
-# the module's exports and the global functions of lib/ differ.
-# Writes build/kmod/{release,kdir,build.log}.
+# the module's exports differ from the global functions of lib/ (but the
+# internal __tp_* ones, which are global for the objects of lib/ to share
+# and not exported), or are not all GPL-only in the namespace TIERPOL.
+# Writes build/kmod/{release,kdir,build.log,exports,lib-globals} and copies
+# the modules to build/kmod/.
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -70,7 +75,7 @@ ln -s "$root/tests" "$tree/tests"
 for f in "$root"/lib/*.c "$root"/lib/*.h; do
 	ln -s "$f" "$tree/lib/"
 done
-for f in "$root"/kernel/*.c "$root"/kernel/Kconfig; do
+for f in "$root"/kernel/*.c "$root"/kernel/*.h "$root"/kernel/Kconfig; do
 	ln -s "$f" "$tree/kernel/"
 done
 
@@ -81,6 +86,7 @@ set -- -C "$KDIR" M="$tree" CONFIG_DEBUG_INFO_BTF_MODULES= \
 [ -n "${C:-}" ] && set -- "$@" C="$C"
 [ "${V:-}" = 1 ] && set -- "$@" V=1
 [ -n "${W:-}" ] && set -- "$@" W="$W"
+[ -n "${TP_ST_SKIP:-}" ] && set -- "$@" TP_ST_SKIP="$TP_ST_SKIP"
 rc=0
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@" modules \
 	>"$out/build.log" 2>&1 || rc=$?
@@ -110,10 +116,15 @@ if [ "$nours" -gt 0 ]; then
 	status=1
 fi
 
-# Every global function of lib/ is exported, and nothing else is.
-nm --defined-only "$tree"/lib/*.o | awk '$2 == "T" { print $3 }' |
+# Every global function of lib/ but the internal __tp_* is exported, GPL-only
+# in the namespace TIERPOL, and nothing else is.
+nm --defined-only "$tree"/lib/*.o | awk '$2 == "T" && $3 !~ /^__tp_/ { print $3 }' |
 	sort >"$out/lib-globals"
-cp "$tree/tierpol.ko" "$tree/tierpol_test.ko" "$out/"
+rm -f "$out"/*.ko
+for ko in "$tree"/*.ko; do
+	cp "$ko" "$out/"
+done
+cp "$tree/Module.symvers" "$out/"
 nm "$out/tierpol.ko" | sed -n 's/^[0-9a-f]* [rR] __ksymtab_\(.*\)$/\1/p' |
 	sort >"$out/exports"
 if ! cmp -s "$out/lib-globals" "$out/exports"; then
@@ -122,8 +133,17 @@ if ! cmp -s "$out/lib-globals" "$out/exports"; then
 	comm -13 "$out/lib-globals" "$out/exports" | sed 's/^/  not in lib\/: /' >&2
 	status=1
 fi
+# Module.symvers: CRC, symbol, module, export type, namespace.
+bad_ns=$(awk -F '\t' '$3 ~ /tierpol$/ &&
+	($4 != "EXPORT_SYMBOL_GPL" || $5 != "TIERPOL") { print $2 }' \
+	"$out/Module.symvers")
+if [ -n "$bad_ns" ]; then
+	echo "kmod: FAILED: not GPL-only in the namespace TIERPOL:" $bad_ns >&2
+	status=1
+fi
 
 [ -n "${C:-}" ] && echo "kmod: sparse: $nours warnings in tierpol files"
-echo "kmod: $out/tierpol.ko ($(wc -l <"$out/exports") exports)," \
-	"$out/tierpol_test.ko for $release"
+echo "kmod: $out/tierpol.ko ($(wc -l <"$out/exports") exports, namespace" \
+	"TIERPOL) and $(cd "$out" && ls *.ko | grep -v '^tierpol.ko$' |
+	tr '\n' ' ')for $release"
 exit $status

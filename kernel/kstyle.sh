@@ -3,8 +3,18 @@
 #
 # make kstyle: the kernel's own checkers, zero findings required.
 #  - scripts/checkpatch.pl --no-tree --strict -f on lib/, include/, kernel/
-#    and Kbuild (tests/selftest/, built into tierpol_test.ko, is reported
-#    too, as advice: other files own it);
+#    and Kbuild (tests/selftest/, built into the test modules, is reported
+#    too, as advice: other files own it). The public headers include/tierpol/
+#    are shared with userspace, so they are checked with the two types of
+#    finding left out that checkpatch itself skips for the kernel's headers
+#    shared with userspace (include/uapi/): PREFER_KERNEL_TYPES, because
+#    they use <stdint.h>'s uint64_t and friends on purpose (the kernel's u64
+#    does not exist in userspace and tierpol must not define it for its
+#    users; <linux/xz.h>, shared with XZ Embedded, does the same; in the
+#    kernel uint64_t is u64), and PREFER_DEFINED_ATTRIBUTE_MACRO, because
+#    their userspace branch cannot use the kernel's __aligned(). The
+#    library's sources, lib/, use u64 through lib/tp_seam.h and are checked
+#    in full, but for a userspace-only lib/tp_seam_user.h;
 #  - scripts/kernel-doc -none -v on the public headers (and kernel/*.c);
 #  - sparse and W=1 on every file of both modules (make kmod C=2 W=1).
 #
@@ -24,6 +34,19 @@ have_scripts() {
 		[ -f "$kscripts/$f" ] || return 1
 	done
 }
+# A tree that make kunit extracted already (kernel/ksrc.sh) saves unpacking
+# the tarball again.
+if ! have_scripts && [ -z "${KSCRIPTS:-}" ]; then
+	for d in "$root"/build/ksrc/linux-source-*/scripts; do
+		[ -f "$d/checkpatch.pl" ] || continue
+		mkdir -p "$kscripts"
+		for f in $files; do
+			cp "$d/$f" "$kscripts/"
+		done
+		echo "kstyle: took $files from $d"
+		break
+	done
+fi
 if ! have_scripts; then
 	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V |
 		tail -n 1)
@@ -54,17 +77,20 @@ status=0
 cpdir=$(mktemp -d)
 trap 'rm -rf "$cpdir"' EXIT
 mkdir "$cpdir/include"
-checkpatch() { # <label> <files...>: prints the findings, sets $found
+checkpatch() { # <label> <--ignore list or ""> <files...>: prints, sets $found
 	label=$1
-	shift
+	ignore=$2
+	shift 2
 	found=0
 	nfiles=0
 	for f in "$@"; do
 		[ -f "$f" ] || continue
 		nfiles=$((nfiles + 1))
+		# shellcheck disable=SC2086
 		res=$(cd "$cpdir" && perl "$kscripts/checkpatch.pl" --no-tree \
 			--root="$cpdir" --strict --terse --show-types \
-			--no-summary -f "$root/$f" 2>&1 | sed "s|$root/||g" || true)
+			${ignore:+--ignore $ignore} --no-summary -f "$root/$f" \
+			2>&1 | sed "s|$root/||g" || true)
 		[ -n "$res" ] || continue
 		printf '%s\n' "$res"
 		found=$((found + $(printf '%s\n' "$res" |
@@ -72,12 +98,18 @@ checkpatch() { # <label> <files...>: prints the findings, sets $found
 	done
 	echo "kstyle: checkpatch --strict $label: $nfiles files, $found findings"
 }
-checkpatch "lib/ include/ kernel/ Kbuild" lib/*.c lib/*.h \
-	include/tierpol/*.h kernel/*.c kernel/*.h kernel/Kconfig Kbuild \
-	kernel/*.sh
+# lib/tp_seam_user.h, if the seam's userspace branch lives there, is never
+# built in the kernel (kbuild never reads it): it is not checked.
+checkpatch "lib/ kernel/ Kbuild examples/kmod/" "" lib/*.c \
+	$(ls lib/*.h | grep -v '^lib/tp_seam_user\.h$') \
+	kernel/*.c kernel/*.h kernel/Kconfig Kbuild kernel/*.sh \
+	examples/kmod/*.c examples/kmod/Kbuild
 cp_ours=$found
+checkpatch "include/tierpol/ (shared with userspace, as include/uapi/)" \
+	PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO include/tierpol/*.h
+cp_ours=$((cp_ours + found))
 [ "$cp_ours" -eq 0 ] || status=1
-checkpatch "tests/selftest/ (advisory)" tests/selftest/*.h
+checkpatch "tests/selftest/ (advisory)" "" tests/selftest/*.h
 cp_st=$found
 
 # ---- kernel-doc ---------------------------------------------------------------

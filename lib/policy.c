@@ -229,8 +229,15 @@ int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
 {
 	if (!node || !pol || !pol->tps)
 		return -EINVAL;
-	/* The layout documented in policy.h. */
-	TP_COMPILE_ASSERT(offsetof(struct tp_node, th) == TP_CACHELINE_BYTES);
+	/*
+	 * The layout documented in policy.h: the controller starts a cache
+	 * line of its own; the limiter's state and the candidate count (40
+	 * bytes) share the first line where a line holds them, i.e. unless
+	 * the kernel's L1_CACHE_BYTES is 32 (some 32-bit configurations).
+	 */
+	TP_COMPILE_ASSERT(offsetof(struct tp_node, th) % TP_CACHELINE_BYTES == 0);
+	TP_COMPILE_ASSERT(TP_CACHELINE_BYTES < 64 ||
+			  offsetof(struct tp_node, th) == TP_CACHELINE_BYTES);
 
 	tp_atomic64_set(&node->lim.tat, now << pol->shift);
 	tp_atomic64_set(&node->lim.fresh, now);
