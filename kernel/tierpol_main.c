@@ -53,6 +53,8 @@ EXPORT_SYMBOL_NS_GPL(tp_thresh_tune, TP_NS);
 EXPORT_SYMBOL_NS_GPL(tp_thresh_update, TP_NS);
 /* threshold.h: reset_memory_tiering() and the free-space bypass. */
 EXPORT_SYMBOL_NS_GPL(tp_thresh_reset, TP_NS);
+/* threshold.h: the hint-fault path counting a judged latency (histogram). */
+EXPORT_SYMBOL_NS_GPL(tp_thresh_record, TP_NS);
 /* threshold.h: the hint-fault path reading the current threshold. */
 EXPORT_SYMBOL_NS_GPL(tp_thresh_get, TP_NS);
 
@@ -114,6 +116,37 @@ EXPORT_SYMBOL_NS_GPL(tp_group_fault_local, TP_NS);
 EXPORT_SYMBOL_NS_GPL(tp_migrate_retry_interval, TP_NS);
 /* policy.h: task_numa_migrate() (Linux 3.15). */
 EXPORT_SYMBOL_NS_GPL(tp_preferred_node, TP_NS);
+
+/* goal.h: a daemon or timer turning a goal into a rate or threshold. */
+EXPORT_SYMBOL_NS_GPL(tp_goal_init, TP_NS);
+/* goal.h: the goal or the bounds changed (a sysctl write). */
+EXPORT_SYMBOL_NS_GPL(tp_goal_tune, TP_NS);
+/* goal.h: once per control period, with the metric measured. */
+EXPORT_SYMBOL_NS_GPL(tp_goal_update, TP_NS);
+/* goal.h: the current output, for tracing. */
+EXPORT_SYMBOL_NS_GPL(tp_goal_get, TP_NS);
+
+/* hotness.h: validate a hotness record format. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_init, TP_NS);
+/* hotness.h: a source (hint fault, scan, IBS/PEBS) recording an access. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_record, TP_NS);
+/* hotness.h: the same on a shared 32-bit record, with cmpxchg. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_record32, TP_NS);
+/* hotness.h: the migration thread looking for ready pages. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_ready, TP_NS);
+/* hotness.h: a periodic walk clearing stale records. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_expired, TP_NS);
+/* hotness.h: the promotion target of a precise record. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_nid, TP_NS);
+/* hotness.h: the access count, for tracing. */
+EXPORT_SYMBOL_NS_GPL(tp_hot_count, TP_NS);
+
+/* fclock.h: a hint-fault counter used as a clock (per mm or per node). */
+EXPORT_SYMBOL_NS_GPL(tp_fault_clock_init, TP_NS);
+/* fclock.h: the hint-fault path counting a fault and reading the clock. */
+EXPORT_SYMBOL_NS_GPL(tp_fault_clock_tick, TP_NS);
+/* fclock.h: the scanner reading the clock when it marks a range. */
+EXPORT_SYMBOL_NS_GPL(tp_fault_clock_now, TP_NS);
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("tierpol: page-placement algorithms for tiered memory");

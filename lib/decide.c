@@ -13,7 +13,7 @@
 #include "tp_inline.h"
 
 /* The period is over: close it (one closer), judging @rate. Cold path. */
-static __attribute__((__noinline__, __cold__)) void
+static TP_NOINLINE TP_COLD void
 decide_close(const struct tp_policy *pol, struct tp_node *node,
 	     u64 period, u64 ref_th, u64 unit, u64 max, u32 variant,
 	     u32 shift, u64 rate, u64 now)
@@ -50,7 +50,7 @@ decide_close(const struct tp_policy *pol, struct tp_node *node,
  * an instance calls nothing: it leaves a period that is due (once per
  * period) to decide_again() (DECIDE_RETRY).
  */
-static __attribute__((__always_inline__)) inline int
+static TP_ALWAYS_INLINE int
 decide_copy(const struct tp_policy *pol, struct tp_node *node,
 	    struct tp_node_cpu *cpu, const struct tp_fault *f,
 	    const struct tp_node_mem *mem, u64 now,
@@ -136,9 +136,8 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 				__tp_thresh_record(&node->th, &cpu->th,
 						   th_shift, batch, f->latency,
 						   nr);
-			th = __tp_thresh_effective(
-				tp_atomic64_read(&node->th.th), ref_th, unit,
-				max);
+			th = tp_atomic64_read(&node->th.th);
+			th = __tp_thresh_effective(th, ref_th, unit, max);
 		}
 		if ((flags & TP_POL_WRITE_DOUBLE) &&
 		    (f->flags & TP_FAULT_WRITE))
@@ -185,7 +184,7 @@ plain:
  * time, the period closed here), up to TP_RETRIES attempts in all, then
  * the count. Six arguments, so tp_decide() jumps to it.
  */
-static __attribute__((__noinline__)) int
+static TP_NOINLINE int
 decide_again(const struct tp_policy *pol, struct tp_node *node,
 	     struct tp_node_cpu *cpu, const struct tp_fault *f,
 	     const struct tp_node_mem *mem, u64 now)
@@ -283,9 +282,9 @@ void tp_node_stats(const struct tp_policy *pol, const struct tp_node *node,
 	/* Settings that keep changing: the last copy read, clamped anyway. */
 	(void)__tp_policy_read(pol, &set);
 	if (set.flags & TP_POL_ADAPTIVE)
-		s->threshold = __tp_thresh_effective(
-			tp_atomic64_read(&node->th.th), set.th.ref_th,
-			set.th.unit, set.th.max);
+		s->threshold = __tp_thresh_effective(tp_atomic64_read(&node->th.th),
+						     set.th.ref_th, set.th.unit,
+						     set.th.max);
 	else
 		s->threshold = set.hot_th;
 }

@@ -103,7 +103,7 @@ static u64 goal_next(u64 out, u64 goal, u64 cur)
 	return next;
 }
 
-u64 tp_goal_update(struct tp_goal *g, u64 current)
+u64 tp_goal_update(struct tp_goal *g, u64 metric)
 {
 	struct tp_goal_set s;
 	u64 out;
@@ -113,7 +113,7 @@ u64 tp_goal_update(struct tp_goal *g, u64 current)
 	if (!goal_read(g, &s))
 		return out;
 	out = goal_clamp(goal_next(goal_clamp(out, &s), s.goal,
-				   tp_min_u64(current, TP_GOAL_MAX)), &s);
+				   tp_min_u64(metric, TP_GOAL_MAX)), &s);
 	tp_atomic64_set(&g->out, out);
 	return out;
 }

@@ -54,7 +54,7 @@ static inline void __tp_count(struct tp_atomic64 *shared,
 /* ---- rate limiter ---------------------------------------------------------- */
 
 /* 2^61 units: the bucket's largest capacity and largest price of a request. */
-#define TP_BUCKET_UNITS_MAX	(1ULL << 61)
+#define TP_BUCKET_UNITS_MAX	BIT_ULL(61)
 /* log2 of the bucket's units per second, roughly: 2^48 <= units/s < 2^49. */
 #define TP_BUCKET_UNITS_LOG2	48
 
@@ -271,8 +271,10 @@ static inline void __tp_thresh_record(struct tp_thresh_state *st,
 	}
 }
 
-/* Defined in threshold.c: validation, the latch writer's copy, and the
- * closing of a period that is over (slow path). */
+/*
+ * Defined in threshold.c: validation, the latch writer's copy, and the
+ * closing of a period that is over (slow path).
+ */
 int __tp_thresh_check(const struct tp_thresh_cfg *cfg, struct tp_thresh_set *d);
 void __tp_thresh_set_write(struct tp_thresh_set *c,
 			   const struct tp_thresh_set *d);

@@ -26,6 +26,12 @@ static u64 rnd(void)
 	return rng;
 }
 
+static void test_selftest_all(void **state)
+{
+	(void)state;
+	st_run(tp_st_algos, "tp_st_algos");
+}
+
 static void test_selftest_goal(void **state)
 {
 	(void)state;
@@ -456,6 +462,7 @@ static void test_decide_histogram(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_selftest_all),
 		cmocka_unit_test(test_selftest_goal),
 		cmocka_unit_test(test_selftest_fclock),
 		cmocka_unit_test(test_selftest_hotness),

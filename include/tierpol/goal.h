@@ -110,7 +110,7 @@ TP_API int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg);
 /**
  * tp_goal_update() - feed the metric, get the next output
  * @g: the controller
- * @current: the metric's value now, 0..%TP_GOAL_MAX (larger values count
+ * @metric: the metric's value now, 0..%TP_GOAL_MAX (larger values count
  *	as %TP_GOAL_MAX)
  *
  * Context: Any context; callers serialize updates of @g (one controlling
@@ -119,7 +119,7 @@ TP_API int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg);
  * output is left as it is.
  * Return: the new output.
  */
-TP_API uint64_t tp_goal_update(struct tp_goal *g, uint64_t current);
+TP_API uint64_t tp_goal_update(struct tp_goal *g, uint64_t metric);
 
 /**
  * tp_goal_get() - the current output

@@ -308,7 +308,7 @@ TP_API const char *tp_verdict_name(int v);
 struct tp_node {
 	struct tp_limiter_state lim;
 	struct tp_atomic64 cand;
-	struct tp_thresh_state th TP_CACHELINE_ALIGNED;
+	struct tp_thresh_state th __attribute__((__aligned__(TP_CACHELINE_BYTES)));
 	struct tp_atomic64 th_raised;
 	struct tp_atomic64 th_lowered;
 } TP_CACHELINE_ALIGNED;

@@ -129,7 +129,7 @@ TP_API int tp_scan_ring_init(struct tp_scan_ring *ring,
  * other CPUs retry at most briefly.
  */
 TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, uint64_t start,
-				 uint64_t now);
+				uint64_t now);
 
 /**
  * tp_scan_ring_advance() - move the scan offset of the newest pass

@@ -153,8 +153,9 @@ struct tp_seqcount {
 /** 4 KiB base pages */
 #define TP_DEFAULT_PAGE_SHIFT		12U
 /**
- * Candidates a CPU counts before it adds them to its node's shared count;
- * the kernel's vmstat threshold for a small machine (2 CPUs, 8 GiB).
+ * TP_DEFAULT_CAND_BATCH - candidates a CPU counts before it adds them to
+ * its node's shared count; the kernel's vmstat threshold for a small
+ * machine (2 CPUs, 8 GiB)
  */
 #define TP_DEFAULT_CAND_BATCH		32U
 
@@ -169,8 +170,9 @@ struct tp_seqcount {
 /** the largest accepted candidate batch */
 #define TP_CAND_BATCH_MAX		65536U
 /**
- * How many times a reader retries when settings or state change under it;
- * then it fails closed (a refusal, counted) rather than wait.
+ * TP_RETRIES - how many times a reader retries when settings or state
+ * change under it; then it fails closed (a refusal, counted) rather than
+ * wait
  */
 #define TP_RETRIES			8U
 

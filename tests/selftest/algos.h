@@ -56,7 +56,7 @@ static const struct tp_st_goal_bad tp_st_goal_bad_rows[] = {
 
 /* One update: the metric fed, and the output expected (by hand). */
 struct tp_st_goal_step {
-	u64 current;
+	u64 metric;
 	u64 out;
 };
 
@@ -106,7 +106,7 @@ static int tp_st_goal(struct tp_st *st)
 		    tp_goal_get(&tp_st_goal_obj) == 10, "goal: init 10");
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_goal_steps); i++)
 		TP_ST_CHECK(st, tp_goal_update(&tp_st_goal_obj,
-					       tp_st_goal_steps[i].current) ==
+					       tp_st_goal_steps[i].metric) ==
 			    tp_st_goal_steps[i].out, "goal: update step");
 
 	/* A tune keeps the output, read as clamped into the new bounds. */
@@ -397,6 +397,13 @@ static int tp_st_histogram(struct tp_st *st)
 	TP_ST_CHECK(st, tp_thresh_get(t) == 512,
 		    "histogram: unknown latencies ignored");
 	return (int)(st->failed - before);
+}
+
+/* Every vector of this file (the kernel self-test's entry point). */
+static int tp_st_algos(struct tp_st *st)
+{
+	return tp_st_goal(st) + tp_st_fclock(st) + tp_st_hotness(st) +
+	       tp_st_histogram(st);
 }
 
 #endif /* _TIERPOL_SELFTEST_ALGOS_H */
