@@ -123,8 +123,7 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 
 	if (flags & TP_POL_HOTNESS) {
 		if (flags & TP_POL_ADAPTIVE) {
-			if (tp_unlikely(__tp_thresh_due(&node->th, period,
-							 now))) {
+			if (tp_unlikely(__tp_thresh_due(&node->th, period, now))) {
 				if (leaf)
 					return DECIDE_RETRY;
 				decide_close(pol, node, period, ref_th, unit,

@@ -59,10 +59,7 @@ extern "C" {
 #define TP_POL_RL_WMARK_DEFAULT	0x40U
 /** the bypass resets the adaptive threshold (Linux 6.1; needs the two) */
 #define TP_POL_BYPASS_RESET	0x80U
-/**
- * latencies are counted in hint faults, not ticks (the fault-count clock,
- * fclock.h): the hot threshold is @hot_threshold_faults
- */
+/** latencies in hint faults (fclock.h); threshold: hot_threshold_faults */
 #define TP_POL_LAT_FAULTS	0x100U
 /** every defined switch */
 #define TP_POL_ALL		0x1ffU
@@ -201,7 +198,6 @@ struct tp_policy {
 #define TP_FAULT_YOUNG		0x2U
 /** a write fault */
 #define TP_FAULT_WRITE		0x4U
-
 
 /**
  * struct tp_fault - one NUMA hint fault on a slow-tier page
