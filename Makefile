@@ -3,11 +3,17 @@
 # tierpol - page-placement algorithms for tiered memory
 #
 #   make                 libtierpol.a, libtierpol.so, tierpol.pc (in build/)
-#   make check           build and run the CMocka tests
+#   make check           build and run the CMocka tests, and the checks below
 #   make run             the main program: tiersim's default suite
 #   make docs            Doxygen HTML from the kernel-doc comments (-Werror)
-#   make install         PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, DESTDIR
+#   make install         the library, headers, tierpol.pc, tiersim and its
+#                        man page: PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR,
+#                        BINDIR, MANDIR, DESTDIR (see the install section)
 #   make uninstall
+#   make check-headers, check-cxx, check-man, check-doc-examples,
+#   check-bad-input-doc  header hygiene, C++, the man page, the docs'
+#                        example programs and test names: part of make check
+#   make abi-check       the shared library's ABI against abi/ (issue 13)
 #   make freestanding    prove lib/ needs no libc, no FPU, no libgcc division
 #   make sanitize, tsan, valgrind, check-debug, stress, fuzz, coverage
 #                        reliability checks (see their section below)
@@ -134,6 +140,83 @@ check: $(TEST_BINS)
 	done; \
 	if [ $$fail = 0 ]; then echo "ALL TESTS PASSED"; \
 	else echo "SOME TESTS FAILED"; exit 1; fi
+# ---- header hygiene and C++ (issue 13) -----------------------------------
+#
+#   make check-headers  every public header on its own and included twice,
+#                       as C99, C11, C++11 and C++17 with gcc, clang, g++ and
+#                       clang++ (-Wall -Wextra -pedantic -Werror and more);
+#                       no macro or name outside tp_/TP_, none changed;
+#                       extern "C" on every function (tests/headers/check.sh),
+#                       and the check's self-test on headers that break each
+#                       rule (tests/headers/bad/)
+#   make check-cxx      tests/cxx/api.cc, a C++ program calling the whole
+#                       API: C++11 and C++17, g++ and clang++, linked with
+#                       the static and with the shared library, and run
+#
+# Both run in "make check". HDR_CCS, HDR_CXXS and CXX_CHECKS choose the
+# compilers; the names check needs clang and perl (JSON::PP).
+
+HDR_CCS		?= gcc clang
+HDR_CXXS	?= g++ clang++
+CXX_CHECKS	?= g++:c++11 g++:c++17 clang++:c++11 clang++:c++17
+CXXFLAGS	?= -O2 -g
+CXX_WARN	:= -Wall -Wextra -pedantic -Werror
+PUB_HDRS	:= $(wildcard include/tierpol/*.h)
+HDR_CHECK	:= tests/headers/check.sh tests/headers/names.pl
+HDR_STAMPS	:= $(patsubst include/tierpol/%.h,$(O)/headers/%.ok,$(PUB_HDRS))
+HDR_BAD		:= $(wildcard tests/headers/bad/tierpol/*.h)
+
+# A header's check includes the headers it includes: depend on all of them.
+$(O)/headers/%.ok: include/tierpol/%.h $(PUB_HDRS) $(HDR_CHECK)
+	@mkdir -p $(dir $@)
+	$(call msg,HEADER,tierpol/$*.h)
+	$(Q)HDR_CCS="$(HDR_CCS)" HDR_CXXS="$(HDR_CXXS)" \
+		sh tests/headers/check.sh tierpol/$*.h && touch $@
+
+$(O)/headers/selftest.ok: tests/headers/selftest.sh $(HDR_CHECK) $(HDR_BAD)
+	@mkdir -p $(dir $@)
+	$(call msg,HEADER,self-test: $(words $(HDR_BAD)) headers)
+	$(Q)HDR_CCS=gcc HDR_CXXS=g++ sh tests/headers/selftest.sh && touch $@
+
+check-headers: $(HDR_STAMPS) $(O)/headers/selftest.ok
+	@echo "HEADERS PASSED: $(words $(HDR_STAMPS)) public headers"
+
+# $(call CXX_API,compiler,std): the C++ program, static and shared.
+define CXX_API
+$(O)/cxx/api-$(1)-$(2)-static: tests/cxx/api.cc $(PUB_HDRS) $(STATIC_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CXX,$$@)
+	$$(Q)$(1) -std=$(2) $$(CXX_WARN) -Iinclude $$(CPPFLAGS) $$(CXXFLAGS) \
+		$$(LDFLAGS) $$< $(STATIC_LIB) -pthread -o $$@
+
+$(O)/cxx/api-$(1)-$(2)-shared: tests/cxx/api.cc $(PUB_HDRS) $(SHARED_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CXX,$$@)
+	$$(Q)$(1) -std=$(2) $$(CXX_WARN) -Iinclude $$(CPPFLAGS) $$(CXXFLAGS) \
+		$$(LDFLAGS) $$< -L$(O) -ltierpol -Wl,-rpath,$(abspath $(O)) \
+		-pthread -o $$@
+endef
+
+$(foreach p,$(CXX_CHECKS),$(eval $(call CXX_API,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
+CXX_BINS	:= $(foreach p,$(subst :,-,$(CXX_CHECKS)),\
+		   $(O)/cxx/api-$(p)-static $(O)/cxx/api-$(p)-shared)
+
+# The shared builds must load build/libtierpol.so.1, the static ones none.
+check-cxx: $(CXX_BINS)
+	@fail=0; for t in $(CXX_BINS); do \
+		printf '== %s: ' $$t; $$t || fail=1; \
+		case $$t in \
+		*-shared) ldd $$t | grep -q 'libtierpol\.so\.$(VERSION_MAJOR) => $(abspath $(O))/' || \
+			{ echo "FAILED: $$t does not load $(O)/$(SONAME)"; fail=1; } ;; \
+		*) ! ldd $$t | grep -q libtierpol || \
+			{ echo "FAILED: $$t loads libtierpol"; fail=1; } ;; \
+		esac; \
+	done; [ $$fail = 0 ] && echo "C++ PASSED: $(words $(CXX_BINS)) builds"
+
+check: check-headers check-cxx
+
+.PHONY: check-headers check-cxx
+
 
 # ---- examples and the main program --------------------------------------
 
@@ -146,35 +229,204 @@ examples: $(EXAMPLE_BINS)
 
 # "make run" (tiersim's default suite) is in the tiersim section below.
 
+#
+#   make docs                the API reference: Doxygen HTML in
+#                            $(O)/docs/html, warnings are errors; the
+#                            images the pages show are copied next to them
+#                            and every local link and anchor is checked
+#                            (docs/check-links.pl)
+#   make check-doc-examples  the example programs of README.md and
+#                            docs/mainpage.md compile as C99 and C11, run,
+#                            and print what the pages say
+#                            (tests/docs/examples.sh); part of make check
+#   make check-bad-input-doc every test case docs/BAD_INPUT.md names exists
+#                            in tests/test_bad_input.c
+#                            (tests/docs/bad-input-rows.sh); part of make
+#                            check
+
+DOC_EXAMPLES	:= README.md docs/mainpage.md
+
+check-doc-examples: $(STATIC_LIB) tests/docs/examples.sh
+	$(Q)CC="$(CC)" sh tests/docs/examples.sh $(STATIC_LIB) $(DOC_EXAMPLES)
+
+check-bad-input-doc:
+	$(Q)sh tests/docs/bad-input-rows.sh docs/BAD_INPUT.md \
+		tests/test_bad_input.c
+
+check: check-doc-examples check-bad-input-doc
+
+.PHONY: check-doc-examples check-bad-input-doc
+
 # ---- docs ----------------------------------------------------------------
 
 docs:
 	@command -v doxygen >/dev/null || { \
 		echo "doxygen is missing. Run: sudo apt-get install doxygen" >&2; \
 		exit 1; }
+	$(Q)rm -rf $(O)/docs/html
 	$(call msg,DOXYGEN,$(O)/docs/html)
 	$(Q)mkdir -p $(O)/docs
+	$(Q)perl docs/check-links.pl $(O)/docs/html
 	$(Q)doxygen docs/Doxyfile
 
+#
+#   make install     headers, libtierpol.a, libtierpol.so.1, tierpol.pc,
+#                    tiersim and its man page, under PREFIX (/usr/local);
+#                    LIBDIR, INCLUDEDIR, PKGCONFIGDIR, BINDIR, MANDIR and
+#                    DESTDIR (staging) are honoured. As root with no
+#                    DESTDIR it runs ldconfig and says if LIBDIR is not on
+#                    the loader's path; otherwise it says what to do.
+#   make uninstall   removes the same files (and refreshes the cache)
+#   make check-man   tiersim's man page lists every option, policy and
+#                    workload of "tiersim --help" and no other option
+#                    (tests/man/check.sh); part of "make check"
+
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+LDCONFIG	?= ldconfig
+MAN_PAGE	:= docs/tiersim.1
+
+# $(call LOADER_CACHE,install|uninstall): after the shared library came or
+# went, refresh the loader's cache when this is the system and we are root,
+# or say what to do.
+define LOADER_CACHE
+	@if [ -n "$(DESTDIR)" ]; then \
+		[ $(1) = uninstall ] || echo "Staged under DESTDIR=$(DESTDIR): run ldconfig on the target system once the files are in place (a package does it in its postinst)."; \
+	elif [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
+		echo "$(LDCONFIG)"; $(LDCONFIG) || exit 1; \
+		if [ $(1) = install ] && ! $(LDCONFIG) -p | \
+			grep -q "=> $(LIBDIR)/$(SONAME)$$"; then \
+			echo "note: $(LIBDIR) is not on the loader's path: add it (echo $(LIBDIR) > /etc/ld.so.conf.d/tierpol.conf && ldconfig), or link programs with -Wl,-rpath,$(LIBDIR), or run them with LD_LIBRARY_PATH=$(LIBDIR)."; \
+		fi; \
+	elif [ $(1) = install ]; then \
+		echo "note: not root, so the loader's cache is not refreshed. If $(LIBDIR) is a system directory (/usr/local/lib, /usr/lib), run: sudo ldconfig. Otherwise link programs with -Wl,-rpath,$(LIBDIR) or run them with LD_LIBRARY_PATH=$(LIBDIR)."; \
+	fi
+endef
 # ---- install -------------------------------------------------------------
 
-install: all
+install: all $(O)/examples/tiersim
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/tierpol \
-		$(DESTDIR)$(PKGCONFIGDIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 include/tierpol/*.h $(DESTDIR)$(INCLUDEDIR)/tierpol/
 	$(INSTALL) -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(SHARED_REAL) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHARED_REAL)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtierpol.so
 	$(PC_SED) tierpol.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc
+	$(INSTALL) -m 755 $(TIERSIM) $(DESTDIR)$(BINDIR)/tiersim
+	$(INSTALL) -m 644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/tiersim.1
+	$(call LOADER_CACHE,install)
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libtierpol.a \
 		$(DESTDIR)$(LIBDIR)/libtierpol.so \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_REAL)) \
-		$(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc
+		$(DESTDIR)$(PKGCONFIGDIR)/tierpol.pc \
+		$(DESTDIR)$(BINDIR)/tiersim \
+		$(DESTDIR)$(MANDIR)/man1/tiersim.1
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/tierpol
+	$(call LOADER_CACHE,uninstall)
+
+check-man: $(O)/examples/tiersim $(MAN_PAGE) tests/man/check.sh
+	$(Q)sh tests/man/check.sh $(TIERSIM) $(MAN_PAGE)
+
+check: check-man
+
+.PHONY: check-man
+
+# ---- ABI check against the committed baseline (issue 13) ----------------
+#
+#   make abi-check     build the shared library the way the baseline was
+#                      built, dump its ABI (abidw) and compare it with
+#                      abi/$(SONAME).abi (abidiff, unreachable types too,
+#                      so enums count): fails on any change docs/ABI.md does
+#                      not allow (a removed or changed function, a changed
+#                      layout of any public struct, a changed enumerator);
+#                      appended config fields (abi/suppressions.abignore),
+#                      new enumerators and new functions in a new version
+#                      node of lib/libtierpol.map pass. Also compares the
+#                      public macros with abi/$(SONAME).macros: a changed
+#                      or removed TP_ constant fails.
+#   make abi-baseline  rewrite abi/ from this tree (at a release only; see
+#                      docs/ABI.md)
+#
+# Needs abidw and abidiff (Debian: abigail-tools). The ABI build uses fixed
+# flags (ABI_CC, ABI_CFLAGS), not CC and CFLAGS, so that the baseline is
+# reproducible: "make abi-baseline" twice gives the same files.
+
+ABI_CC		:= gcc
+ABI_CFLAGS	:= -O2 -g -fno-eliminate-unused-debug-types
+ABI_DIR		:= $(O)/abi
+ABI_LIB		:= $(ABI_DIR)/$(SONAME)
+ABI_BASE	:= abi/$(SONAME).abi
+ABI_BASE_MACROS	:= abi/$(SONAME).macros
+ABI_SUPPR	:= abi/suppressions.abignore
+ABIDW_FLAGS	:= --headers-dir include/tierpol --drop-private-types \
+		   --load-all-types --no-corpus-path --no-comp-dir-path \
+		   --no-show-locs --type-id-style hash
+# No --headers-dir here: abidw already dropped the types that are not in
+# the public headers, and the dumps carry no locations to tell them apart.
+ABIDIFF_FLAGS	:= --non-reachable-types --suppressions $(ABI_SUPPR)
+# Macros that change within a major version by design: the version, and
+# TP_POL_ALL, which grows with every new switch.
+ABI_MACRO_SKIP	:= TP_VERSION_(MINOR|PATCH|NUMBER|STRING)|TP_POL_ALL
+
+$(ABI_DIR)/lib/%.o: lib/%.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(ABI_CC) $(BASE_CFLAGS) -Ilib -ffreestanding -fno-builtin \
+		-fvisibility=hidden -fPIC -fno-semantic-interposition \
+		$(ABI_CFLAGS) -c $< -o $@
+
+$(ABI_LIB): $(patsubst lib/%.c,$(ABI_DIR)/lib/%.o,$(LIB_SRCS)) lib/libtierpol.map
+	$(call msg,LD,$@)
+	$(Q)$(ABI_CC) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=lib/libtierpol.map -o $@ \
+		$(filter %.o,$^)
+
+$(ABI_DIR)/$(SONAME).abi: $(ABI_LIB)
+	@command -v abidw >/dev/null || { \
+		echo "abidw is missing. Run: sudo apt-get install abigail-tools" >&2; \
+		exit 1; }
+	$(call msg,ABIDW,$@)
+	$(Q)abidw $(ABIDW_FLAGS) --out-file $@ $<
+
+$(ABI_DIR)/$(SONAME).macros: $(PUB_HDRS) Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,GEN,$@)
+	$(Q)printf '#include <tierpol/tierpol.h>\n' | \
+		$(ABI_CC) -x c -std=c11 -Iinclude -dM -E - | \
+		grep -E '^#define TP_' | grep -vE '^#define ($(ABI_MACRO_SKIP)) ' | \
+		LC_ALL=C sort >$@
+
+abi-check: $(ABI_DIR)/$(SONAME).abi $(ABI_DIR)/$(SONAME).macros
+	@fail=0; \
+	echo "abidiff $(ABI_BASE) $(ABI_DIR)/$(SONAME).abi"; \
+	abidiff $(ABIDIFF_FLAGS) --no-added-syms $(ABI_BASE) \
+		$(ABI_DIR)/$(SONAME).abi || { rc=$$?; \
+		echo "FAILED: abidiff exit status $$rc: an ABI change docs/ABI.md does not allow"; \
+		fail=1; }; \
+	new=$$(abidiff $(ABIDIFF_FLAGS) --added-fns $(ABI_BASE) \
+		$(ABI_DIR)/$(SONAME).abi | grep -E '^ *\[A\]' || true); \
+	if [ -n "$$new" ]; then echo "new functions:"; echo "$$new"; fi; \
+	if echo "$$new" | grep -q "@@$$(sed -n 's/^\(TIERPOL_[0-9.]*\) {.*/\1/p' \
+			lib/libtierpol.map | head -1)}"; then \
+		echo "FAILED: a new function in the released version node:" \
+			"give it a new node in lib/libtierpol.map"; fail=1; fi; \
+	gone=$$(LC_ALL=C comm -23 $(ABI_BASE_MACROS) $(ABI_DIR)/$(SONAME).macros); \
+	if [ -n "$$gone" ]; then echo "FAILED: public macros changed or removed:"; \
+		echo "$$gone"; fail=1; fi; \
+	[ $$fail = 0 ] && echo "ABI CHECK PASSED: compatible with $(ABI_BASE)"
+
+abi-baseline: $(ABI_DIR)/$(SONAME).abi $(ABI_DIR)/$(SONAME).macros
+	$(Q)mkdir -p abi
+	$(Q)cp $(ABI_DIR)/$(SONAME).abi $(ABI_BASE)
+	$(Q)cp $(ABI_DIR)/$(SONAME).macros $(ABI_BASE_MACROS)
+	@echo "$(ABI_BASE) and $(ABI_BASE_MACROS) rewritten: commit them with the release"
+
+.PHONY: abi-check abi-baseline
 
 # ---- freestanding proof --------------------------------------------------
 

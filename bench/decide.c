@@ -178,7 +178,7 @@ static void dec_report(const struct dec_setup *d, int threads)
 	char a[200], b[200];
 	int t, k;
 
-	tp_node_stats(d->pol, d->node, &st);
+	tp_node_stats_read(d->pol, d->node, &st);
 	for (t = 0; t < threads; t++) {
 		tp_node_stats_add(&st, &d->cpu[t]);
 		for (k = 0; k < TP_NR_VERDICTS; k++) {

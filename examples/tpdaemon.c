@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 	}
 
 	/* One slot: this program decides on one thread. */
-	tp_node_stats(&d.pol, &d.node, &st);
+	tp_node_stats_read(&d.pol, &d.node, &st);
 	tp_node_stats_add(&st, &d.cpu);
 	printf("\n%lu decisions, %" PRIu64 " pages: promoted %" PRIu64
 	       " (%" PRIu64 " via bypass), candidates %" PRIu64

@@ -282,7 +282,7 @@ static void tp_ki_decide(struct tp_st *st, bool irq_tunes)
 	}
 	tp_ki_stop();
 
-	tp_node_stats(&tp_ki.pol, &tp_ki.node, &s);
+	tp_node_stats_read(&tp_ki.pol, &tp_ki.node, &s);
 	tp_node_stats_add(&s, &tp_ki.slot);
 	pages = tp_ki.pages[TP_KI_TASK] + tp_ki.pages[TP_KI_IRQ];
 	for (v = 0; v < TP_NR_VERDICTS; v++) {

@@ -521,7 +521,7 @@ static void tp_ks_decide(struct tp_st *st, bool tune)
 	n = ok ? tp_ks_spawn(tp_ks_decider, tune ? tp_ks_tuner : NULL) : 0;
 
 	if (ok) {
-		tp_node_stats(&tp_ks.pol, &tp_ks.node, &s);
+		tp_node_stats_read(&tp_ks.pol, &tp_ks.node, &s);
 		cand = s.cand_shared;
 		for_each_possible_cpu(cpu) {
 			struct tp_node_cpu *c = per_cpu_ptr(tp_ks.slots, cpu);

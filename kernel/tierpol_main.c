@@ -95,7 +95,7 @@ EXPORT_SYMBOL_NS_GPL(tp_node_reset, TP_NS);
 /* policy.h: the hint-fault path (should_numa_migrate_memory()). */
 EXPORT_SYMBOL_NS_GPL(tp_decide, TP_NS);
 /* policy.h: vmstat-style statistics of a node: the node-wide part... */
-EXPORT_SYMBOL_NS_GPL(tp_node_stats, TP_NS);
+EXPORT_SYMBOL_NS_GPL(tp_node_stats_read, TP_NS);
 /* policy.h: ...and each CPU's slot folded in. */
 EXPORT_SYMBOL_NS_GPL(tp_node_stats_add, TP_NS);
 /* policy.h: a verdict's name, for tracepoints and logs. */

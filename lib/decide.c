@@ -261,7 +261,7 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	return v;
 }
 
-void tp_node_stats(const struct tp_policy *pol, const struct tp_node *node,
+void tp_node_stats_read(const struct tp_policy *pol, const struct tp_node *node,
 		   struct tp_node_stats *s)
 {
 	struct tp_policy_set set;

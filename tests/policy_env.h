@@ -82,7 +82,7 @@ static inline struct tp_node_stats stats(const struct env *e)
 	int v;
 
 	memset(&s, 0xa5, sizeof(s));
-	tp_node_stats(&e->pol, &e->node, &s);
+	tp_node_stats_read(&e->pol, &e->node, &s);
 	tp_node_stats_add(&s, &e->cpu);
 	for (v = 0; v < TP_NR_VERDICTS; v++)
 		sum += s.verdict[v];

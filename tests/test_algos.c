@@ -405,7 +405,7 @@ static void test_decide_lat_faults(void **state)
 	f.latency = 500;	/* Linux 6.1: hot means latency < threshold */
 	assert_int_equal(tp_decide(&pol, &node, &cpu, &f, &mem_full, 11),
 			 TP_REFUSE_COLD);
-	tp_node_stats(&pol, &node, &s);
+	tp_node_stats_read(&pol, &node, &s);
 	assert_int_equal(s.threshold, 500);
 
 	c.hot_threshold_faults = 0;	/* the RFC's default: 1,000,000 */
@@ -447,11 +447,11 @@ static void test_decide_histogram(void **state)
 		f.latency = i;
 		tp_decide(&pol, &node, &cpu, &f, &mem_full, 1 + i / 8);
 	}
-	tp_node_stats(&pol, &node, &s);
+	tp_node_stats_read(&pol, &node, &s);
 	assert_int_equal(s.threshold, 4000);	/* still the reference */
 	f.latency = 0;
 	tp_decide(&pol, &node, &cpu, &f, &mem_full, 1002);
-	tp_node_stats(&pol, &node, &s);
+	tp_node_stats_read(&pol, &node, &s);
 	tp_node_stats_add(&s, &cpu);
 	/* bin [1024, 2048) ends the budget: 2048 exactly (2048 - 1024 below) */
 	assert_true(s.threshold >= 1900 && s.threshold <= 2100);

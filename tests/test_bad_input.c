@@ -488,10 +488,10 @@ static void expect_decide_einval(const struct tp_policy *pol,
 	struct tp_node node_copy = node;
 	struct tp_node_cpu slot_copy = slot;
 
-	tp_node_stats(pol, &node, &before);
+	tp_node_stats_read(pol, &node, &before);
 	tp_node_stats_add(&before, &slot);
 	assert_int_equal(tp_decide(pol, &node, &slot, f, mem, 10), -EINVAL);
-	tp_node_stats(pol, &node, &after);
+	tp_node_stats_read(pol, &node, &after);
 	tp_node_stats_add(&after, &slot);
 	assert_memory_equal(&before, &after, sizeof(before));
 	assert_memory_equal(&node, &node_copy, sizeof(node));
@@ -1063,17 +1063,17 @@ static void c_decide_null_mem(void)
 static void c_node_stats_null_policy(void)
 {
 	(void)live_policy();
-	tp_node_stats(NULL, &node, &z_stats);
+	tp_node_stats_read(NULL, &node, &z_stats);
 }
 
 static void c_node_stats_null(void)
 {
-	tp_node_stats(live_policy(), NULL, &z_stats);
+	tp_node_stats_read(live_policy(), NULL, &z_stats);
 }
 
 static void c_node_stats_null_out(void)
 {
-	tp_node_stats(live_policy(), &node, NULL);
+	tp_node_stats_read(live_policy(), &node, NULL);
 }
 
 static void c_node_stats_add_null(void)
@@ -1184,9 +1184,9 @@ static const struct contract_row contract_rows[] = {
 	CROW(c_decide_null_slot, "tp_decide(slot NULL)"),
 	CROW(c_decide_null_fault, "tp_decide(fault NULL)"),
 	CROW(c_decide_null_mem, "tp_decide(mem NULL)"),
-	CROW(c_node_stats_null_policy, "tp_node_stats(policy NULL)"),
-	CROW(c_node_stats_null, "tp_node_stats(node NULL)"),
-	CROW(c_node_stats_null_out, "tp_node_stats(stats NULL)"),
+	CROW(c_node_stats_null_policy, "tp_node_stats_read(policy NULL)"),
+	CROW(c_node_stats_null, "tp_node_stats_read(node NULL)"),
+	CROW(c_node_stats_null_out, "tp_node_stats_read(stats NULL)"),
 	CROW(c_node_stats_add_null, "tp_node_stats_add(slot NULL)"),
 	CROW(c_node_stats_add_null_out, "tp_node_stats_add(stats NULL)"),
 	CROW(c_free_space_null, "tp_free_space_enough(NULL)"),

@@ -130,7 +130,7 @@ static void snap(struct tp_node_stats *s, struct tp_node_cpu *const *slots,
 {
 	int i;
 
-	tp_node_stats(&pol, &node, s);
+	tp_node_stats_read(&pol, &node, s);
 	for (i = 0; i < nr; i++)
 		tp_node_stats_add(s, slots[i]);
 }

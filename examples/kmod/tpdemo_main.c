@@ -135,7 +135,7 @@ static int __init tpdemo_init(void)
 	}
 	tpdemo_run();
 
-	tp_node_stats(&tpdemo_pol, &tpdemo_node, &s);
+	tp_node_stats_read(&tpdemo_pol, &tpdemo_node, &s);
 	for_each_possible_cpu(cpu)
 		tp_node_stats_add(&s, per_cpu_ptr(tpdemo_slots, cpu));
 	pr_info("tpdemo: tierpol %s (%s): %llu pages decided on %u CPUs, threshold %llu jiffies\n",

@@ -275,7 +275,7 @@ static inline void node_stats(const struct sim *s, struct sim_node_stats *o)
 {
 	struct tp_node_stats n;
 
-	tp_node_stats(&s->tpp, &s->node, &n);
+	tp_node_stats_read(&s->tpp, &s->node, &n);
 	tp_node_stats_add(&n, &s->cpu);
 	o->pgpromote_candidate = n.candidate;
 	o->pgpromote_candidate_nrl = n.candidate_nrl;

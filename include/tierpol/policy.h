@@ -492,7 +492,7 @@ TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 		     const struct tp_node_mem *mem, uint64_t now);
 
 /**
- * tp_node_stats() - start a snapshot of a node's statistics
+ * tp_node_stats_read() - start a snapshot of a node's statistics
  * @pol: the policy
  * @node: the node
  * @stats: where to store the snapshot: the node-wide figures, and the
@@ -500,13 +500,13 @@ TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
  *
  * Context: Any context, lock-free.
  */
-TP_API void tp_node_stats(const struct tp_policy *pol,
+TP_API void tp_node_stats_read(const struct tp_policy *pol,
 			  const struct tp_node *node,
 			  struct tp_node_stats *stats);
 
 /**
  * tp_node_stats_add() - fold one slot into a snapshot
- * @stats: a snapshot started by tp_node_stats()
+ * @stats: a snapshot started by tp_node_stats_read()
  * @cpu: a slot of the node (every CPU's, in the kernel:
  *	for_each_possible_cpu() with per_cpu_ptr())
  *

@@ -8,8 +8,6 @@
 // checks if the C++ view of a structure differs from the library's.
 //
 // Notes for C++ callers that this program demonstrates:
-//  - struct tp_node_stats shares its name with the function tp_node_stats():
-//    in C++ the function hides the type, so write "struct tp_node_stats".
 //  - struct tp_node and struct tp_node_cpu are cache-line aligned: keep them
 //    in static storage, on the stack, in an aligned member, or allocate them
 //    with C++17's aligned new; a C++11 std::vector does not align them.
@@ -174,8 +172,8 @@ void policy_node_slots()
 	CHECK(tp_decide(&pol, &node, &slot[0], &hot, &tight, 33001) ==
 	      TP_PROMOTE);
 
-	struct tp_node_stats s;
-	tp_node_stats(&pol, &node, &s);
+	tp_node_stats s;	// a type name of its own in C++
+	tp_node_stats_read(&pol, &node, &s);
 	for (const tp_node_cpu &c : slot)
 		tp_node_stats_add(&s, &c);
 

@@ -472,7 +472,7 @@ static void node_stats(struct tp_node_stats *s)
 {
 	unsigned int i;
 
-	tp_node_stats(&pol, &node, s);
+	tp_node_stats_read(&pol, &node, s);
 	for (i = 0; i < POL_SLOTS; i++)
 		tp_node_stats_add(s, &ncpu[i]);
 }

@@ -625,7 +625,7 @@ static void tp_st_pol_check_batch(struct tp_st *st)
 		ok = ok && v == TP_PROMOTE;
 		/* the slot's pending pages: batch reached, all of them move */
 		n[i] = n[i] + nr >= 5 ? 0 : n[i] + nr;
-		tp_node_stats(&tp_st_pol_pol, &tp_st_pol_node, s);
+		tp_node_stats_read(&tp_st_pol_pol, &tp_st_pol_node, s);
 		for (j = 0; j < TP_ST_POL_SLOTS; j++)
 			tp_node_stats_add(s, &tp_st_pol_slots[j]);
 		want = s->candidate - n[0] - n[1] - n[2];

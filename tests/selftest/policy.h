@@ -134,7 +134,7 @@ static bool tp_st_pol_snap(void)
 	unsigned int v;
 
 	tp_st_pol_fill(s, sizeof(*s), 0xa5);
-	tp_node_stats(&tp_st_pol_pol, &tp_st_pol_node, s);
+	tp_node_stats_read(&tp_st_pol_pol, &tp_st_pol_node, s);
 	tp_node_stats_add(s, &tp_st_pol_cpu);
 	for (v = 0; v < TP_NR_VERDICTS; v++)
 		sum += s->verdict[v];

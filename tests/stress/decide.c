@@ -134,7 +134,7 @@ static void dec_check_stats(const char *what, const struct tp_policy *pol,
 		fail("%s: %llu calls got a verdict that does not fit them "
 		     "(-EINVAL for a valid call, or a verdict for an invalid one)",
 		     what, (unsigned long long)seen->bad);
-	tp_node_stats(pol, node, &s);
+	tp_node_stats_read(pol, node, &s);
 	for (i = 0; i < nr; i++) {
 		tp_node_stats_add(&s, slots[i]);
 		/* White box: the candidates a slot has not folded yet. */
@@ -404,7 +404,7 @@ void stress_decide(void)
 		       (unsigned long long)sum[k].asked,
 		       (unsigned long long)sum[k].pages,
 		       (unsigned long long)bound[k]);
-	tp_node_stats(&pol, node, &s);
+	tp_node_stats_read(&pol, node, &s);
 	for (i = 0; i < opt_threads; i++)
 		tp_node_stats_add(&s, slots[i]);
 	printf("decide     %u threads, %llu phases: calls %llu (invalid %llu), decided %llu pages: "
@@ -594,7 +594,7 @@ void stress_signal(void)
 		fail("signal: %llu tunes refused in the handler",
 		     (unsigned long long)sig_hbad);
 	dec_check_stats("signal", &pol, node, sig_slot, 2, &seen);
-	tp_node_stats(&pol, node, &s);
+	tp_node_stats_read(&pol, node, &s);
 	tp_node_stats_add(&s, sig_slot[0]);
 	tp_node_stats_add(&s, sig_slot[1]);
 	printf("signal     2 threads, %llu signals sent: %llu decisions in the handler "
