@@ -261,14 +261,14 @@ int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 	return v;
 }
 
-void tp_node_stats_read(const struct tp_policy *pol, const struct tp_node *node,
-		   struct tp_node_stats *s)
+void tp_node_stats_read(const struct tp_policy *pol,
+			const struct tp_node *node, struct tp_node_stats *s)
 {
 	struct tp_policy_set set;
 	u32 i;
 
 	TP_ASSERT(pol && node && s);
-	for (i = 0; i < TP_NR_VERDICTS; i++)
+	for (i = 0; i < TP_VERDICT_SLOTS; i++)
 		s->verdict[i] = 0;
 	s->nospace_nrl = 0;
 	s->candidate = 0;
@@ -298,7 +298,7 @@ void tp_node_stats_add(struct tp_node_stats *s, const struct tp_node_cpu *cpu)
 		n[i] = tp_local64_read(&cpu->nr[i]);
 		s->decided += n[i];
 	}
-	for (i = 0; i < TP_NR_VERDICTS; i++)
+	for (i = 0; i < TP_VERDICT_SLOTS; i++)
 		s->verdict[i] += n[i];
 	s->verdict[TP_REFUSE_NOSPACE] += n[TP_NODE_NOSPACE_NRL];
 	s->verdict[TP_REFUSE_BUSY] += n[TP_NODE_BUSY_CAND];

@@ -309,12 +309,17 @@ struct tp_node {
 	struct tp_atomic64 th_lowered;
 } TP_CACHELINE_ALIGNED;
 
+/**
+ * Verdicts the statistics have room for: a later 1.x release may add
+ * verdicts up to this many without changing a structure's layout.
+ */
+#define TP_VERDICT_SLOTS	16U
 /** The slot counter of refusals for room on the bypass path (private). */
-#define TP_NODE_NOSPACE_NRL	TP_NR_VERDICTS
+#define TP_NODE_NOSPACE_NRL	TP_VERDICT_SLOTS
 /** The slot counter of candidates refused as busy by the limiter (private). */
-#define TP_NODE_BUSY_CAND	(TP_NR_VERDICTS + 1)
+#define TP_NODE_BUSY_CAND	(TP_VERDICT_SLOTS + 1)
 /** Counters per slot (private). */
-#define TP_NODE_NR_COUNTERS	(TP_NR_VERDICTS + 2)
+#define TP_NODE_NR_COUNTERS	(TP_VERDICT_SLOTS + 2)
 
 /**
  * struct tp_node_cpu - one CPU's (or thread's) counters for one node
@@ -339,7 +344,8 @@ struct tp_node_cpu {
 
 /**
  * struct tp_node_stats - a node's statistics, in pages
- * @verdict: pages per &enum tp_verdict, indexable by verdict
+ * @verdict: pages per &enum tp_verdict, indexable by verdict (entries
+ *	from %TP_NR_VERDICTS up are 0: room for later verdicts)
  * @nospace_nrl: of @verdict[%TP_REFUSE_NOSPACE], those on the free-space
  *	bypass path
  * @candidate: passed the hotness check (PGPROMOTE_CANDIDATE: promoted,
@@ -361,7 +367,7 @@ struct tp_node_cpu {
  * @decided is the sum of @verdict.
  */
 struct tp_node_stats {
-	uint64_t verdict[TP_NR_VERDICTS];
+	uint64_t verdict[TP_VERDICT_SLOTS];
 	uint64_t nospace_nrl;
 	uint64_t candidate;
 	uint64_t candidate_nrl;
