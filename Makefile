@@ -127,7 +127,7 @@ $(O)/tests/%: tests/%.c $(STATIC_LIB) $(wildcard tests/*.h) | cmocka
 		$(TEST_LIBS) -o $@
 
 check: $(TEST_BINS)
-	@fail=0; for t in $(TEST_BINS); do \
+	@fail=0; for t in $(TEST_BINS) $(RT_TEST); do \
 		echo "== $$t"; $$t || fail=1; \
 	done; \
 	if [ $$fail = 0 ]; then echo "ALL TESTS PASSED"; \
@@ -525,3 +525,60 @@ kernel-truth-ci: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
 	TRUTH_OUT=$(TRUTH_DIR) TIERSIM=$(TIERSIM) tests/truth/run.sh --ci
 
 .PHONY: kernel-truth kernel-truth-ci
+
+# ---- runtime: tierpol placing a process's pages on a real kernel (issue 17) --
+#
+#   make runtime          $(O)/libtprt.a (examples/runtime/tprt_*.c) and the
+#                         demo program $(O)/examples/tprt-demo (also built by
+#                         "make examples")
+#   make runtime-check    the runtime's CMocka suite (one node is enough;
+#                         "make check" runs it too)
+#   make runtime-truth    the runtime against Linux 6.1's NUMA balancing on
+#                         the kernel-truth qemu machine; writes docs/RUNTIME.md's
+#                         figures (RT_RUNS=N runs each, RT_REUSE=1 reparses)
+#   make runtime-truth-ci a short version of it (CI)
+#
+# The runtime is a userspace program library, not part of lib/: it needs
+# libc, threads and Linux system calls. Its one file that calls tierpol is
+# examples/runtime/tprt_tierpol.c.
+
+RT_SRCS		:= $(wildcard examples/runtime/tprt_*.c)
+RT_HDRS		:= $(wildcard examples/runtime/*.h)
+RT_OBJS		:= $(patsubst examples/runtime/%.c,$(O)/runtime/%.o,$(RT_SRCS))
+RT_LIB		:= $(O)/libtprt.a
+RT_DEMO		:= $(O)/examples/tprt-demo
+RT_TEST		:= $(O)/tests/runtime/test_runtime
+RT_CFLAGS	:= $(PROG_CFLAGS) -pthread -Iexamples/runtime
+
+$(O)/runtime/%.o: examples/runtime/%.c $(RT_HDRS) $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(RT_LIB): $(RT_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(RT_DEMO): examples/runtime/demo.c $(RT_LIB) $(STATIC_LIB) \
+		examples/tiersim/wl.c examples/tiersim/wl.h
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(RT_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $< \
+		examples/tiersim/wl.c $(RT_LIB) $(STATIC_LIB) -lm -o $@
+
+$(RT_TEST): tests/runtime/test_runtime.c $(RT_LIB) $(STATIC_LIB) | cmocka
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(RT_CFLAGS) -Itests $(LDFLAGS) $< $(RT_LIB) $(STATIC_LIB) \
+		$(TEST_LIBS) -o $@
+
+runtime: $(RT_LIB) $(RT_DEMO)
+
+examples: $(RT_DEMO)
+
+check: $(RT_TEST)
+
+runtime-check: $(RT_TEST)
+	$(RT_TEST)
+
+.PHONY: runtime runtime-check
