@@ -3,7 +3,7 @@
  * The SIGSEGV and SIGBUS handlers and their chaining.
  *
  * tprt_init() installs one handler for both signals and keeps the actions
- * installed before. A fault that is not the runtime's (outside registered
+ * installed before (again at each tprt_init() if someone replaced it). A fault that is not the runtime's (outside registered
  * memory, another si_code, a fault raised with kill()) goes to the previous
  * action: its handler, called with its own signal mask, or the default
  * action (the disposition is reset and the faulting access runs again, so
@@ -25,7 +25,6 @@
 #include "tprt_impl.h"
 
 static struct sigaction old_act[2];	/* SIGSEGV, SIGBUS */
-static _Atomic int installed;
 
 static struct sigaction *old_of(int sig)
 {
@@ -99,27 +98,29 @@ static void handler(int sig, siginfo_t *info, void *uc)
 	errno = saved_errno;
 }
 
+/*
+ * Install the handler for each signal whose action is not ours already (a
+ * handler installed after a previous tprt_init() replaced it: it becomes
+ * the one to chain to). Not concurrently with a fault that is not ours.
+ */
 int tprt_signal_install(void)
 {
 	static const int sigs[2] = { SIGSEGV, SIGBUS };
-	struct sigaction sa;
+	struct sigaction sa, cur;
 	int i;
 
-	if (atomic_load(&installed))
-		return 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < 2; i++) {
-		if (sigaction(sigs[i], &sa, &old_act[i])) {
-			int err = -errno;
-
-			if (i)
-				sigaction(sigs[0], &old_act[0], NULL);
-			return err;
-		}
+		if (sigaction(sigs[i], NULL, &cur))
+			return -errno;
+		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler)
+			continue;
+		old_act[i] = cur;
+		if (sigaction(sigs[i], &sa, NULL))
+			return -errno;
 	}
-	atomic_store(&installed, 1);
 	return 0;
 }
