@@ -504,11 +504,13 @@ TRUTH_RUNS	?= 2
 TRUTH_ONLY	?=
 TRUTH_REUSE	?=
 
-$(TRUTH_GUEST): tests/truth/guest.c examples/tiersim/wl.c examples/tiersim/wl.h
+$(TRUTH_GUEST): tests/truth/guest.c tests/truth/guest_rt.c \
+		tests/truth/guest_rt.h examples/tiersim/wl.c examples/tiersim/wl.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -static $(LDFLAGS) \
-		tests/truth/guest.c examples/tiersim/wl.c -lm -o $@
+	$(Q)$(CC) $(PROG_CFLAGS) -pthread -Iexamples/tiersim -Iexamples/runtime \
+		-static $(LDFLAGS) tests/truth/guest.c tests/truth/guest_rt.c \
+		examples/tiersim/wl.c $(RT_LIB) $(STATIC_LIB) -lm -o $@
 
 $(TRUTH_TOOL): tests/truth/truth.c tests/truth/json.c tests/truth/json.h
 	@mkdir -p $(dir $@)
@@ -573,6 +575,9 @@ $(RT_TEST): tests/runtime/test_runtime.c $(RT_LIB) $(STATIC_LIB) | cmocka
 		$(TEST_LIBS) -o $@
 
 runtime: $(RT_LIB) $(RT_DEMO)
+
+# truth-guest (kernel-truth section) links the runtime for --runtime.
+$(TRUTH_GUEST): $(RT_LIB) $(STATIC_LIB)
 
 examples: $(RT_DEMO)
 

@@ -77,7 +77,8 @@ enum tprt_source {
  * @vma_cap: the most VMAs the runtime's protection may add; 0: half of
  *	what vm.max_map_count leaves at tprt_init()
  * @batch: pages per move_pages(2) call (default 64)
- * @queue_pages: promotion queue capacity, a power of two (default 4096)
+ * @queue_pages: promotion queue capacity in pages, a power of two (default
+ *	65536)
  * @mem_interval_ms: how often the fast node's free pages and watermarks
  *	are read from /proc/zoneinfo (default 100)
  */
@@ -299,6 +300,23 @@ int tprt_scan_now(void);
  * Return: 0, or -ESRCH if the runtime is not running.
  */
 int tprt_shutdown(void);
+
+/**
+ * tprt_page_nodes() - the nodes a process's pages are on
+ * @pid: the process; 0 for the calling one
+ * @addr: the first page (rounded down to a page)
+ * @n: pages
+ * @nodes: filled with each page's node, or -ENOENT (not present)
+ *
+ * Reads /proc/PID/pagemap, which needs CAP_SYS_ADMIN for frame numbers;
+ * unlike move_pages(2) it also answers for pages the runtime (or the
+ * kernel's NUMA balancing) has made inaccessible.
+ *
+ * Context: Any thread but a signal handler.
+ * Return: 0; -EPERM without the capability; -ENOENT without the sysfs
+ * memory blocks; -errno if the pagemap cannot be read.
+ */
+int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes);
 
 /**
  * tprt_verdict_name() - a verdict's name

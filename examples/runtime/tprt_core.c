@@ -46,7 +46,7 @@ void tprt_cfg_default(struct tprt_cfg *cfg)
 	cfg->block_pages = 16;
 	cfg->chunk_pages = 512;
 	cfg->batch = 64;
-	cfg->queue_pages = 4096;
+	cfg->queue_pages = 65536;
 	cfg->mem_interval_ms = 100;
 }
 

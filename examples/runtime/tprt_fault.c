@@ -148,15 +148,26 @@ int tprt_restore_blocks(struct tprt_rt *rt, struct tprt_region *r,
 	return -1;
 }
 
+static bool slow_page(const struct tprt_region *r, uint64_t p)
+{
+	return (atomic_load_explicit(&r->slow[p / 64], memory_order_relaxed) >>
+		(p % 64)) & 1;
+}
+
+/*
+ * A fault on a protected block: the block is the unit of hint faults, so
+ * it is the unit of the decision (its slow pages, as the kernel decides
+ * for a large folio) and of promotion (each of its slow pages is queued).
+ */
 int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	       bool write, uint64_t now)
 {
 	struct tprt_region *r;
 	struct tprt_slot *slot;
 	struct tprt_mem m;
-	uint64_t page, b;
+	uint64_t page, b, p, p0, p1;
+	uint32_t nr_slow = 0;
 	uint8_t prev;
-	bool slow;
 	int st, lvl, v;
 
 	if (kind == TPRT_K_OTHER)
@@ -204,15 +215,23 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	INC(slot->faults);
 	if (write)
 		INC(slot->faults_write);
-	slow = (atomic_load_explicit(&r->slow[page / 64],
-				     memory_order_relaxed) >> (page % 64)) & 1;
+	p0 = b * rt->cfg.block_pages;
+	p1 = p0 + rt->cfg.block_pages < r->npages ?
+	     p0 + rt->cfg.block_pages : r->npages;
+	for (p = p0; p < p1; p++)
+		nr_slow += slow_page(r, p);
 	tprt_mem_read(rt, &m);
-	v = tprt_tp_decide(rt->tp, slot, addr, write, !slow, &m, now);
+	v = tprt_tp_decide(rt->tp, slot, addr, write, nr_slow, &m, now);
 	INC(slot->verdict[v]);
 	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
-		if (tprt_queue_push(&rt->q, addr & ~(uintptr_t)(rt->page_size - 1))) {
-			INC(slot->queue_full);
-		} else {
+		for (p = p0; p < p1; p++) {
+			if (!slow_page(r, p))
+				continue;
+			if (tprt_queue_push(&rt->q, r->start +
+					    (p << rt->page_shift))) {
+				INC(slot->queue_full);
+				continue;
+			}
 			INC(slot->queued);
 			INC(rt->mem.pending);
 			tprt_migrate_kick(rt);

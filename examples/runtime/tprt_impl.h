@@ -269,7 +269,7 @@ void tprt_tp_pass_begin(struct tprt_tp *tp, uintptr_t start, uint64_t now);
 void tprt_tp_pass_advance(struct tprt_tp *tp, uintptr_t end);
 void tprt_tp_pass_wrap(struct tprt_tp *tp);
 int tprt_tp_decide(struct tprt_tp *tp, struct tprt_slot *slot,
-		   uintptr_t addr, bool write, bool toptier,
+		   uintptr_t addr, bool write, uint32_t nr_slow,
 		   const struct tprt_mem *mem, uint64_t now);
 uint64_t tprt_tp_wmark_promo(uint64_t min, uint64_t high, uint64_t managed,
 			     uint32_t scale);

@@ -17,7 +17,8 @@
  * A pass: the scan ring records its start before anything is protected,
  * and its offset moves to the end of each chunk before the chunk is
  * protected, so a fault always finds its pass. For each 2 MiB chunk the
- * pages' nodes are asked (move_pages(2) without nodes); blocks holding a
+ * pages' nodes are asked (tprt_page_nodes(), else move_pages(2) without
+ * nodes, which cannot see protected pages); blocks holding a
  * page on a slow node are protected, the others restored (pinned blocks
  * stay accessible). A pass stops after scan_size_mb of chunks in which it
  * protected something, or 8 times as much address space, or at the end of
@@ -38,8 +39,11 @@
 
 #define MAX_SCAN_WINDOW		2560	/* MB/s, kernel/sched/fair.c */
 
+/* The pagemap, or move_pages(2) without the capability pagemap needs. */
 static int default_query(void *const *pages, int *status, size_t n)
 {
+	if (!tprt_page_nodes(0, pages[0], n, status))
+		return 0;
 	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0) < 0)
 		return -errno;
 	return 0;

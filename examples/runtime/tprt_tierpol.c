@@ -117,19 +117,21 @@ void tprt_tp_pass_wrap(struct tprt_tp *tp)
 }
 
 /*
- * A hint fault, from a handler: its latency from the ring, then the
- * decision. Lock-free and allocation-free, as both library calls are.
+ * A hint fault on a block with @nr_slow pages on a slow node (0: the block
+ * is on the top tier), from a handler: its latency from the ring, then the
+ * decision for those pages, as the kernel decides for a large folio.
+ * Lock-free and allocation-free, as both library calls are.
  * Return: an &enum tprt_verdict.
  */
 int tprt_tp_decide(struct tprt_tp *tp, struct tprt_slot *slot,
-		   uintptr_t addr, bool write, bool toptier,
+		   uintptr_t addr, bool write, uint32_t nr_slow,
 		   const struct tprt_mem *mem, uint64_t now)
 {
 	struct tp_node_mem m;
 	struct tp_fault f = {
-		.nr_pages = 1,
+		.nr_pages = nr_slow ? nr_slow : 1,
 		.flags = (write ? TP_FAULT_WRITE : 0) |
-			 (toptier ? TP_FAULT_TOPTIER : 0),
+			 (nr_slow ? 0 : TP_FAULT_TOPTIER),
 	};
 	u64 lat;
 	int v;

@@ -293,6 +293,34 @@ static void test_mem_latch(void **state)
 	assert_int_equal(tprt_shutdown(), 0);
 }
 
+/* The pagemap node query: present pages, protected ones too. */
+static void test_page_nodes(void **state)
+{
+	char *m = map_touched(8);
+	int nodes[16], i;
+
+	(void)state;
+	munmap(m + 6 * PG, 2 * PG);
+	m = mmap(m + 6 * PG, 2 * PG, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) - 6 * PG;
+	mprotect(m + 2 * PG, PG, PROT_NONE);
+	if (tprt_page_nodes(0, m, 8, nodes) == -EPERM) {
+		skip();		/* no CAP_SYS_ADMIN: no frame numbers */
+		return;
+	}
+	for (i = 0; i < 6; i++)
+		assert_true(nodes[i] >= 0);
+	assert_int_equal(nodes[6], -ENOENT);	/* never touched */
+	assert_int_equal(nodes[7], -ENOENT);
+	/* Another process's view of the same pages (our own pid). */
+	memset(nodes, 0x55, sizeof(nodes));
+	assert_int_equal(tprt_page_nodes(getpid(), m + PG, 2, nodes), 0);
+	assert_true(nodes[0] >= 0 && nodes[1] >= 0);
+	assert_int_equal(nodes[2], 0x55555555);
+	assert_true(tprt_page_nodes(999999999, m, 1, nodes) < 0);
+	munmap(m, 8 * PG);
+}
+
 /* The first promotion of each new sweep doubles the period, up to max. */
 static void small_max(struct tprt_cfg *c)
 {
@@ -356,7 +384,10 @@ static void test_handler(void **state)
 	assert_int_equal(s.vma_est, 4);
 	assert_int_equal(count_vmas(m, 2048 * PG), 1);
 
-	/* Plenty of room: the free-space bypass. A read. */
+	/*
+	 * Plenty of room: the free-space bypass. A read. The block is the
+	 * unit: its 16 slow pages are decided and queued together.
+	 */
 	mem_set(1ULL << 30, 1000);
 	assert_int_equal(p[3 * PG], 3);
 	tprt_stats(&s);
@@ -364,9 +395,10 @@ static void test_handler(void **state)
 	assert_int_equal(s.faults_write, 0);
 	assert_int_equal(s.restore_block, 1);
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 1);
-	assert_int_equal(s.queued, 1);
-	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 16), 1);
-	assert_true(out[0] == (uintptr_t)m + 3 * PG);
+	assert_int_equal(s.queued, 16);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	assert_true(out[0] == (uintptr_t)m);
+	assert_true(out[15] == (uintptr_t)m + 15 * PG);
 	/* The rest of the block is open now: no fault. */
 	p[5 * PG] = 1;
 	tprt_stats(&s);
@@ -379,12 +411,20 @@ static void test_handler(void **state)
 	tprt_stats(&s);
 	assert_int_equal(s.faults_write, 1);
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
-	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 16), 1);
-	assert_true(out[0] == (uintptr_t)m + 40 * PG);
-	/* A fast page in a protected block: refused, top tier. */
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	assert_true(out[0] == (uintptr_t)m + 32 * PG);
+	/* Block 1 has one slow page: it alone is decided and queued. */
 	assert_int_equal(p[20 * PG], 20);
 	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 2);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_true(out[0] == (uintptr_t)m + 16 * PG);
+	/* A protected block with no slow page (moved since): top tier. */
+	atomic_fetch_and(&tprt_rt->region[0].slow[0], 0xffffffffffffULL);
+	assert_int_equal(p[50 * PG], 50);
+	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_TOPTIER), 1);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 0);
 	/* 30 ms after the scan, over the 5 ms threshold: cold. */
 	sleep_ms(30);
 	assert_int_equal(p[600 * PG], (char)600);
@@ -392,14 +432,14 @@ static void test_handler(void **state)
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 1);
 	/* A fresh pass, then a fault with no room: refused, kswapd wanted. */
 	tprt_scan_now();
-	mem_set(2000, 1000);		/* free below high + 1 */
+	mem_set(2000, 1000);		/* free below high + 16 */
 	assert_int_equal(atomic_load(&tprt_rt->want_demote), 0);
 	assert_int_equal(p[1000 * PG], (char)1000);
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 1);
 	assert_int_equal(atomic_load(&tprt_rt->want_demote), 1);
-	assert_int_equal(s.queued, 2);
-	assert_int_equal(s.faults, 5);
+	assert_int_equal(s.queued, 33);
+	assert_int_equal(s.faults, 6);
 	assert_int_equal(s.chained, 0);
 	assert_int_equal(s.faults_stale, 0);
 
@@ -409,16 +449,16 @@ static void test_handler(void **state)
 	assert_int_equal(p[1601 * PG], (char)1601);
 	tprt_stats(&s);
 	assert_int_equal(s.faults_stale, 1);
-	assert_int_equal(s.faults, 5);
+	assert_int_equal(s.faults, 6);
 
 	/* The migrator's batch: pages already on the node they go to. */
 	mem_set(1ULL << 30, 1000);
 	tprt_scan_now();
 	assert_int_equal(p[1500 * PG], (char)1500);
 	assert_int_equal(p[1800 * PG], (char)1800);
-	assert_int_equal(tprt_migrate_batch(tprt_rt), 2);
+	assert_int_equal(tprt_migrate_batch(tprt_rt), 32);
 	tprt_stats(&s);
-	assert_int_equal(s.moved, 2);
+	assert_int_equal(s.moved, 32);
 	assert_int_equal(s.move_calls, 1);
 
 	assert_int_equal(tprt_unregister(m), 0);
@@ -833,6 +873,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_mem_latch),
+		cmocka_unit_test(test_page_nodes),
 		cmocka_unit_test(test_scan_period),
 		cmocka_unit_test(test_handler),
 		cmocka_unit_test(test_vma_bound_small_cap),

@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include "wl.h"
+#include "guest_rt.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -76,6 +77,7 @@ static uint64_t *g_base;
 static uint64_t g_pages;
 static pid_t g_pid;			/* the workload */
 static unsigned int g_sample_ms = 2000;
+static int g_node_map;			/* --node-map */
 
 static uint64_t now_ms(void)
 {
@@ -87,7 +89,7 @@ static uint64_t now_ms(void)
 }
 
 /* One line, one write(): the two processes' lines never interleave. */
-static void __attribute__((format(printf, 1, 2))) out(const char *fmt, ...)
+void out(const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -367,7 +369,9 @@ static void sample(void)
 	for (i = 0; i < NR_VMSTAT; i++)
 		off += snprintf(buf + off, sizeof(buf) - off, " %s=%llu",
 				vmstat_keys[i], vals[i]);
-	/* Last: it walks the workload's page tables. */
+	/* Last: they walk the workload's page tables. */
+	if (g_node_map)
+		nodemap_print(g_pid, g_base, g_pages, t);
 	read_numa_maps(ws);
 	for (i = 0; i < (size_t)z.nr_nodes && i < 2; i++)
 		off += snprintf(buf + off, sizeof(buf) - off,
@@ -491,7 +495,10 @@ static void __attribute__((noreturn)) usage(int code)
 "      --max-seconds N   stop early after N seconds [0: never]\n"
 "      --thp             allow transparent huge pages [4 KiB pages]\n"
 "      --init-fast F     the initialisation pass allocates on node 1 once F of\n"
-"                        the pages are touched (tiersim's --init-fast) [0: off]\n");
+"                        the pages are touched (tiersim's --init-fast) [0: off]\n"
+"      --runtime SRC     have the tierpol runtime place the memory, its hint\n"
+"                        faults from mprotect or uffd (make runtime-truth)\n"
+"      --node-map        print which pages are on node 0 in each sample\n");
 	exit(code);
 }
 
@@ -522,7 +529,7 @@ static uint64_t arg_u64(const char *s)
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF,
+	O_INITF, O_RUNTIME, O_NODEMAP,
 };
 
 static const struct option longopts[] = {
@@ -543,6 +550,8 @@ static const struct option longopts[] = {
 	{ "max-seconds", required_argument, NULL, O_MAXS },
 	{ "thp", no_argument, NULL, O_THP },
 	{ "init-fast", required_argument, NULL, O_INITF },
+	{ "runtime", required_argument, NULL, O_RUNTIME },
+	{ "node-map", no_argument, NULL, O_NODEMAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -558,6 +567,8 @@ int main(int argc, char **argv)
 	uint32_t phase = UINT32_MAX;
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	double init_fast = 0;
+	const char *runtime = NULL;
+	uint64_t next_rt = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
 
@@ -626,6 +637,12 @@ int main(int argc, char **argv)
 			if (init_fast < 0 || init_fast > 1)
 				usage(2);
 			break;
+		case O_RUNTIME:
+			runtime = optarg;
+			break;
+		case O_NODEMAP:
+			g_node_map = 1;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -693,6 +710,8 @@ int main(int argc, char **argv)
 	}
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
+	if (runtime && grt_start(runtime, g_base, g_pages))
+		return 1;
 
 	for (;;) {
 		/* Stop a batch exactly where --init-fast binds. */
@@ -749,10 +768,16 @@ int main(int argc, char **argv)
 		}
 		acc += n;
 		atomic_store_explicit(&g_sh->acc, acc, memory_order_relaxed);
+		if (runtime && now_ms() >= next_rt) {
+			grt_report(now_ms(), acc);
+			next_rt += g_sample_ms;
+		}
 		if (max_ms && now_ms() >= max_ms)
 			break;
 	}
 	t = now_ms();
+	if (runtime)
+		grt_stop(t, acc);
 	atomic_store(&g_sh->stop, 1);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))

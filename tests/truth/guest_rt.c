@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * truth-guest's part for the runtime comparison (see guest_rt.h).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest_rt.h"
+#include "tprt.h"
+
+int grt_start(const char *source, void *base, uint64_t pages)
+{
+	struct tprt_cfg cfg;
+	unsigned int src;
+	int ret;
+
+	if (!strcmp(source, "mprotect")) {
+		src = TPRT_SRC_MPROTECT;
+	} else if (!strcmp(source, "uffd")) {
+		src = TPRT_SRC_UFFD_WP;
+	} else {
+		out("TRUTH fail unknown runtime source %s\n", source);
+		return -1;
+	}
+	tprt_cfg_default(&cfg);
+	ret = tprt_init(&cfg);
+	if (!ret)
+		ret = tprt_register(base, pages * 4096, src);
+	if (ret) {
+		out("TRUTH fail runtime: %s\n", strerror(-ret));
+		return -1;
+	}
+	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
+	    " scan_size_mb=%u batch=%u\n", source, cfg.block_pages,
+	    cfg.chunk_pages, cfg.scan_size_mb, cfg.batch);
+	return 0;
+}
+
+void grt_report(uint64_t t_ms, uint64_t acc)
+{
+	struct tprt_stats s;
+	char buf[1024];
+	size_t off;
+	unsigned int i;
+
+	tprt_stats(&s);
+	off = (size_t)snprintf(buf, sizeof(buf),
+		"TRUTH rt t_ms=%llu acc=%llu faults=%llu faults_write=%llu"
+		" stale=%llu chained=%llu restore_chunk=%llu queued=%llu"
+		" queue_full=%llu moved=%llu move_calls=%llu passes=%llu"
+		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
+		" scan_cpu_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
+		" mem_free=%llu",
+		(unsigned long long)t_ms, (unsigned long long)acc,
+		(unsigned long long)s.faults,
+		(unsigned long long)s.faults_write,
+		(unsigned long long)s.faults_stale,
+		(unsigned long long)s.chained,
+		(unsigned long long)s.restore_chunk,
+		(unsigned long long)s.queued,
+		(unsigned long long)s.queue_full,
+		(unsigned long long)s.moved,
+		(unsigned long long)s.move_calls,
+		(unsigned long long)s.passes, (unsigned long long)s.seq,
+		(unsigned long long)s.scan_period_ms,
+		(unsigned long long)s.scan_pages,
+		(unsigned long long)s.blocks_protected,
+		(unsigned long long)(s.scan_cpu_ns / 1000000),
+		(unsigned long long)s.vma_est,
+		(unsigned long long)s.nudges,
+		(unsigned long long)s.nudge_pages,
+		(unsigned long long)s.mem_free);
+	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+					" v_%s=%llu", tprt_verdict_name(i),
+					(unsigned long long)s.verdict[i]);
+	for (i = 0; i < TPRT_NR_MOVE_FAIL && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+					" mf_%s=%llu", tprt_move_fail_name(i),
+					(unsigned long long)s.move_fail[i]);
+	out("%s\n", buf);
+}
+
+void grt_stop(uint64_t t_ms, uint64_t acc)
+{
+	grt_report(t_ms, acc);
+	tprt_shutdown();
+}
+
+void nodemap_print(pid_t pid, const void *base, uint64_t pages,
+		   uint64_t t_ms)
+{
+	static const char hex[] = "0123456789abcdef";
+	static int nodes[4096];
+	uint64_t i, j, n, on0 = 0;
+	unsigned int nib = 0;
+	char *line = malloc(pages / 4 + 128);
+	size_t off;
+
+	if (!line)
+		return;
+	off = (size_t)sprintf(line, "TRUTH nodemap t_ms=%llu n0=",
+			      (unsigned long long)t_ms);
+	for (i = 0; i < pages; i += n) {
+		n = pages - i < 4096 ? pages - i : 4096;
+		if (tprt_page_nodes((int)pid, (const char *)base + i * 4096,
+				    n, nodes))
+			memset(nodes, 0xff, sizeof(nodes));
+		for (j = 0; j < n; j++) {
+			nib |= (unsigned int)(nodes[j] == 0) << ((i + j) % 4);
+			on0 += nodes[j] == 0;
+			if ((i + j) % 4 == 3 || i + j == pages - 1) {
+				line[off++] = hex[nib];
+				nib = 0;
+			}
+		}
+	}
+	off += (size_t)sprintf(line + off, " on0=%llu\n",
+			       (unsigned long long)on0);
+	if (write(STDOUT_FILENO, line, off) < 0)
+		off = 0;
+	free(line);
+}
