@@ -148,6 +148,7 @@ enum tprt_move_fail {
  * @scan_pages: pages whose node the scanner asked for
  * @blocks_protected: blocks protected by the scanner (all passes)
  * @scan_cpu_ns: the scanner's CPU time
+ * @scan_query_ns: of which asking the pages' nodes
  * @vma_est: the runtime's bound on the VMAs its protection added
  * @vma_cap: the bound's cap
  * @nudges: allocations made on the fast node to wake kswapd
@@ -176,6 +177,7 @@ struct tprt_stats {
 	uint64_t scan_pages;
 	uint64_t blocks_protected;
 	uint64_t scan_cpu_ns;
+	uint64_t scan_query_ns;
 	uint64_t vma_est;
 	uint64_t vma_cap;
 	uint64_t nudges;

@@ -515,6 +515,7 @@ void tprt_stats(struct tprt_stats *s)
 	s->scan_pages = LD(rt->scan_pages);
 	s->blocks_protected = LD(rt->blocks_protected);
 	s->scan_cpu_ns = LD(rt->scan_cpu_ns);
+	s->scan_query_ns = LD(rt->scan_query_ns);
 	s->vma_est = LD(rt->vma_total);
 	s->vma_cap = rt->vma_cap;
 	s->nudges = LD(rt->nudges);

@@ -196,6 +196,7 @@ struct tprt_rt {
 	/* counters of the threads; slots claimed in order */
 	_Atomic uint32_t nr_slots;
 	_Atomic uint64_t passes, seq, scan_pages, blocks_protected, scan_cpu_ns;
+	_Atomic uint64_t scan_query_ns;
 	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
 	_Atomic uint64_t nudges, nudge_pages, pins;
 
@@ -247,7 +248,7 @@ void tprt_scan_stop(struct tprt_rt *rt);
 int tprt_scan_pass(struct tprt_rt *rt, uint64_t now);
 void tprt_scan_placement(struct tprt_rt *rt, uint64_t now);
 int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
-		      const bool *want);
+		      const bool *want, bool full);
 
 /* ---- tprt_migrate.c ---- */
 int tprt_queue_init(struct tprt_queue *q, uint32_t cap);

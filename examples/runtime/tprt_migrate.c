@@ -296,7 +296,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt)
 static void nudge(struct tprt_rt *rt, uint64_t now)
 {
 	unsigned long mask[16] = { 0 };
-	uint64_t target, want, wake, room, t;
+	uint64_t target, want, wake, floor, t;
 	struct tprt_mem m;
 	size_t len;
 	char *p;
@@ -306,15 +306,22 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 	atomic_store(&rt->want_demote, 0);
 	rt->nudge_at = now;
 	target = tprt_tp_demotion_target(rt->tp, &m) + rt->cfg.batch;
-	if (m.free >= target || m.free <= m.wmark_low)
-		return;		/* room, or kswapd is awake already */
-	want = target - m.wmark_high;
-	wake = m.free - m.wmark_low + 1;
-	room = m.free - m.wmark_min - (m.wmark_low - m.wmark_min) / 2;
+	if (m.free >= target)
+		return;		/* room enough */
+	/*
+	 * Enough to end near the target once kswapd has balanced the node
+	 * to its high watermark, and at least enough to go below low; but
+	 * never below min + half the min-low gap.
+	 */
+	want = target > m.wmark_high ? target - m.wmark_high : 1;
+	wake = m.free > m.wmark_low ? m.free - m.wmark_low + 1 : 1;
+	floor = m.wmark_min + (m.wmark_low - m.wmark_min) / 2;
 	if (want < wake)
 		want = wake;
-	if (want > room || m.free <= m.wmark_min + (m.wmark_low - m.wmark_min) / 2)
-		return;		/* cannot go below low safely */
+	if (m.free <= floor)
+		return;
+	if (want > m.free - floor)
+		want = m.free - floor;
 	len = want << rt->page_shift;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -140,17 +140,21 @@ static int apply_run(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 
 /*
  * Give chunk @c of @r the protection @want (one bool per block of the
- * chunk), in runs of equal protection. Under prot_lock.
+ * chunk), in runs of equal protection. Only blocks whose protection
+ * changes are touched, unless @full: then every run is applied again
+ * (this also repairs a block a handler restored while the scanner was
+ * protecting it, which the runtime would otherwise think protected).
+ * Under prot_lock.
  * Return: blocks newly protected.
  */
 int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
-		      const bool *want)
+		      const bool *want, bool full)
 {
 	uint64_t per = rt->cfg.chunk_pages / rt->cfg.block_pages;
 	uint64_t b0 = c * per, n = r->nblocks - b0, i, j, b, runs = 1;
 	uint32_t old;
 	int fresh = 0;
-	bool none = false;
+	bool none = false, change;
 
 	if (n > per)
 		n = per;
@@ -162,23 +166,27 @@ int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 	    atomic_load(&rt->vma_total) + runs > rt->vma_cap) {
 		none = true;
 		runs = 1;
+		full = true;
 	}
 	tprt_est_set(rt, r, c, old + (uint32_t)runs);
 	for (i = 0; i < n; i = j) {
 		bool prot = !none && want[i];
 
-		for (j = i + 1; j < n && (!none && want[j]) == prot; j++)
-			;
-		for (b = b0 + i; b < b0 + j; b++) {
-			if (prot)
-				fresh += !(atomic_fetch_or(&r->blk[b],
-							   TPRT_BLK_PROT) &
-					   TPRT_BLK_PROT);
-			else
-				atomic_fetch_and(&r->blk[b],
-						 (uint8_t)~TPRT_BLK_PROT);
+		change = full;
+		for (j = i; j < n && (!none && want[j]) == prot; j++) {
+			b = b0 + j;
+			if (prot && !(atomic_fetch_or(&r->blk[b],
+						     TPRT_BLK_PROT) &
+				      TPRT_BLK_PROT)) {
+				fresh++;
+				change = true;
+			} else if (!prot && (atomic_fetch_and(&r->blk[b],
+					(uint8_t)~TPRT_BLK_PROT) &
+					TPRT_BLK_PROT)) {
+				change = true;
+			}
 		}
-		if (!apply_run(rt, r, b0 + i, b0 + j, prot))
+		if (!change || !apply_run(rt, r, b0 + i, b0 + j, prot))
 			continue;
 		/* ENOMEM and the like: this chunk stays open. */
 		tprt_restore_blocks(rt, r, b0, b0 + n);
@@ -195,7 +203,7 @@ int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 {
 	uint64_t cp = rt->cfg.chunk_pages, bp = rt->cfg.block_pages;
-	uint64_t p0 = c * cp, p1 = p0 + cp, i;
+	uint64_t p0 = c * cp, p1 = p0 + cp, i, t0 = thread_cpu_ns();
 	int (*query)(void *const *, int *, size_t) =
 		rt->hooks.node_query ? rt->hooks.node_query : default_query;
 	bool *want = rt->qwant;
@@ -208,6 +216,8 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 		for (i = 0; i < p1 - p0; i++)
 			rt->qstatus[i] = -ENOENT;
 	atomic_fetch_add_explicit(&rt->scan_pages, p1 - p0,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&rt->scan_query_ns, thread_cpu_ns() - t0,
 				  memory_order_relaxed);
 	memset(want, 0, (p1 - p0 + bp - 1) / bp);
 	for (i = p0; i < p1; i++) {
@@ -230,7 +240,9 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 		want[b - p0 / bp] |= slow && !atomic_load(&r->pin[b]);
 	}
 	tprt_tp_pass_advance(rt->tp, r->start + (p1 << rt->page_shift));
-	return tprt_apply_blocks(rt, r, c, want);
+	/* Every 8th sweep, every run again (see tprt_apply_blocks()). */
+	return tprt_apply_blocks(rt, r, c, want,
+				 (atomic_load(&rt->seq) & 7) == 7);
 }
 
 /*

@@ -52,7 +52,7 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		" stale=%llu chained=%llu restore_chunk=%llu queued=%llu"
 		" queue_full=%llu moved=%llu move_calls=%llu passes=%llu"
 		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
-		" scan_cpu_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
+		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
 		" mem_free=%llu",
 		(unsigned long long)t_ms, (unsigned long long)acc,
 		(unsigned long long)s.faults,
@@ -69,6 +69,7 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.scan_pages,
 		(unsigned long long)s.blocks_protected,
 		(unsigned long long)(s.scan_cpu_ns / 1000000),
+		(unsigned long long)(s.scan_query_ns / 1000000),
 		(unsigned long long)s.vma_est,
 		(unsigned long long)s.nudges,
 		(unsigned long long)s.nudge_pages,
