@@ -144,6 +144,14 @@ struct tprt_hooks {
 
 struct tprt_tp;		/* the tierpol adapter's state (tprt_tierpol.c) */
 
+/* Blocks [b0, b1) of a region the scanner will give protection @prot. */
+struct tprt_run {
+	struct tprt_region *r;
+	uint64_t b0;
+	uint64_t b1;
+	bool prot;
+};
+
 /**
  * struct tprt_rt - the process's runtime
  */
@@ -170,6 +178,7 @@ struct tprt_rt {
 	uint64_t next_scan;		/* ns, mm->numa_next_scan */
 	uint64_t placement_seq;		/* p->numa_scan_seq */
 	uint64_t migrate_retry;		/* ns */
+	struct tprt_run pend;		/* the scanner's pending run */
 	int *qstatus;			/* scanner buffers, chunk_pages each */
 	void **qpages;
 	bool *qwant;

@@ -139,12 +139,61 @@ static int apply_run(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 }
 
 /*
- * Give chunk @c of @r the protection @want (one bool per block of the
- * chunk), in runs of equal protection. Only blocks whose protection
- * changes are touched, unless @full: then every run is applied again
- * (this also repairs a block a handler restored while the scanner was
- * protecting it, which the runtime would otherwise think protected).
- * Under prot_lock.
+ * Apply the pending run. Under prot_lock. Blocks pinned since the run
+ * was planned are left out of a protecting run; a run that cannot be
+ * protected (ENOMEM and the like) is restored instead.
+ */
+static void run_flush(struct tprt_rt *rt)
+{
+	struct tprt_run *pr = &rt->pend;
+	struct tprt_region *r = pr->r;
+	uint64_t b, start = pr->b0;
+
+	pr->r = NULL;
+	if (!r || atomic_load(&r->state) != TPRT_R_LIVE)
+		return;
+	if (!pr->prot) {
+		apply_run(rt, r, pr->b0, pr->b1, false);
+		return;
+	}
+	for (b = pr->b0; b <= pr->b1; b++) {
+		if (b < pr->b1 && !atomic_load(&r->pin[b]))
+			continue;
+		if (b > start && apply_run(rt, r, start, b, true))
+			tprt_restore_blocks(rt, r, start, b);
+		if (b < pr->b1)
+			atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_PROT);
+		start = b + 1;
+	}
+}
+
+/*
+ * Plan blocks [b0, b1) of @r to be given protection @prot: contiguous
+ * runs of the same protection join, across chunks, so that one system
+ * call (and one TLB flush) covers them.
+ */
+static void run_add(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
+		    uint64_t b1, bool prot)
+{
+	struct tprt_run *pr = &rt->pend;
+
+	if (pr->r && (pr->r != r || pr->prot != prot || pr->b1 != b0))
+		run_flush(rt);
+	if (!pr->r) {
+		pr->r = r;
+		pr->b0 = b0;
+		pr->prot = prot;
+	}
+	pr->b1 = b1;
+}
+
+/*
+ * Plan chunk @c of @r to get the protection @want (one bool per block of
+ * the chunk). Only blocks whose protection changes are planned, unless
+ * @full: then every run is applied again (this also repairs a block a
+ * handler restored while the scanner was protecting it, which the runtime
+ * would otherwise think protected). Under prot_lock; the last run stays
+ * pending (run_flush()).
  * Return: blocks newly protected.
  */
 int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
@@ -152,47 +201,42 @@ int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 {
 	uint64_t per = rt->cfg.chunk_pages / rt->cfg.block_pages;
 	uint64_t b0 = c * per, n = r->nblocks - b0, i, j, b, runs = 1;
-	uint32_t old;
 	int fresh = 0;
-	bool none = false, change;
+	bool none = false;
 
 	if (n > per)
 		n = per;
 	for (i = 1; i < n; i++)
 		runs += want[i] != want[i - 1];
-	old = atomic_load(&r->chunk_est[c]);
 	/* Over the VMA budget: leave the chunk unprotected this time. */
 	if (r->source == TPRT_SRC_MPROTECT &&
-	    atomic_load(&rt->vma_total) + runs > rt->vma_cap) {
+	    atomic_load(&rt->vma_total) - atomic_load(&r->chunk_est[c]) +
+	    runs > rt->vma_cap) {
 		none = true;
 		runs = 1;
 		full = true;
 	}
-	tprt_est_set(rt, r, c, old + (uint32_t)runs);
+	tprt_est_set(rt, r, c, (uint32_t)runs);
 	for (i = 0; i < n; i = j) {
 		bool prot = !none && want[i];
+		uint64_t first = n;
 
-		change = full;
 		for (j = i; j < n && (!none && want[j]) == prot; j++) {
+			uint8_t old;
+
 			b = b0 + j;
-			if (prot && !(atomic_fetch_or(&r->blk[b],
-						     TPRT_BLK_PROT) &
-				      TPRT_BLK_PROT)) {
+			old = prot ? atomic_fetch_or(&r->blk[b], TPRT_BLK_PROT) :
+			      atomic_fetch_and(&r->blk[b],
+					       (uint8_t)~TPRT_BLK_PROT);
+			if (prot && !(old & TPRT_BLK_PROT))
 				fresh++;
-				change = true;
-			} else if (!prot && (atomic_fetch_and(&r->blk[b],
-					(uint8_t)~TPRT_BLK_PROT) &
-					TPRT_BLK_PROT)) {
-				change = true;
-			}
+			if ((full || (old & TPRT_BLK_PROT) != prot) && first == n)
+				first = j;
 		}
-		if (!change || !apply_run(rt, r, b0 + i, b0 + j, prot))
-			continue;
-		/* ENOMEM and the like: this chunk stays open. */
-		tprt_restore_blocks(rt, r, b0, b0 + n);
-		return 0;
+		/* From the first block that changes to the run's end. */
+		if (first < n)
+			run_add(rt, r, b0 + first, b0 + j, prot);
 	}
-	tprt_est_set(rt, r, c, (uint32_t)runs);
 	return fresh;
 }
 
@@ -311,6 +355,9 @@ int tprt_scan_pass(struct tprt_rt *rt, uint64_t now)
 			budget -= (int64_t)pages;
 		virt -= (int64_t)pages;
 	}
+	pthread_mutex_lock(&rt->prot_lock);
+	run_flush(rt);
+	pthread_mutex_unlock(&rt->prot_lock);
 	atomic_fetch_add(&rt->blocks_protected, (uint64_t)total);
 	atomic_fetch_add(&rt->scan_cpu_ns, thread_cpu_ns() - cpu0);
 	return total;
