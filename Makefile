@@ -587,3 +587,52 @@ runtime-check: $(RT_TEST)
 	$(RT_TEST)
 
 .PHONY: runtime runtime-check
+
+RT_REPORT	:= $(TRUTH_DIR)/rtreport
+RT_RUNS		?= 1
+RT_ONLY		?=
+RT_REUSE	?=
+
+$(RT_REPORT): tests/truth/rtreport.c examples/tiersim/wl.c examples/tiersim/wl.h
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $< \
+		examples/tiersim/wl.c -lm -o $@
+
+runtime-truth: $(TRUTH_GUEST) $(RT_REPORT)
+	tests/truth/runtime.sh --runs $(RT_RUNS) \
+		$(if $(RT_ONLY),--only "$(RT_ONLY)") $(if $(RT_REUSE),--reuse)
+
+runtime-truth-ci: $(TRUTH_GUEST) $(RT_REPORT)
+	tests/truth/runtime.sh --ci
+
+.PHONY: runtime-truth runtime-truth-ci
+
+# make runtime-sanitize: the runtime's suite under ASan + UBSan (the first
+# compiler of SAN_CCS) and under TSan (TSAN_CC), failing on any report.
+# $(call RT_SAN,dir,cc,flags-variable), on top of RL_BUILD's libtierpol.a.
+define RT_SAN
+$(O)/$(1)/runtime/%.o: examples/runtime/%.c $$(RT_HDRS) $$(LIB_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $$(BASE_CFLAGS) -pthread -Iexamples/runtime $$(CPPFLAGS) \
+		$$($(3)) -c $$< -o $$@
+
+$(O)/$(1)/tests/runtime/test_runtime: tests/runtime/test_runtime.c \
+		$$(patsubst examples/runtime/%.c,$(O)/$(1)/runtime/%.o,$$(RT_SRCS)) \
+		$(O)/$(1)/libtierpol.a | cmocka
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $$(BASE_CFLAGS) -pthread -Iexamples/runtime -Itests \
+		$$(CPPFLAGS) $$($(3)) $$^ $$(TEST_LIBS) -o $$@
+endef
+
+RT_ASAN		:= asan-$(firstword $(SAN_CCS))
+$(eval $(call RT_SAN,$(RT_ASAN),$(firstword $(SAN_CCS)),RL_F_ASAN))
+$(eval $(call RT_SAN,tsan,$(TSAN_CC),RL_F_TSAN))
+
+runtime-sanitize: $(O)/$(RT_ASAN)/tests/runtime/test_runtime \
+		$(O)/tsan/tests/runtime/test_runtime
+	@$(call RL_RUN,$^) && echo "RUNTIME-SANITIZE PASSED"
+
+.PHONY: runtime-sanitize
