@@ -76,7 +76,9 @@ enum tprt_source {
  *	the VMA budget is spent (default 512: 2 MiB, as the kernel's chunks)
  * @vma_cap: the most VMAs the runtime's protection may add; 0: half of
  *	what vm.max_map_count leaves at tprt_init()
- * @batch: pages per move_pages(2) call (default 64)
+ * @batch: pages per move_pages(2) call at most (default 256: each call
+ *	pays lru_cache_disable(), an expedited RCU grace period and a drain
+ *	on every CPU, before its first page)
  * @queue_pages: promotion queue capacity in pages, a power of two (default
  *	65536)
  * @mem_interval_ms: how often the fast node's free pages and watermarks

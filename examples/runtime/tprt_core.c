@@ -45,7 +45,7 @@ void tprt_cfg_default(struct tprt_cfg *cfg)
 	cfg->rate_limit_mbps = 65536;
 	cfg->block_pages = 16;
 	cfg->chunk_pages = 512;
-	cfg->batch = 64;
+	cfg->batch = 256;
 	cfg->queue_pages = 65536;
 	cfg->mem_interval_ms = 100;
 }

@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -498,7 +499,9 @@ static void __attribute__((noreturn)) usage(int code)
 "                        the pages are touched (tiersim's --init-fast) [0: off]\n"
 "      --runtime SRC     have the tierpol runtime place the memory, its hint\n"
 "                        faults from mprotect or uffd (make runtime-truth)\n"
-"      --node-map        print which pages are on node 0 in each sample\n");
+"      --node-map        print which pages are on node 0 in each sample\n"
+"      --cpu N           run the workload (and the runtime's threads, which\n"
+"                        inherit it) on CPU N; the sampler stays unpinned\n");
 	exit(code);
 }
 
@@ -529,7 +532,7 @@ static uint64_t arg_u64(const char *s)
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF, O_RUNTIME, O_NODEMAP,
+	O_INITF, O_RUNTIME, O_NODEMAP, O_CPU,
 };
 
 static const struct option longopts[] = {
@@ -552,6 +555,7 @@ static const struct option longopts[] = {
 	{ "init-fast", required_argument, NULL, O_INITF },
 	{ "runtime", required_argument, NULL, O_RUNTIME },
 	{ "node-map", no_argument, NULL, O_NODEMAP },
+	{ "cpu", required_argument, NULL, O_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -568,6 +572,7 @@ int main(int argc, char **argv)
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	double init_fast = 0;
 	const char *runtime = NULL;
+	int cpu = -1;
 	uint64_t next_rt = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
@@ -643,6 +648,9 @@ int main(int argc, char **argv)
 		case O_NODEMAP:
 			g_node_map = 1;
 			break;
+		case O_CPU:
+			cpu = (int)arg_u64(optarg);
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -684,7 +692,7 @@ int main(int argc, char **argv)
 		out("TRUTH start kind=%s pages=%llu accesses=%llu seed=%llu"
 		    " total=%llu init=%d write_frac=%g sigma=%g hot_frac=%g"
 		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
-		    " thp=%d init_fast=%g sample_ms=%u mono_t0_us=%llu"
+		    " thp=%d init_fast=%g cpu=%d sample_ms=%u mono_t0_us=%llu"
 		    " pid=%d base=0x%lx phases=%s\n",
 		    wl_kind_name(p.kind), (unsigned long long)p.pages,
 		    (unsigned long long)p.accesses,
@@ -692,7 +700,7 @@ int main(int argc, char **argv)
 		    (unsigned long long)w.total, p.init, p.write_frac,
 		    p.sigma_frac, p.hot_frac, p.hot_prob, p.shift_at,
 		    (unsigned long long)p.burst_pages, p.threads, thp,
-		    init_fast, g_sample_ms, (unsigned long long)g_t0.tv_sec * 1000000 +
+		    init_fast, cpu, g_sample_ms, (unsigned long long)g_t0.tv_sec * 1000000 +
 		    (unsigned long long)g_t0.tv_nsec / 1000, (int)getpid(),
 		    (unsigned long)g_base, ph);
 	}
@@ -707,6 +715,15 @@ int main(int argc, char **argv)
 	if (!child) {
 		munmap(g_base, g_pages * PAGE_SIZE);
 		sampler();
+	}
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			fprintf(stderr, "truth-guest: --cpu %d: %s\n", cpu,
+				strerror(errno));
 	}
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
