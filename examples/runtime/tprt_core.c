@@ -26,8 +26,11 @@ _Atomic uint32_t tprt_gen;
 
 uint64_t tprt_now_ns(void)
 {
+	struct tprt_rt *rt = __atomic_load_n(&tprt_rt, __ATOMIC_ACQUIRE);
 	struct timespec t;
 
+	if (rt && rt->hooks.now)
+		return rt->hooks.now();
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * TPRT_NS_PER_SEC + (uint64_t)t.tv_nsec;
 }

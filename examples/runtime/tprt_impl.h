@@ -136,10 +136,12 @@ struct tprt_queue {
 	alignas(TPRT_CACHELINE) _Atomic uint64_t head;	/* the consumer */
 };
 
-/* Test seams: replace the node query (one-node machines). */
+/* Test seams: replace the node query (one-node machines), the clock. */
 struct tprt_hooks {
 	/* As move_pages(2) with nodes NULL: status[i] = node or -errno. */
 	int (*node_query)(void *const *pages, int *status, size_t n);
+	/* Monotonic ns; called from handlers too. */
+	uint64_t (*now)(void);
 };
 
 struct tprt_tp;		/* the tierpol adapter's state (tprt_tierpol.c) */
