@@ -444,7 +444,8 @@ static int pin_range(struct tprt_rt *rt, uintptr_t a, size_t len, int delta)
 	return 0;
 }
 
-int tprt_pin(const void *addr, size_t len)
+/* tprt_pin() and tprt_unpin(): @delta +1 or -1. */
+static int pin_call(const void *addr, size_t len, int delta)
 {
 	struct tprt_rt *rt = tprt_rt;
 	uintptr_t a = (uintptr_t)addr;
@@ -455,25 +456,19 @@ int tprt_pin(const void *addr, size_t len)
 	if (!rt || !atomic_load(&rt->running))
 		return 0;
 	pthread_mutex_lock(&rt->prot_lock);
-	ret = pin_range(rt, a, len, 1);
+	ret = pin_range(rt, a, len, delta);
 	pthread_mutex_unlock(&rt->prot_lock);
 	return ret;
 }
 
+int tprt_pin(const void *addr, size_t len)
+{
+	return pin_call(addr, len, 1);
+}
+
 int tprt_unpin(const void *addr, size_t len)
 {
-	struct tprt_rt *rt = tprt_rt;
-	uintptr_t a = (uintptr_t)addr;
-	int ret;
-
-	if (!len || a + len < a)
-		return -EINVAL;
-	if (!rt || !atomic_load(&rt->running))
-		return 0;
-	pthread_mutex_lock(&rt->prot_lock);
-	ret = pin_range(rt, a, len, -1);
-	pthread_mutex_unlock(&rt->prot_lock);
-	return ret;
+	return pin_call(addr, len, -1);
 }
 
 #define LD(x)	atomic_load_explicit(&(x), memory_order_relaxed)
