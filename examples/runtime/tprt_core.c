@@ -364,6 +364,8 @@ static void region_retire(struct tprt_rt *rt, struct tprt_region *r)
 	uint64_t c;
 
 	atomic_store(&r->state, TPRT_R_DYING);
+	if (rt->pend.r == r)
+		rt->pend.r = NULL;	/* the scanner's run in it */
 	if (r->source == TPRT_SRC_UFFD_WP) {
 		struct uffdio_range range = { .start = r->start, .len = len };
 

@@ -319,6 +319,13 @@ int tprt_scan_pass(struct tprt_rt *rt, uint64_t now)
 	int total = 0, fresh;
 	bool begun = false;
 
+	pthread_mutex_lock(&rt->prot_lock);
+	/* The last pass ended at the end of the last region: a sweep. */
+	if (rt->cursor && !region_at(rt, rt->cursor)) {
+		atomic_fetch_add(&rt->seq, 1);
+		rt->cursor = 0;
+	}
+	pthread_mutex_unlock(&rt->prot_lock);
 	while (budget > 0 && virt > 0) {
 		uint64_t c, pages;
 

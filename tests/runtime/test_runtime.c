@@ -488,6 +488,37 @@ static void test_handler(void **state)
 	munmap(m, 2048 * PG);
 }
 
+/* A pass whose budget ends at the end of the last region ends the sweep. */
+static void scan4(struct tprt_cfg *c)
+{
+	c->scan_size_mb = 4;		/* 1024 pages: two chunks */
+}
+
+static void test_scan_sweep(void **state)
+{
+	struct tprt_stats s;
+	char *m;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, scan4);
+	m = map_touched(3072);
+	assert_int_equal(tprt_register(m, 1024 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_register(m + 2048 * PG, 1024 * PG,
+				       TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_scan_now(), 64);	/* the first region */
+	tprt_stats(&s);
+	assert_int_equal(s.seq, 0);
+	assert_int_equal(tprt_scan_now(), 64);	/* the second, to its end */
+	tprt_stats(&s);
+	assert_int_equal(s.seq, 0);
+	assert_int_equal(tprt_scan_now(), 0);	/* all protected already */
+	tprt_stats(&s);
+	assert_int_equal(s.seq, 2);		/* two sweeps were complete */
+	assert_int_equal(s.passes, 3);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 3072 * PG);
+}
+
 /* ---- the VMA bound ---------------------------------------------------------- */
 
 static void cap16(struct tprt_cfg *c)
@@ -900,6 +931,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_page_nodes),
 		cmocka_unit_test(test_scan_period),
 		cmocka_unit_test(test_handler),
+		cmocka_unit_test(test_scan_sweep),
 		cmocka_unit_test(test_vma_bound_small_cap),
 		cmocka_unit_test(test_vma_bound_max_map_count),
 		cmocka_unit_test(test_chaining),
