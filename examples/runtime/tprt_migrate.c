@@ -404,6 +404,7 @@ int tprt_migrate_start(struct tprt_rt *rt)
 	ret = pthread_create(&rt->migrator, NULL, migrator_main, rt);
 	if (ret)
 		return -ret;
+	pthread_setname_np(rt->migrator, "tprt-migrate");
 	rt->migrator_started = true;
 	return 0;
 }

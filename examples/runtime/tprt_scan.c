@@ -439,6 +439,7 @@ int tprt_scan_start(struct tprt_rt *rt)
 		tprt_scan_stop(rt);
 		return -ret;
 	}
+	pthread_setname_np(rt->scanner, "tprt-scan");
 	rt->scanner_started = true;
 	return 0;
 }

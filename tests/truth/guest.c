@@ -324,7 +324,7 @@ static void sample(void)
 {
 	char line[256], buf[4096];
 	unsigned long long vals[NR_VMSTAT] = { 0 };
-	uint64_t ws[MAX_NODES];
+	uint64_t ws[MAX_NODES] = { 0 };
 	struct zinfo z;
 	FILE *f;
 	size_t i, off = 0;
@@ -370,10 +370,16 @@ static void sample(void)
 	for (i = 0; i < NR_VMSTAT; i++)
 		off += snprintf(buf + off, sizeof(buf) - off, " %s=%llu",
 				vmstat_keys[i], vals[i]);
-	/* Last: they walk the workload's page tables. */
+	/*
+	 * Last: they walk the workload's page tables. With --node-map the
+	 * node map gives ws0 and ws1: numa_maps would hold the workload's
+	 * mmap lock for the whole walk (seconds under emulation), stalling
+	 * every mprotect() of the runtime's hint faults meanwhile.
+	 */
 	if (g_node_map)
-		nodemap_print(g_pid, g_base, g_pages, t);
-	read_numa_maps(ws);
+		nodemap_print(g_pid, g_base, g_pages, t, ws);
+	else
+		read_numa_maps(ws);
 	for (i = 0; i < (size_t)z.nr_nodes && i < 2; i++)
 		off += snprintf(buf + off, sizeof(buf) - off,
 				" n%zu_free=%llu n%zu_boost=%llu ws%zu=%llu", i,

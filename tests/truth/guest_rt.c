@@ -3,6 +3,7 @@
  * truth-guest's part for the runtime comparison (see guest_rt.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,46 @@ int grt_start(const char *source, void *base, uint64_t pages)
 	return 0;
 }
 
+/* " cpu_<comm>=user+sys ms" of each of this process's threads. */
+static size_t thread_times(char *buf, size_t len)
+{
+	char path[300], line[512], comm[32];
+	long hz = sysconf(_SC_CLK_TCK);
+	struct dirent *de;
+	size_t off = 0;
+	DIR *d = opendir("/proc/self/task");
+
+	while (d && (de = readdir(d)) && off < len) {
+		unsigned long long ut, st;
+		FILE *f;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			   "%*u %llu %llu", &ut, &st) == 2 &&
+		    sscanf(strchr(line, '(') + 1, "%31[^)]", comm) == 1 &&
+		    hz > 0)
+			off += (size_t)snprintf(buf + off, len - off,
+				" cpu_%s=%llu+%llu", comm, ut * 1000 / hz,
+				st * 1000 / hz);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return off;
+}
+
 void grt_report(uint64_t t_ms, uint64_t acc)
 {
 	struct tprt_stats s;
-	char buf[1024];
+	char buf[2048];
 	size_t off;
 	unsigned int i;
 
@@ -82,6 +119,8 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
 					" mf_%s=%llu", tprt_move_fail_name(i),
 					(unsigned long long)s.move_fail[i]);
+	if (off < sizeof(buf))
+		thread_times(buf + off, sizeof(buf) - off);
 	out("%s\n", buf);
 }
 
@@ -92,11 +131,11 @@ void grt_stop(uint64_t t_ms, uint64_t acc)
 }
 
 void nodemap_print(pid_t pid, const void *base, uint64_t pages,
-		   uint64_t t_ms)
+		   uint64_t t_ms, uint64_t ws[2])
 {
 	static const char hex[] = "0123456789abcdef";
 	static int nodes[4096];
-	uint64_t i, j, n, on0 = 0;
+	uint64_t i, j, n, on0 = 0, on1 = 0;
 	unsigned int nib = 0;
 	char *line = malloc(pages / 4 + 128);
 	size_t off;
@@ -113,6 +152,7 @@ void nodemap_print(pid_t pid, const void *base, uint64_t pages,
 		for (j = 0; j < n; j++) {
 			nib |= (unsigned int)(nodes[j] == 0) << ((i + j) % 4);
 			on0 += nodes[j] == 0;
+			on1 += nodes[j] == 1;
 			if ((i + j) % 4 == 3 || i + j == pages - 1) {
 				line[off++] = hex[nib];
 				nib = 0;
@@ -121,6 +161,8 @@ void nodemap_print(pid_t pid, const void *base, uint64_t pages,
 	}
 	off += (size_t)sprintf(line + off, " on0=%llu\n",
 			       (unsigned long long)on0);
+	ws[0] = on0;
+	ws[1] = on1;
 	if (write(STDOUT_FILENO, line, off) < 0)
 		off = 0;
 	free(line);

@@ -23,8 +23,9 @@ void grt_stop(uint64_t t_ms, uint64_t acc);
 /* TRUTH nodemap t_ms= n0=HEX: bit i of the hex string (page i of the
  * workload, 4 pages a digit, lowest first) set if the page is on node 0,
  * from /proc/PID/pagemap (tprt_page_nodes(): it sees pages the scanner
- * has protected). */
+ * has protected; it takes the mmap lock 512 pages at a time). ws[0] and
+ * ws[1] get the pages on node 0 and on node 1. */
 void nodemap_print(pid_t pid, const void *base, uint64_t pages,
-		   uint64_t t_ms);
+		   uint64_t t_ms, uint64_t ws[2]);
 
 #endif /* TRUTH_GUEST_RT_H */
