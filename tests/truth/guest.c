@@ -487,6 +487,18 @@ static void print_machine(void)
 	out("%s\n", buf);
 }
 
+/* Run the calling thread (and the threads it starts later) on @cpu. */
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "truth-guest: --cpu %d: %s\n", cpu,
+			strerror(errno));
+}
+
 static void __attribute__((noreturn)) usage(int code)
 {
 	fprintf(code ? stderr : stdout,
@@ -507,7 +519,9 @@ static void __attribute__((noreturn)) usage(int code)
 "                        faults from mprotect or uffd (make runtime-truth)\n"
 "      --node-map        print which pages are on node 0 in each sample\n"
 "      --cpu N           run the workload (and the runtime's threads, which\n"
-"                        inherit it) on CPU N; the sampler stays unpinned\n");
+"                        inherit it) on CPU N; the sampler stays unpinned\n"
+"      --rt-block N      the runtime's block, pages [its default]\n"
+"      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n");
 	exit(code);
 }
 
@@ -538,7 +552,7 @@ static uint64_t arg_u64(const char *s)
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF, O_RUNTIME, O_NODEMAP, O_CPU,
+	O_INITF, O_RUNTIME, O_NODEMAP, O_CPU, O_RTBLOCK, O_RTCPUS,
 };
 
 static const struct option longopts[] = {
@@ -562,6 +576,8 @@ static const struct option longopts[] = {
 	{ "runtime", required_argument, NULL, O_RUNTIME },
 	{ "node-map", no_argument, NULL, O_NODEMAP },
 	{ "cpu", required_argument, NULL, O_CPU },
+	{ "rt-block", required_argument, NULL, O_RTBLOCK },
+	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -579,6 +595,8 @@ int main(int argc, char **argv)
 	double init_fast = 0;
 	const char *runtime = NULL;
 	int cpu = -1;
+	unsigned int rt_block = 0;
+	int rt_all_cpus = 0;
 	uint64_t next_rt = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
@@ -657,6 +675,12 @@ int main(int argc, char **argv)
 		case O_CPU:
 			cpu = (int)arg_u64(optarg);
 			break;
+		case O_RTBLOCK:
+			rt_block = (unsigned int)arg_u64(optarg);
+			break;
+		case O_RTCPUS:
+			rt_all_cpus = 1;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -722,19 +746,15 @@ int main(int argc, char **argv)
 		munmap(g_base, g_pages * PAGE_SIZE);
 		sampler();
 	}
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			fprintf(stderr, "truth-guest: --cpu %d: %s\n", cpu,
-				strerror(errno));
-	}
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
-	if (runtime && grt_start(runtime, g_base, g_pages))
+	/* --rt-cpus all: the runtime's threads start before the pin. */
+	if (cpu >= 0 && !rt_all_cpus)
+		pin_cpu(cpu);
+	if (runtime && grt_start(runtime, rt_block, g_base, g_pages))
 		return 1;
+	if (cpu >= 0 && rt_all_cpus)
+		pin_cpu(cpu);
 
 	for (;;) {
 		/* Stop a batch exactly where --init-fast binds. */

@@ -12,7 +12,8 @@
 #include "guest_rt.h"
 #include "tprt.h"
 
-int grt_start(const char *source, void *base, uint64_t pages)
+int grt_start(const char *source, unsigned int block, void *base,
+	      uint64_t pages)
 {
 	struct tprt_cfg cfg;
 	unsigned int src;
@@ -27,6 +28,8 @@ int grt_start(const char *source, void *base, uint64_t pages)
 		return -1;
 	}
 	tprt_cfg_default(&cfg);
+	if (block)
+		cfg.block_pages = block;
 	ret = tprt_init(&cfg);
 	if (!ret)
 		ret = tprt_register(base, pages * 4096, src);

@@ -14,8 +14,10 @@
 void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Start the runtime over [base, base + pages) with source "mprotect" or
- * "uffd"; 0, or -1 with a message printed. */
-int grt_start(const char *source, void *base, uint64_t pages);
+ * "uffd" and blocks of @block pages (0: the default); 0, or -1 with a
+ * message printed. */
+int grt_start(const char *source, unsigned int block, void *base,
+	      uint64_t pages);
 /* TRUTH rt t_ms= acc= and the runtime's counters. */
 void grt_report(uint64_t t_ms, uint64_t acc);
 void grt_stop(uint64_t t_ms, uint64_t acc);

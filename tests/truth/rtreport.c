@@ -395,10 +395,28 @@ static double yval(const struct run *r, int i, int what)
 	case Y_FAULTS:
 		return s->faults;
 	default:
-		if (!i || s->t <= r->s[i - 1].t)
+		/* Not across the last, short interval after the run. */
+		if (!i || s->t < r->s[i - 1].t + 0.5)
 			return -1;
 		return (s->acc - r->s[i - 1].acc) / (s->t - r->s[i - 1].t) / 1e6;
 	}
+}
+
+/* The smallest 1, 2, 2.5 or 5 times a power of ten at or above @v. */
+static double nice_ceil(double v)
+{
+	static const double step[] = { 1, 2, 2.5, 5, 10 };
+	double p = 1;
+	int i;
+
+	while (p * 10 <= v)
+		p *= 10;
+	while (p > v && p > 1e-9)
+		p /= 10;
+	for (i = 0; i < 5; i++)
+		if (step[i] * p >= v)
+			return step[i] * p;
+	return 10 * p;
 }
 
 /* One panel: @what of every run (solid), and @dashed of the first. */
@@ -425,6 +443,8 @@ static int plot(const char *path, const char *title, const char *ylabel,
 		ymax = 100;
 	if (ymax <= 0)
 		ymax = 1;
+	ymax = nice_ceil(ymax);
+	tmax = nice_ceil(tmax);
 	sx = (W - PL - PR) / tmax;
 	sy = (H - PT - PB) / ymax;
 	fprintf(f, "<!-- SPDX-License-Identifier: GPL-2.0-only OR "

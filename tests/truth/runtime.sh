@@ -8,9 +8,11 @@
 # in a lower memory tier), the same workload runs three times, one at a
 # time:
 #
-#   kernel    kernel.numa_balancing=2 (memory tiering), no runtime
-#   mprotect  kernel.numa_balancing=0, the runtime with mprotect hint faults
-#   uffd      kernel.numa_balancing=0, the runtime with userfaultfd-wp
+#   kernel      kernel.numa_balancing=2 (memory tiering), no runtime
+#   mprotect    kernel.numa_balancing=0, the runtime with mprotect hint faults
+#   mprotect64  the same with 64-page blocks (not run unless --only asks)
+#   mprotect-free  the same with the runtime's threads on every CPU (idem)
+#   uffd        kernel.numa_balancing=0, the runtime with userfaultfd-wp
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -103,6 +105,8 @@ while [ $i -le "$runs" ]; do
 		case $c in
 		kernel) nb=2; extra="" ;;
 		mprotect) nb=0; extra="--runtime mprotect" ;;
+		mprotect64) nb=0; extra="--runtime mprotect --rt-block 64" ;;
+		mprotect-free) nb=0; extra="--runtime mprotect --rt-cpus-all" ;;
 		uffd) nb=0; extra="--runtime uffd" ;;
 		*) echo "runtime-truth: unknown configuration $c" >&2; exit 2 ;;
 		esac
