@@ -65,6 +65,7 @@ struct run {
 	/* totals over the run (first to last sample) */
 	double promo, demo, faults, rate, share, oracle, resid, on0;
 	double rt_moved, rt_queue_full, rt_nudges, rt_passes, rt_cold;
+	double host_load;	/* the host's load average when qemu ended */
 };
 
 static struct run runs[MAX_RUNS];
@@ -245,6 +246,8 @@ static void load_run(struct run *r)
 			   kv(line, "i", 0) == 1) {
 			r->main_t = kv(line, "t_ms", 0) / 1000;
 			r->main_acc = kv(line, "acc", 0);
+		} else if (!strncmp(line, "TRUTH host ", 11)) {
+			r->host_load = kv(line, "loadavg", -1);
 		} else if (!strncmp(line, "TRUTH done ", 11)) {
 			r->end_t = kv(line, "t_ms", 0) / 1000;
 			r->end_acc = kv(line, "acc", 0);
@@ -514,19 +517,33 @@ static void pct(FILE *f, double v)
 		fprintf(f, " %.1f %% |", v * 100);
 }
 
+/*
+ * The baseline of run @k: the last run up to it whose label starts like
+ * the first run's (runs of several rounds: kernel-1, ..., kernel-2, ...).
+ */
+static const struct run *baseline(int k)
+{
+	size_t n = strcspn(runs[0].label, "-");
+
+	for (; k > 0; k--)
+		if (!strncmp(runs[k].label, runs[0].label, n) &&
+		    strcspn(runs[k].label, "-") == n)
+			return &runs[k];
+	return &runs[0];
+}
+
 static void write_table(FILE *f, const char *svg_ref)
 {
-	const struct run *b = &runs[0];
 	int k;
 
 	fprintf(f, "%s\n\n", BEGIN_MARK);
-	fprintf(f, "| run | accesses/s (measured) | vs %s | share on node 0 |"
+	fprintf(f, "| run | accesses/s (measured) | vs baseline | share on node 0 |"
 		" oracle share | hot-page residency | promotions | demotions |"
-		" migrations vs %s | hint faults | node-0 pages at the end |\n"
+		" migrations vs baseline | hint faults | node-0 pages at the end |\n"
 		"| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-		" ---: | ---: |\n", b->label, b->label);
+		" ---: | ---: |\n");
 	for (k = 0; k < nr_runs; k++) {
-		const struct run *r = &runs[k];
+		const struct run *r = &runs[k], *b = baseline(k);
 		double mig = r->promo + r->demo, bmig = b->promo + b->demo;
 
 		fprintf(f, "| %s | %.3f M | %.2fx |", r->label, r->rate / 1e6,
@@ -537,15 +554,18 @@ static void write_table(FILE *f, const char *svg_ref)
 		fprintf(f, " %.0f | %.0f | %.2fx | %.0f | %.0f |\n", r->promo,
 			r->demo, bmig ? mig / bmig : 0, r->faults, r->on0);
 	}
-	fprintf(f, "\nRuns (console logs in each directory's console.txt):\n\n");
+	fprintf(f, "\nThe baseline of a run is the last %.*s run before it (or "
+		"itself). Runs (console logs in each directory's console.txt):"
+		"\n\n", (int)strcspn(runs[0].label, "-"), runs[0].label);
 	for (k = 0; k < nr_runs; k++) {
 		const struct run *r = &runs[k];
 
 		fprintf(f, "* **%s**: kernel.numa_balancing=%d, %s; %.0f s, "
-			"%.0f M accesses (%.0f measured)", r->label,
-			r->balancing, r->source[0] ? r->source : "no runtime",
-			r->end_t, r->end_acc / 1e6,
-			(r->end_acc - r->main_acc) / 1e6);
+			"%.0f M accesses (%.0f measured), host load %.1f",
+			r->label, r->balancing,
+			r->source[0] ? r->source : "no runtime", r->end_t,
+			r->end_acc / 1e6, (r->end_acc - r->main_acc) / 1e6,
+			r->host_load);
 		if (r->source[0])
 			fprintf(f, "; the runtime: %.0f passes, %.0f moved, "
 				"%.0f refused cold, %.0f kswapd nudges, "
