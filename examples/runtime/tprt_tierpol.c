@@ -6,13 +6,16 @@
  * tprt_mem, enum tprt_verdict) and never includes a tierpol header.
  *
  * Written against tierpol 0.1: tp_decide(pol, node, f, mem, now) and the
- * mainline preset. For 1.0 (docs/api-1.0 plan): tp_decide() takes the
- * calling thread's struct tp_node_cpu, which lives in the thread's slot
- * (slot->tp_cpu, sized and aligned for it); tp_scan_ring_init() takes the
- * array length; the preset is TP_PRESET_LINUX61; statistics fold the slots.
+ * mainline preset. For the planned 1.0 API: tp_decide() takes the calling
+ * thread's struct tp_node_cpu, which lives in the thread's slot
+ * (slot->tp_cpu, sized and aligned for it: pass
+ * (struct tp_node_cpu *)slot->tp_cpu); tp_scan_ring_init() takes the array
+ * length (TPRT_RING_DEPTH); the preset is TP_PRESET_LINUX61; statistics,
+ * if the runtime ever reads tierpol's, fold the slots with
+ * tp_node_stats_add().
  *
  * Never reached from a handler: tp_policy_tune() and tp_node_sync() (the
- * retune path), and the seed preset's watermark-default rate (which retunes
+ * retune path), and the RFC preset's watermark-default rate (which retunes
  * inside tp_decide()); the mainline preset has a fixed rate limit.
  */
 #include <errno.h>
