@@ -124,6 +124,8 @@ while [ $i -le "$runs" ]; do
 	i=$((i + 1))
 done
 
+# The plots show the first round; the table every run.
 # shellcheck disable=SC2086 # labels and directories, no spaces
-"$report" --md "$md" --svg-dir "$svgdir" --svg-ref "$svgref" $list
+"$report" --md "$md" --svg-dir "$svgdir" --svg-ref "$svgref" \
+	--plot "$(echo $only | wc -w)" $list
 echo "runtime-truth: done in $(($(date +%s) - t_start))s; report: $md"
