@@ -226,6 +226,7 @@ extern _Atomic uint32_t tprt_gen;
 uint64_t tprt_now_ns(void);
 struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
 				   bool dead);
+/* Test seams for the next tprt_init() (before it: its threads read them). */
 void tprt_set_hooks(const struct tprt_hooks *h);
 
 /* ---- tprt_fault.c: the handler's logic ---- */

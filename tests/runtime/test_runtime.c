@@ -92,9 +92,9 @@ static void rt_start(uint32_t flags, void (*tweak)(struct tprt_cfg *))
 	/* A failed test may have left one running. */
 	if (tprt_rt && atomic_load(&tprt_rt->running))
 		tprt_shutdown();
-	assert_int_equal(tprt_init(&cfg), 0);
-	tprt_set_hooks(&hooks);
 	fast_lo = fast_hi = 0;
+	tprt_set_hooks(&hooks);
+	assert_int_equal(tprt_init(&cfg), 0);
 }
 
 static char *map_touched(size_t pages)
