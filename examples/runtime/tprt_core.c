@@ -255,7 +255,14 @@ static int uffd_open(struct tprt_rt *rt)
 
 	if (rt->uffd >= 0)
 		return 0;
-	fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	/*
+	 * User-mode faults only: all the runtime needs, and allowed without
+	 * privilege whatever vm.unprivileged_userfaultfd says (5.11+).
+	 */
+	fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK |
+			  UFFD_USER_MODE_ONLY);
+	if (fd < 0)
+		fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -ENOSYS;
 	if (ioctl(fd, UFFDIO_API, &api) ||
