@@ -127,7 +127,7 @@ $(O)/tests/%: tests/%.c $(STATIC_LIB) $(wildcard tests/*.h) | cmocka
 		$(TEST_LIBS) -o $@
 
 check: $(TEST_BINS)
-	@fail=0; for t in $(TEST_BINS) $(RT_TEST); do \
+	@fail=0; for t in $(TEST_BINS) $(RT_TESTS); do \
 		echo "== $$t"; $$t || fail=1; \
 	done; \
 	if [ $$fail = 0 ]; then echo "ALL TESTS PASSED"; \
@@ -549,7 +549,8 @@ RT_HDRS		:= $(wildcard examples/runtime/*.h)
 RT_OBJS		:= $(patsubst examples/runtime/%.c,$(O)/runtime/%.o,$(RT_SRCS))
 RT_LIB		:= $(O)/libtprt.a
 RT_DEMO		:= $(O)/examples/tprt-demo
-RT_TEST		:= $(O)/tests/runtime/test_runtime
+RT_TEST_SRCS	:= $(wildcard tests/runtime/test_*.c)
+RT_TESTS	:= $(patsubst tests/runtime/%.c,$(O)/tests/runtime/%,$(RT_TEST_SRCS))
 RT_CFLAGS	:= $(PROG_CFLAGS) -pthread -Iexamples/runtime
 
 $(O)/runtime/%.o: examples/runtime/%.c $(RT_HDRS) $(LIB_HDRS)
@@ -568,7 +569,8 @@ $(RT_DEMO): examples/runtime/demo.c $(RT_LIB) $(STATIC_LIB) \
 	$(Q)$(CC) $(RT_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $< \
 		examples/tiersim/wl.c $(RT_LIB) $(STATIC_LIB) -lm -o $@
 
-$(RT_TEST): tests/runtime/test_runtime.c $(RT_LIB) $(STATIC_LIB) | cmocka
+$(O)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h $(RT_LIB) \
+		$(STATIC_LIB) | cmocka
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(RT_CFLAGS) -Itests $(LDFLAGS) $< $(RT_LIB) $(STATIC_LIB) \
@@ -581,10 +583,11 @@ $(TRUTH_GUEST): $(RT_LIB) $(STATIC_LIB)
 
 examples: $(RT_DEMO)
 
-check: $(RT_TEST)
+check: $(RT_TESTS)
 
-runtime-check: $(RT_TEST)
-	$(RT_TEST)
+runtime-check: $(RT_TESTS)
+	@fail=0; for t in $^; do echo "== $$t"; $$t || fail=1; done; \
+	[ $$fail = 0 ]
 
 .PHONY: runtime runtime-check
 
@@ -618,21 +621,23 @@ $(O)/$(1)/runtime/%.o: examples/runtime/%.c $$(RT_HDRS) $$(LIB_HDRS)
 	$$(Q)$(2) $$(BASE_CFLAGS) -pthread -Iexamples/runtime $$(CPPFLAGS) \
 		$$($(3)) -c $$< -o $$@
 
-$(O)/$(1)/tests/runtime/test_runtime: tests/runtime/test_runtime.c \
+$(O)/$(1)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h \
 		$$(patsubst examples/runtime/%.c,$(O)/$(1)/runtime/%.o,$$(RT_SRCS)) \
 		$(O)/$(1)/libtierpol.a | cmocka
 	@mkdir -p $$(dir $$@)
 	$$(call msg,CC,$$@)
 	$$(Q)$(2) $$(BASE_CFLAGS) -pthread -Iexamples/runtime -Itests \
-		$$(CPPFLAGS) $$($(3)) $$^ $$(TEST_LIBS) -o $$@
+		$$(CPPFLAGS) $$($(3)) $$(filter-out %.h,$$^) $$(TEST_LIBS) -o $$@
 endef
 
 RT_ASAN		:= asan-$(firstword $(SAN_CCS))
 $(eval $(call RT_SAN,$(RT_ASAN),$(firstword $(SAN_CCS)),RL_F_ASAN))
 $(eval $(call RT_SAN,tsan,$(TSAN_CC),RL_F_TSAN))
 
-runtime-sanitize: $(O)/$(RT_ASAN)/tests/runtime/test_runtime \
-		$(O)/tsan/tests/runtime/test_runtime
+RT_TEST_NAMES	:= $(notdir $(RT_TESTS))
+
+runtime-sanitize: $(addprefix $(O)/$(RT_ASAN)/tests/runtime/,$(RT_TEST_NAMES)) \
+		$(addprefix $(O)/tsan/tests/runtime/,$(RT_TEST_NAMES))
 	@$(call RL_RUN,$^) && echo "RUNTIME-SANITIZE PASSED"
 
 .PHONY: runtime-sanitize
