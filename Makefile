@@ -533,7 +533,7 @@ kernel-truth-ci: $(TRUTH_GUEST) $(TRUTH_TOOL) $(TIERSIM)
 #   make runtime          $(O)/libtprt.a (examples/runtime/tprt_*.c) and the
 #                         demo program $(O)/examples/tprt-demo (also built by
 #                         "make examples")
-#   make runtime-check    the runtime's CMocka suite (one node is enough;
+#   make runtime-check    the runtime's CMocka suites (one node is enough;
 #                         "make check" runs it too)
 #   make runtime-truth    the runtime against Linux 6.1's NUMA balancing on
 #                         the kernel-truth qemu machine; writes docs/RUNTIME.md's
