@@ -82,7 +82,8 @@ enum tprt_source {
  * @queue_pages: promotion queue capacity in pages, a power of two (default
  *	65536)
  * @mem_interval_ms: how often the fast node's free pages and watermarks
- *	are read from /proc/zoneinfo (default 100)
+ *	are read from /proc/zoneinfo while promotions are queued (default
+ *	100; else once a second)
  */
 struct tprt_cfg {
 	int fast_node;

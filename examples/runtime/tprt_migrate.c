@@ -10,9 +10,9 @@
  * queue drops the promotion (counted).
  *
  * The migrator moves batches with move_pages(2) to the fast node and counts
- * each page's status. Every mem_interval_ms it reads the fast node's free
- * pages and watermarks from /proc/zoneinfo and publishes them to the
- * handlers through a latch (two copies, a sequence count picks the one not
+ * each page's status. Every mem_interval_ms while promotions are queued
+ * (else every second) it reads the fast node's free pages and watermarks
+ * from /proc/zoneinfo and publishes them to the handlers through a latch (two copies, a sequence count picks the one not
  * being written: a reader never waits). Pages queued since are taken off
  * the free count the handlers see.
  *
@@ -301,10 +301,10 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 	size_t len;
 	char *p;
 
-	if (now - rt->nudge_at < NUDGE_GAP_NS || tprt_mem_sample(rt, &m))
-		return;
 	atomic_store(&rt->want_demote, 0);
 	rt->nudge_at = now;
+	if (tprt_mem_sample(rt, &m))
+		return;
 	target = tprt_tp_demotion_target(rt->tp, &m) + rt->cfg.batch;
 	if (m.free >= target)
 		return;		/* room enough */
@@ -341,7 +341,7 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 		t = tprt_now_ns();
 		while (tprt_now_ns() - t < NUDGE_WAIT_NS &&
 		       !tprt_mem_sample(rt, &m) && m.free < m.wmark_high) {
-			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 			nanosleep(&ts, NULL);
 		}
@@ -349,39 +349,50 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 	munmap(p, len);
 }
 
+/*
+ * The migrator's loop. It sleeps on the queue's futex until a handler wakes
+ * it (every batch pushes), the next memory snapshot is due, or a nudge may
+ * run again. Snapshots come every mem_interval_ms while promotions are
+ * being queued, else once a second: an idle runtime wakes rarely.
+ */
 static void *migrator_main(void *arg)
 {
 	struct tprt_rt *rt = arg;
-	uint64_t next_mem = 0, ival = rt->cfg.mem_interval_ms * TPRT_NS_PER_MS;
+	uint64_t ival = rt->cfg.mem_interval_ms * TPRT_NS_PER_MS;
+	uint64_t next_mem = 0, last_mem = 0;
+	uint32_t pushes = 0;
 
 	while (!atomic_load(&rt->mig_stop)) {
-		uint64_t now = tprt_now_ns();
+		uint64_t now = tprt_now_ns(), wake;
 		uint32_t v = atomic_load(&rt->mig_futex);
+		bool nudge_wanted = atomic_load(&rt->want_demote) &&
+				    !(rt->cfg.flags & TPRT_F_NO_NUDGE);
 		struct tprt_mem m;
+		struct timespec ts;
 
 		if (now >= next_mem) {
-			if (!tprt_mem_sample(rt, &m))
+			if ((v != pushes || now - last_mem >= TPRT_NS_PER_SEC ||
+			     nudge_wanted) && !tprt_mem_sample(rt, &m)) {
 				tprt_mem_publish(rt, &m);
+				last_mem = now;
+				pushes = v;
+			}
 			next_mem = now + ival;
 		}
 		if (tprt_migrate_batch(rt))
 			continue;
-		if (atomic_load(&rt->want_demote) &&
-		    !(rt->cfg.flags & TPRT_F_NO_NUDGE)) {
+		if (nudge_wanted && now - rt->nudge_at >= NUDGE_GAP_NS) {
 			nudge(rt, now);
 			continue;
 		}
-		{
-			uint64_t wait = next_mem > now ? next_mem - now : 0;
-			struct timespec ts;
-
-			if (wait > 10 * TPRT_NS_PER_MS)
-				wait = 10 * TPRT_NS_PER_MS;
-			ts.tv_sec = 0;
-			ts.tv_nsec = (long)wait;
-			syscall(SYS_futex, &rt->mig_futex, FUTEX_WAIT_PRIVATE,
-				v, &ts, NULL, 0);
-		}
+		wake = next_mem;
+		if (nudge_wanted && rt->nudge_at + NUDGE_GAP_NS < wake)
+			wake = rt->nudge_at + NUDGE_GAP_NS;
+		wake = wake > now ? wake - now : 0;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)wake;
+		syscall(SYS_futex, &rt->mig_futex, FUTEX_WAIT_PRIVATE, v, &ts,
+			NULL, 0);
 	}
 	return NULL;
 }
