@@ -23,7 +23,8 @@
  * tierpol's answer to "no room" is "wake demotion", and the userspace way
  * to wake kswapd is an allocation below the low watermark: the migrator
  * maps, binds to the fast node and populates just enough pages to go below
- * it (never below min plus half the min-low gap: no direct reclaim), waits
+ * it (never below min plus half the min-low gap; one page if free pages are
+ * below that already: kswapd is woken before any direct reclaim), waits
  * until kswapd has demoted back to the high watermark, and unmaps them:
  * free pages end near the promo watermark, as kswapd leaves them in
  * tiering mode. At most one nudge per 100 ms; TPRT_F_NO_NUDGE turns it off.
@@ -311,7 +312,9 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 	/*
 	 * Enough to end near the target once kswapd has balanced the node
 	 * to its high watermark, and at least enough to go below low; but
-	 * never below min + half the min-low gap.
+	 * never below min + half the min-low gap. Below that already (no
+	 * allocation has woken kswapd since), one page: the allocator's slow
+	 * path wakes kswapd before it reclaims anything itself.
 	 */
 	want = target > m.wmark_high ? target - m.wmark_high : 1;
 	wake = m.free > m.wmark_low ? m.free - m.wmark_low + 1 : 1;
@@ -319,8 +322,8 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 	if (want < wake)
 		want = wake;
 	if (m.free <= floor)
-		return;
-	if (want > m.free - floor)
+		want = 1;
+	else if (want > m.free - floor)
 		want = m.free - floor;
 	len = want << rt->page_shift;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
