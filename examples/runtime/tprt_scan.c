@@ -14,9 +14,10 @@
  * promotions reach update_task_scan_period(), with no local faults), no
  * sooner than min(1 s, period / 16) after the last doubling.
  *
- * A pass: the scan ring records its start before anything is protected,
- * and its offset moves to the end of each chunk before the chunk is
- * protected, so a fault always finds its pass. For each 2 MiB chunk the
+ * A pass: each run of blocks about to be protected is recorded in the scan
+ * ring (its start, the time, its end) just before the mprotect() that
+ * protects it, so a fault always finds its record, and its latency counts
+ * from the moment the page was protected, as 6.1's per-page stamp does. For each 2 MiB chunk the
  * pages' nodes are asked (tprt_page_nodes(), else move_pages(2) without
  * nodes, which cannot see protected pages); blocks holding a
  * page on a slow node are protected, the others restored (pinned blocks
@@ -139,6 +140,24 @@ static int apply_run(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 }
 
 /*
+ * Blocks [b0, b1) of @r are about to be protected: a pass of the scan ring
+ * that starts there now, so a fault's latency counts from the moment its
+ * page was protected (6.1 stamps each page when it marks it), however long
+ * the scanner's pass takes.
+ */
+static void ring_record(struct tprt_rt *rt, struct tprt_region *r,
+			uint64_t b0, uint64_t b1)
+{
+	uint64_t bp = rt->cfg.block_pages, p1 = b1 * bp;
+
+	if (p1 > r->npages)
+		p1 = r->npages;
+	tprt_tp_pass_begin(rt->tp, r->start + ((b0 * bp) << rt->page_shift),
+			   tprt_now_ns());
+	tprt_tp_pass_advance(rt->tp, r->start + (p1 << rt->page_shift));
+}
+
+/*
  * Apply the pending run. Under prot_lock. Blocks pinned since the run
  * was planned are left out of a protecting run; a run that cannot be
  * protected (ENOMEM and the like) is restored instead.
@@ -159,6 +178,8 @@ static void run_flush(struct tprt_rt *rt)
 	for (b = pr->b0; b <= pr->b1; b++) {
 		if (b < pr->b1 && !atomic_load(&r->pin[b]))
 			continue;
+		if (b > start)
+			ring_record(rt, r, start, b);
 		if (b > start && apply_run(rt, r, start, b, true))
 			tprt_restore_blocks(rt, r, start, b);
 		if (b < pr->b1)
@@ -283,7 +304,6 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 			atomic_fetch_and(&r->slow[i / 64], ~bit);
 		want[b - p0 / bp] |= slow && !atomic_load(&r->pin[b]);
 	}
-	tprt_tp_pass_advance(rt->tp, r->start + (p1 << rt->page_shift));
 	/* Every 8th sweep, every run again (see tprt_apply_blocks()). */
 	return tprt_apply_blocks(rt, r, c, want,
 				 (atomic_load(&rt->seq) & 7) == 7);
@@ -310,14 +330,14 @@ static struct tprt_region *region_at(struct tprt_rt *rt, uintptr_t addr)
 	return best;
 }
 
-int tprt_scan_pass(struct tprt_rt *rt, uint64_t now)
+int tprt_scan_pass(struct tprt_rt *rt)
 {
 	int64_t budget = (int64_t)rt->cfg.scan_size_mb << (20 - rt->page_shift);
 	int64_t virt = 8 * budget;
 	uint64_t cpu0 = thread_cpu_ns(), cp = rt->cfg.chunk_pages;
 	struct tprt_region *r;
 	int total = 0, fresh;
-	bool begun = false;
+	bool begun = false, wrapped = false;
 
 	pthread_mutex_lock(&rt->prot_lock);
 	/* The last pass ended at the end of the last region: a sweep. */
@@ -333,7 +353,7 @@ int tprt_scan_pass(struct tprt_rt *rt, uint64_t now)
 		r = region_at(rt, rt->cursor);
 		if (!r && begun) {
 			/* Past the last region: the sweep is complete. */
-			tprt_tp_pass_wrap(rt->tp);
+			wrapped = true;
 			atomic_fetch_add(&rt->seq, 1);
 			rt->cursor = 0;
 			pthread_mutex_unlock(&rt->prot_lock);
@@ -348,7 +368,6 @@ int tprt_scan_pass(struct tprt_rt *rt, uint64_t now)
 		if (rt->cursor < r->start)
 			rt->cursor = r->start;
 		if (!begun) {
-			tprt_tp_pass_begin(rt->tp, rt->cursor, now);
 			atomic_fetch_add(&rt->passes, 1);
 			begun = true;
 		}
@@ -364,6 +383,8 @@ int tprt_scan_pass(struct tprt_rt *rt, uint64_t now)
 	}
 	pthread_mutex_lock(&rt->prot_lock);
 	run_flush(rt);
+	if (wrapped)
+		tprt_tp_pass_wrap(rt->tp);
 	pthread_mutex_unlock(&rt->prot_lock);
 	atomic_fetch_add(&rt->blocks_protected, (uint64_t)total);
 	atomic_fetch_add(&rt->scan_cpu_ns, thread_cpu_ns() - cpu0);
@@ -402,7 +423,7 @@ static void *scanner_main(void *arg)
 
 			rt->next_scan = now + rt->period_ms * TPRT_NS_PER_MS;
 			pthread_mutex_unlock(&rt->scan_lock);
-			tprt_scan_pass(rt, now);
+			tprt_scan_pass(rt);
 			pthread_mutex_lock(&rt->scan_lock);
 			rt->node_stamp += rt->cfg.scan_cost_factor *
 					  (thread_cpu_ns() - cpu);
@@ -470,5 +491,5 @@ int tprt_scan_now(void)
 		return -ESRCH;
 	if (rt->scanner_started)
 		return -EBUSY;
-	return tprt_scan_pass(rt, tprt_now_ns());
+	return tprt_scan_pass(rt);
 }

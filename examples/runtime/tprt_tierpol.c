@@ -26,8 +26,8 @@
 
 #include "tprt_impl.h"
 
-/* Passes the scan ring remembers: a full sweep of 1 GiB in 2 MiB chunks. */
-#define TPRT_RING_DEPTH		64U
+/* Runs the scan ring remembers (one per protected run: several sweeps). */
+#define TPRT_RING_DEPTH		1024U
 
 struct tprt_tp {
 	struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
