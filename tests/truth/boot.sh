@@ -24,6 +24,8 @@
 #   TRUTH_PMEM_MB    node 1 size (default 1024)
 #   TRUTH_TIMEOUT    seconds before qemu is killed (default 600)
 #   TRUTH_ACCEL      qemu accelerator (default tcg: software emulation)
+#   TRUTH_NUMA_BALANCING  kernel.numa_balancing in the guest (default 2:
+#                    memory tiering; 0 for the runtime comparison)
 #   BUSYBOX          a static busybox (default /bin/busybox)
 set -eu
 
@@ -59,6 +61,7 @@ pmem=${TRUTH_PMEM_MB:-1024}
 timeout_s=${TRUTH_TIMEOUT:-600}
 accel=${TRUTH_ACCEL:-tcg}
 busybox=${BUSYBOX:-/bin/busybox}
+numa_balancing=${TRUTH_NUMA_BALANCING:-2}
 
 [ -r "$vmlinuz" ] || die "no kernel image $vmlinuz" \
 	"(apt-get install linux-image-$release)"
@@ -139,7 +142,7 @@ ndctl create-namespace -f -e namespace0.0 -m devdax --map=mem >/run/ns.json ||
 daxctl reconfigure-device --mode=system-ram dax0.0 >/run/dax.json ||
 	fail "daxctl reconfigure-device"
 echo 1 >/sys/kernel/mm/numa/demotion_enabled || fail demotion_enabled
-echo 2 >/proc/sys/kernel/numa_balancing || fail numa_balancing
+echo $numa_balancing >/proc/sys/kernel/numa_balancing || fail numa_balancing
 for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
 	say "tier \${t##*/} nodes \$(cat \$t/nodelist)"
 done

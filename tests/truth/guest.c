@@ -21,6 +21,13 @@
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH done t_ms=T acc=A rate=R
  *
+ * With --runtime (make runtime-truth, docs/RUNTIME.md) also:
+ *
+ *   TRUTH runtime source=S ...  the tierpol runtime's settings
+ *   TRUTH rt t_ms=T acc=A ...   its counters, every --sample-ms
+ *   TRUTH nodemap t_ms=T n0=HEX with --node-map: the workload's pages on
+ *                              node 0, one bit a page (guest_rt.h)
+ *
  * acc counts every access of the stream, the initialisation pass included.
  * ws0/ws1 are the workload's resident pages on node 0/1 (numa_maps), seq
  * the mm's NUMA scan sequence and cpu_ms the workload's CPU time
@@ -29,10 +36,12 @@
  */
 #define _GNU_SOURCE
 #include "wl.h"
+#include "guest_rt.h"
 
 #include <errno.h>
 #include <dirent.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -85,6 +94,7 @@ static char *g_map;
 static size_t g_map_len;
 static pid_t g_pid;			/* the workload */
 static unsigned int g_sample_ms = 2000;
+static int g_node_map;			/* --node-map */
 
 static uint64_t now_ms(void)
 {
@@ -96,7 +106,7 @@ static uint64_t now_ms(void)
 }
 
 /* One line, one write(): the two processes' lines never interleave. */
-static void __attribute__((format(printf, 1, 2))) out(const char *fmt, ...)
+void out(const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
@@ -336,7 +346,7 @@ static void sample(void)
 {
 	char line[256], buf[4096];
 	unsigned long long vals[NR_VMSTAT] = { 0 };
-	uint64_t ws[MAX_NODES];
+	uint64_t ws[MAX_NODES] = { 0 };
 	struct zinfo z;
 	FILE *f;
 	size_t i, off = 0;
@@ -382,8 +392,17 @@ static void sample(void)
 	for (i = 0; i < NR_VMSTAT; i++)
 		off += snprintf(buf + off, sizeof(buf) - off, " %s=%llu",
 				vmstat_keys[i], vals[i]);
-	/* Last: it walks the workload's page tables. */
-	read_numa_maps(ws);
+	/*
+	 * Last: they walk the workload's page tables. With --node-map the
+	 * node map gives ws0 and ws1: numa_maps would hold the workload's
+	 * mmap lock for the whole walk (seconds under emulation), stalling
+	 * every mprotect() of the runtime's hint faults meanwhile.
+	 */
+	if (g_node_map)
+		nodemap_print(g_pid, g_nvma, (void *const *)g_vbase, g_vpages,
+			      t, ws);
+	else
+		read_numa_maps(ws);
 	for (i = 0; i < (size_t)z.nr_nodes && i < 2; i++)
 		off += snprintf(buf + off, sizeof(buf) - off,
 				" n%zu_free=%llu n%zu_boost=%llu ws%zu=%llu", i,
@@ -552,6 +571,37 @@ static inline volatile uint64_t *page_word(uint64_t page)
 				     (page - g_vfirst[v]) * PAGE_SIZE);
 }
 
+/* Run the calling thread (and the threads it starts later) on @cpu. */
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "truth-guest: --cpu %d: %s\n", cpu,
+			strerror(errno));
+}
+
+/* --runtime: its counters every --sample-ms (one thread calls this). */
+static int g_runtime;
+static uint64_t g_next_rt;
+
+static void rt_tick(uint64_t acc)
+{
+	uint64_t t;
+
+	if (!g_runtime)
+		return;
+	t = now_ms();
+	if (t >= g_next_rt) {
+		grt_report(t, acc);
+		g_next_rt += g_sample_ms;
+		if (g_next_rt <= t)
+			g_next_rt = t + g_sample_ms;
+	}
+}
+
 /* ---- several threads: each its own stream, a barrier between phases -- */
 
 static struct wl *g_wl;
@@ -594,6 +644,8 @@ static void *worker(void *arg)
 			}
 			atomic_fetch_add_explicit(&g_sh->acc, n,
 						  memory_order_relaxed);
+			if (!tid)
+				rt_tick(atomic_load(&g_sh->acc));
 		}
 		if (pthread_barrier_wait(&g_bar) ==
 		    PTHREAD_BARRIER_SERIAL_THREAD) {
@@ -650,8 +702,16 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rate-limit-mbps N  set numa_balancing_promote_rate_limit_MBps first\n"
 "      --scan-period-max-ms N  set numa_balancing scan_period_max_ms first (the\n"
 "                        threshold controller's period)\n"
+"      --runtime SRC     have the tierpol runtime place the memory, its hint\n"
+"                        faults from mprotect or uffd (make runtime-truth)\n"
+"      --node-map        print which pages are on node 0 in each sample\n"
+"      --cpu N           run the workload (and the runtime's threads, which\n"
+"                        inherit it) on CPU N; the sampler stays unpinned\n"
+"      --rt-block N      the runtime's block, pages [its default]\n"
+"      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
-"  barrier; each VMA of the workload is a mapping of its own.\n");
+"  barrier; each VMA of the workload is a mapping of its own (with\n"
+"  --runtime, each registered as a region of its own).\n");
 	exit(code);
 }
 
@@ -682,7 +742,8 @@ static uint64_t arg_u64(const char *s)
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF, O_RATE, O_PMAX, O_SMALL,
+	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
+	O_RTBLOCK, O_RTCPUS,
 };
 
 static const struct option longopts[] = {
@@ -706,6 +767,11 @@ static const struct option longopts[] = {
 	{ "rate-limit-mbps", required_argument, NULL, O_RATE },
 	{ "scan-period-max-ms", required_argument, NULL, O_PMAX },
 	{ "small-frac", required_argument, NULL, O_SMALL },
+	{ "runtime", required_argument, NULL, O_RUNTIME },
+	{ "node-map", no_argument, NULL, O_NODEMAP },
+	{ "cpu", required_argument, NULL, O_CPU },
+	{ "rt-block", required_argument, NULL, O_RTBLOCK },
+	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -722,6 +788,9 @@ int main(int argc, char **argv)
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	long long rate = -1, pmax = -1;
 	double init_fast = 0;
+	const char *runtime = NULL;
+	int cpu = -1, rt_all_cpus = 0;
+	unsigned int rt_block = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
 
@@ -799,6 +868,21 @@ int main(int argc, char **argv)
 		case O_SMALL:
 			p.small_frac = arg_dbl(optarg);
 			break;
+		case O_RUNTIME:
+			runtime = optarg;
+			break;
+		case O_NODEMAP:
+			g_node_map = 1;
+			break;
+		case O_CPU:
+			cpu = (int)arg_u64(optarg);
+			break;
+		case O_RTBLOCK:
+			rt_block = (unsigned int)arg_u64(optarg);
+			break;
+		case O_RTCPUS:
+			rt_all_cpus = 1;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -846,7 +930,7 @@ int main(int argc, char **argv)
 		out("TRUTH start kind=%s pages=%llu accesses=%llu seed=%llu"
 		    " total=%llu init=%d write_frac=%g sigma=%g hot_frac=%g"
 		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
-		    " thp=%d init_fast=%g sample_ms=%u mono_t0_us=%llu"
+		    " thp=%d init_fast=%g cpu=%d sample_ms=%u mono_t0_us=%llu"
 		    " pid=%d base=0x%lx small_frac=%g vmas=%u phases=%s\n",
 		    wl_kind_name(p.kind), (unsigned long long)p.pages,
 		    (unsigned long long)p.accesses,
@@ -854,7 +938,8 @@ int main(int argc, char **argv)
 		    (unsigned long long)w.total, p.init, p.write_frac,
 		    p.sigma_frac, p.hot_frac, p.hot_prob, p.shift_at,
 		    (unsigned long long)p.burst_pages, p.threads, thp,
-		    init_fast, g_sample_ms, (unsigned long long)g_t0.tv_sec * 1000000 +
+		    init_fast, cpu, g_sample_ms,
+		    (unsigned long long)g_t0.tv_sec * 1000000 +
 		    (unsigned long long)g_t0.tv_nsec / 1000, (int)getpid(),
 		    (unsigned long)g_base, p.small_frac, w.nr_vmas, ph);
 	}
@@ -872,6 +957,17 @@ int main(int argc, char **argv)
 	}
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
+	/* --rt-cpus-all: the runtime's threads start before the pin. */
+	if (cpu >= 0 && !rt_all_cpus)
+		pin_cpu(cpu);
+	if (runtime) {
+		if (grt_start(runtime, rt_block, g_nvma, (void *const *)g_vbase,
+			      g_vpages))
+			return 1;
+		g_runtime = 1;
+	}
+	if (cpu >= 0 && rt_all_cpus)
+		pin_cpu(cpu);
 
 	g_max_ms = max_ms;
 	if (p.threads > 1)
@@ -931,10 +1027,13 @@ int main(int argc, char **argv)
 		}
 		acc += n;
 		atomic_store_explicit(&g_sh->acc, acc, memory_order_relaxed);
+		rt_tick(acc);
 		if (max_ms && now_ms() >= max_ms)
 			break;
 	}
 	t = now_ms();
+	if (g_runtime)
+		grt_stop(t, acc);
 	atomic_store(&g_sh->stop, 1);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))

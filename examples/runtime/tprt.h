@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tprt - the tierpol runtime: tierpol placing a process's own pages on a
+ * Linux machine with two memory tiers (docs/RUNTIME.md).
+ *
+ * A program calls tprt_init() once, then tprt_register() for the memory it
+ * wants placed. A scanner thread does the kernel's NUMA-balancing scan in
+ * userspace over that memory (the scan-history ring of tierpol, the scan
+ * period adaptation of task_numa_work()), protecting the pages that sit on
+ * a slow-tier node; the program's next access to such a page faults, the
+ * runtime's signal handler restores access, asks tierpol whether to promote
+ * it and queues it; a migrator thread moves the queued pages to the fast
+ * node with move_pages(2). Nothing outside the registered regions is
+ * touched, and a fault that is not the runtime's goes to the handler that
+ * was installed before (a JIT, a sanitizer, the default action).
+ *
+ * One runtime per process. Linux only; x86-64 tells reads from writes.
+ */
+#ifndef TPRT_H
+#define TPRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum tprt_source - how the hint faults of a region are raised
+ * @TPRT_SRC_MPROTECT: mprotect(PROT_NONE) on slow-tier blocks: sees reads
+ *	and writes (SIGSEGV). Each restored block may split the region's VMA;
+ *	the runtime bounds the count (&struct tprt_cfg.vma_cap).
+ * @TPRT_SRC_UFFD_WP: userfaultfd write-protect in SIGBUS mode: adds no VMA,
+ *	but sees writes only (reads of a slow page never fault, so a page
+ *	that is only read is never promoted). Anonymous private memory only.
+ */
+enum tprt_source {
+	TPRT_SRC_MPROTECT = 0,
+	TPRT_SRC_UFFD_WP = 1,
+};
+
+/* Flags of &struct tprt_cfg. */
+/** never allocate on the fast node to wake kswapd (see docs/RUNTIME.md) */
+#define TPRT_F_NO_NUDGE		0x1U
+/** do not start the migrator thread: promotions are queued only (tests) */
+#define TPRT_F_NO_MIGRATOR	0x2U
+/** do not start the scanner thread: tprt_scan_now() drives it (tests) */
+#define TPRT_F_NO_SCANNER	0x4U
+/** every defined flag */
+#define TPRT_F_ALL		0x7U
+
+/** The most regions registered at once. */
+#define TPRT_MAX_REGIONS	16
+/** Threads with a counter slot of their own; later threads share one. */
+#define TPRT_MAX_SLOTS		128
+
+/**
+ * struct tprt_cfg - runtime settings; tprt_cfg_default() fills them
+ * @fast_node: the node to promote to; -1: the first node of the top memory
+ *	tier (/sys/devices/virtual/memory_tiering), or node 0 without tiers
+ * @flags: TPRT_F_* flags
+ * @scan_delay_ms: delay before the first pass (numa_balancing_scan_delay_ms)
+ * @scan_period_min_ms: numa_balancing_scan_period_min_ms
+ * @scan_period_max_ms: numa_balancing_scan_period_max_ms
+ * @scan_size_mb: slow-tier memory a pass protects at most
+ *	(numa_balancing_scan_size_mb; the pass also stops after 8 times as
+ *	much address space, as task_numa_work())
+ * @scan_cost_factor: a pass delays the next one by this many times its
+ *	CPU time (task_numa_work()'s node_stamp: 32)
+ * @hot_threshold_ms: tierpol's hot threshold (numa_balancing_hot_threshold_ms)
+ * @rate_limit_mbps: tierpol's promotion rate limit, MB/s
+ * @block_pages: pages restored together after a fault, a power of two
+ *	dividing @chunk_pages (default 16)
+ * @chunk_pages: the scanner's unit, and what a restore falls back to when
+ *	the VMA budget is spent (default 512: 2 MiB, as the kernel's chunks)
+ * @vma_cap: the most VMAs the runtime's protection may add; 0: half of
+ *	what vm.max_map_count leaves at tprt_init()
+ * @batch: pages per move_pages(2) call at most (default 256: each call
+ *	pays lru_cache_disable(), an expedited RCU grace period and a drain
+ *	on every CPU, before its first page)
+ * @queue_pages: promotion queue capacity in pages, a power of two (default
+ *	65536)
+ * @mem_interval_ms: how often the fast node's free pages and watermarks
+ *	are read from /proc/zoneinfo while promotions are queued (default
+ *	100; else once a second)
+ */
+struct tprt_cfg {
+	int fast_node;
+	uint32_t flags;
+	uint32_t scan_delay_ms;
+	uint32_t scan_period_min_ms;
+	uint32_t scan_period_max_ms;
+	uint32_t scan_size_mb;
+	uint32_t scan_cost_factor;
+	uint32_t hot_threshold_ms;
+	uint32_t rate_limit_mbps;
+	uint32_t block_pages;
+	uint32_t chunk_pages;
+	uint32_t vma_cap;
+	uint32_t batch;
+	uint32_t queue_pages;
+	uint32_t mem_interval_ms;
+};
+
+/** Verdicts counted in &struct tprt_stats (tierpol's, in its order). */
+enum tprt_verdict {
+	TPRT_V_PROMOTE = 0,
+	TPRT_V_PROMOTE_NRL,
+	TPRT_V_REFUSE_MODE,
+	TPRT_V_REFUSE_TOPTIER,
+	TPRT_V_REFUSE_NOT_YOUNG,
+	TPRT_V_REFUSE_COLD,
+	TPRT_V_REFUSE_RATELIMIT,
+	TPRT_V_REFUSE_NOSPACE,
+	TPRT_V_ERROR,
+	TPRT_NR_VERDICTS,
+};
+
+/** Why move_pages(2) did not put a page on the fast node (per-page status). */
+enum tprt_move_fail {
+	TPRT_MF_ENOENT = 0,	/* not present, or protected again */
+	TPRT_MF_EBUSY,		/* busy, retried later */
+	TPRT_MF_ENOMEM,		/* no room on the fast node */
+	TPRT_MF_EACCES,		/* mapped by several processes */
+	TPRT_MF_EFAULT,		/* no longer mapped */
+	TPRT_MF_OTHER,		/* another status or a failed call */
+	TPRT_NR_MOVE_FAIL,
+};
+
+/**
+ * struct tprt_stats - what the runtime did (tprt_stats())
+ * @faults: hint faults taken on registered memory
+ * @faults_write: of those, write faults
+ * @faults_stale: faults on a block already restored (another thread's
+ *	fault, or one that raced an unregister): retried
+ * @chained: faults passed to the previous handler
+ * @restore_block: faults restored by one aligned block
+ * @restore_chunk: restores that fell back to the whole chunk (VMA budget)
+ * @restore_region: restores that fell back to the whole region
+ * @restore_fail: restores that failed every way (the fault was chained)
+ * @verdict: tierpol's verdicts, by &enum tprt_verdict
+ * @queued: pages pushed on the promotion queue
+ * @queue_full: promotions dropped because the queue was full
+ * @moved: pages move_pages(2) reported on the fast node
+ * @move_calls: move_pages(2) calls
+ * @move_fail: pages not moved, by &enum tprt_move_fail
+ * @passes: scan passes
+ * @seq: completed sweeps of the registered memory (numa_scan_seq)
+ * @scan_period_ms: the current scan period
+ * @scan_pages: pages whose node the scanner asked for
+ * @blocks_protected: blocks protected by the scanner (all passes)
+ * @scan_cpu_ns: the scanner's CPU time
+ * @scan_query_ns: of which asking the pages' nodes
+ * @vma_est: the runtime's bound on the VMAs its protection added
+ * @vma_cap: the bound's cap
+ * @nudges: allocations made on the fast node to wake kswapd
+ * @nudge_pages: pages those allocations took
+ * @mem_free: the fast node's free pages at the last snapshot
+ * @pins: pages pinned now (tprt_pin())
+ */
+struct tprt_stats {
+	uint64_t faults;
+	uint64_t faults_write;
+	uint64_t faults_stale;
+	uint64_t chained;
+	uint64_t restore_block;
+	uint64_t restore_chunk;
+	uint64_t restore_region;
+	uint64_t restore_fail;
+	uint64_t verdict[TPRT_NR_VERDICTS];
+	uint64_t queued;
+	uint64_t queue_full;
+	uint64_t moved;
+	uint64_t move_calls;
+	uint64_t move_fail[TPRT_NR_MOVE_FAIL];
+	uint64_t passes;
+	uint64_t seq;
+	uint64_t scan_period_ms;
+	uint64_t scan_pages;
+	uint64_t blocks_protected;
+	uint64_t scan_cpu_ns;
+	uint64_t scan_query_ns;
+	uint64_t vma_est;
+	uint64_t vma_cap;
+	uint64_t nudges;
+	uint64_t nudge_pages;
+	uint64_t mem_free;
+	uint64_t pins;
+};
+
+/**
+ * tprt_cfg_default() - the default settings (the kernel's sysctl defaults)
+ * @cfg: filled completely
+ *
+ * Context: Any thread.
+ */
+void tprt_cfg_default(struct tprt_cfg *cfg);
+
+/**
+ * tprt_init() - start the runtime
+ * @cfg: settings; NULL for the defaults
+ *
+ * Installs the SIGSEGV and SIGBUS handlers (keeping the ones installed
+ * before, to chain to), reads the topology and starts the scanner and
+ * migrator threads. The handlers stay installed after tprt_shutdown(), in
+ * pass-through mode.
+ *
+ * Context: Any thread, not concurrently with other tprt_* calls.
+ * Return: 0; -EINVAL for bad settings (nothing is started); -EBUSY if the
+ * runtime already runs; -errno if a thread or a mapping cannot be made.
+ */
+int tprt_init(const struct tprt_cfg *cfg);
+
+/**
+ * tprt_register() - have a region placed by the runtime
+ * @addr: page-aligned start
+ * @len: length in bytes, a multiple of the page size
+ * @source: &enum tprt_source
+ *
+ * The program must not change the protection of a registered region
+ * (mprotect, userfaultfd) nor unmap it before tprt_unregister(); a system
+ * call that reads or writes it must run between tprt_pin() and
+ * tprt_unpin() (otherwise it may fail with EFAULT).
+ *
+ * Context: Any thread but a signal handler; serialized with the other
+ * tprt_* calls except tprt_stats().
+ * Return: 0; -EINVAL (unaligned, empty, overlapping a registered region,
+ * unknown source); -ENOSPC (%TPRT_MAX_REGIONS reached); -ENOSYS (no
+ * userfaultfd write-protect); -ESRCH (the runtime is not running).
+ */
+int tprt_register(void *addr, size_t len, unsigned int source);
+
+/**
+ * tprt_unregister() - give a region back
+ * @addr: the start given to tprt_register()
+ *
+ * Restores access to the whole region; pages already queued may still be
+ * moved. Faults that raced it are retried, not passed on.
+ *
+ * Context: As tprt_register().
+ * Return: 0, or -ENOENT if no region starts at @addr.
+ */
+int tprt_unregister(void *addr);
+
+/**
+ * tprt_pin() - make registered memory safe to hand to a system call
+ * @addr: start (any alignment)
+ * @len: length in bytes
+ *
+ * Restores access to the blocks covering the range and keeps the scanner
+ * off them until as many tprt_unpin() calls. Use it around read(2),
+ * write(2) and any call the kernel makes access the memory: the kernel's
+ * own accesses to a protected page fail with EFAULT instead of faulting.
+ * Pins nest (a count per block, up to 65535). Memory outside registered
+ * regions is ignored.
+ *
+ * Context: As tprt_register(); not from a signal handler.
+ * Return: 0; -EINVAL for an empty or wrapping range; -EOVERFLOW if a
+ * block's count is full (nothing is pinned then).
+ */
+int tprt_pin(const void *addr, size_t len);
+
+/**
+ * tprt_unpin() - undo one tprt_pin() of the same range
+ * @addr: start
+ * @len: length in bytes
+ *
+ * Context: As tprt_pin().
+ * Return: 0, or -EINVAL if a block of the range is not pinned (nothing is
+ * changed then).
+ */
+int tprt_unpin(const void *addr, size_t len);
+
+/**
+ * tprt_stats() - a snapshot of the runtime's counters
+ * @s: filled completely (zeros if the runtime never ran)
+ *
+ * Context: Any thread, concurrently with everything but tprt_init();
+ * counters are read one by one, not as one instant.
+ */
+void tprt_stats(struct tprt_stats *s);
+
+/**
+ * tprt_scan_now() - run one scan pass on the calling thread
+ *
+ * For programs and tests that started the runtime with
+ * %TPRT_F_NO_SCANNER: protects as the scanner thread would, ignoring the
+ * scan period.
+ *
+ * Context: As tprt_register().
+ * Return: blocks protected, or -ESRCH (not running) or -EBUSY (the
+ * scanner thread runs).
+ */
+int tprt_scan_now(void);
+
+/**
+ * tprt_shutdown() - stop the runtime
+ *
+ * Stops the scanner, unregisters every region (restoring access), waits
+ * for the handlers in flight, then stops the migrator (queued pages are
+ * dropped). Threads may keep faulting on the memory meanwhile.
+ *
+ * Context: As tprt_register().
+ * Return: 0, or -ESRCH if the runtime is not running.
+ */
+int tprt_shutdown(void);
+
+/**
+ * tprt_page_nodes() - the nodes a process's pages are on
+ * @pid: the process; 0 for the calling one
+ * @addr: the first page (rounded down to a page)
+ * @n: pages
+ * @nodes: filled with each page's node, or -ENOENT (not present)
+ *
+ * Reads /proc/PID/pagemap, which needs CAP_SYS_ADMIN for frame numbers;
+ * unlike move_pages(2) it also answers for pages the runtime (or the
+ * kernel's NUMA balancing) has made inaccessible.
+ *
+ * Context: Any thread but a signal handler.
+ * Return: 0; -EPERM without the capability; -ENOENT without the sysfs
+ * memory blocks; -errno if the pagemap cannot be read.
+ */
+int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes);
+
+/**
+ * tprt_verdict_name() - a verdict's name
+ * @v: &enum tprt_verdict
+ *
+ * Context: Any.
+ * Return: a static string ("?" for an unknown value).
+ */
+const char *tprt_verdict_name(unsigned int v);
+
+/**
+ * tprt_move_fail_name() - a move failure's name
+ * @r: &enum tprt_move_fail
+ *
+ * Context: Any.
+ * Return: a static string ("?" for an unknown value).
+ */
+const char *tprt_move_fail_name(unsigned int r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TPRT_H */

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tprt core: start and stop, regions, pins, statistics.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/userfaultfd.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
+
+#include "tprt_impl.h"
+
+static struct tprt_rt rt_storage;
+struct tprt_rt *tprt_rt;
+_Atomic uint64_t tprt_inflight;
+_Atomic uint32_t tprt_gen;
+
+uint64_t tprt_now_ns(void)
+{
+	struct tprt_rt *rt = __atomic_load_n(&tprt_rt, __ATOMIC_ACQUIRE);
+	struct timespec t;
+
+	if (rt && rt->hooks.now)
+		return rt->hooks.now();
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * TPRT_NS_PER_SEC + (uint64_t)t.tv_nsec;
+}
+
+void tprt_cfg_default(struct tprt_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->fast_node = -1;
+	cfg->scan_delay_ms = 1000;
+	cfg->scan_period_min_ms = 1000;
+	cfg->scan_period_max_ms = 60000;
+	cfg->scan_size_mb = 256;
+	cfg->scan_cost_factor = 32;
+	cfg->hot_threshold_ms = 1000;
+	cfg->rate_limit_mbps = 65536;
+	cfg->block_pages = 16;
+	cfg->chunk_pages = 512;
+	cfg->batch = 256;
+	cfg->queue_pages = 65536;
+	cfg->mem_interval_ms = 100;
+}
+
+static bool pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int cfg_check(const struct tprt_cfg *c)
+{
+	if (c->flags & ~TPRT_F_ALL)
+		return -EINVAL;
+	if (!pow2(c->block_pages) || !pow2(c->chunk_pages) ||
+	    c->block_pages > c->chunk_pages || c->chunk_pages > 65536)
+		return -EINVAL;
+	if (!pow2(c->queue_pages) || c->queue_pages > (1U << 24))
+		return -EINVAL;
+	if (!c->batch || c->batch > 4096 || !c->scan_size_mb ||
+	    !c->scan_period_min_ms || c->scan_period_max_ms <
+	    c->scan_period_min_ms || !c->mem_interval_ms ||
+	    c->fast_node < -1 || c->fast_node > 1023)
+		return -EINVAL;
+	return 0;
+}
+
+/* The first number in a file (a node list, a sysctl), or -1. */
+static long read_first_num(const char *path)
+{
+	char buf[64];
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* The first node of the top memory tier (the smallest tier id), or 0. */
+static int top_tier_node(void)
+{
+	const char *dir = "/sys/devices/virtual/memory_tiering";
+	char path[320];
+	struct dirent *de;
+	long best = -1, node = 0;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		long id;
+
+		if (strncmp(de->d_name, "memory_tier", 11))
+			continue;
+		id = strtol(de->d_name + 11, NULL, 10);
+		if (best >= 0 && id >= best)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/nodelist", dir,
+			 de->d_name);
+		if (read_first_num(path) >= 0) {
+			best = id;
+			node = read_first_num(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	return (int)node;
+}
+
+/* Half of the mappings vm.max_map_count leaves the process now. */
+static uint64_t vma_cap_auto(void)
+{
+	long max = read_first_num("/proc/sys/vm/max_map_count");
+	FILE *f = fopen("/proc/self/maps", "r");
+	long cur = 0;
+	int c;
+
+	if (max <= 0)
+		max = 65530;
+	while (f && (c = getc(f)) != EOF)
+		cur += c == '\n';
+	if (f)
+		fclose(f);
+	return max > cur ? (uint64_t)(max - cur) / 2 : 0;
+}
+
+/* The seams the next tprt_init() starts with (tests; never changed live). */
+static struct tprt_hooks next_hooks;
+
+void tprt_set_hooks(const struct tprt_hooks *h)
+{
+	next_hooks = *h;
+}
+
+static void region_arrays_free(struct tprt_region *r)
+{
+	if (r->arrays)
+		munmap(r->arrays, r->arrays_len);
+	r->arrays = NULL;
+	r->slow = NULL;
+	r->blk = NULL;
+	r->pin = NULL;
+	r->chunk_est = NULL;
+}
+
+/* Wait until no handler runs (they are short and never block). */
+static void inflight_drain(struct tprt_rt *rt)
+{
+	(void)rt;
+	while (atomic_load(&tprt_inflight))
+		sched_yield();
+}
+
+int tprt_init(const struct tprt_cfg *cfg)
+{
+	struct tprt_cfg def;
+	struct tprt_rt *rt = &rt_storage;
+	struct tprt_mem m;
+	uint64_t now;
+	int ret, i;
+
+	if (!cfg) {
+		tprt_cfg_default(&def);
+		cfg = &def;
+	}
+	ret = cfg_check(cfg);
+	if (ret)
+		return ret;
+	if (tprt_rt && atomic_load(&tprt_rt->running))
+		return -EBUSY;
+	ret = tprt_signal_install();
+	if (ret)
+		return ret;
+
+	/* Nothing of ours is in flight (shutdown drained): start afresh. */
+	tprt_rt = NULL;
+	for (i = 0; i < TPRT_MAX_REGIONS; i++)
+		region_arrays_free(&rt->region[i]);
+	memset(rt, 0, sizeof(*rt));
+	atomic_fetch_add(&tprt_gen, 1);
+	rt->cfg = *cfg;
+	rt->hooks = next_hooks;
+	rt->uffd = -1;
+	rt->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	rt->page_shift = (unsigned int)__builtin_ctzl(rt->page_size);
+	rt->fast_node = cfg->fast_node >= 0 ? cfg->fast_node : top_tier_node();
+	rt->vma_cap = cfg->vma_cap ? cfg->vma_cap : vma_cap_auto();
+	rt->zone_scale = 10;
+	pthread_mutex_init(&rt->prot_lock, NULL);
+
+	now = tprt_now_ns();
+	ret = tprt_tp_init(rt, now);
+	if (ret)
+		return ret;
+	ret = tprt_queue_init(&rt->q, cfg->queue_pages);
+	if (ret)
+		goto out_tp;
+	/* Handlers decide from the first fault on: a snapshot now. */
+	if (tprt_mem_sample(rt, &m))
+		memset(&m, 0, sizeof(m));
+	tprt_mem_publish(rt, &m);
+
+	tprt_rt = rt;
+	atomic_store(&rt->running, 1);
+	ret = tprt_migrate_start(rt);
+	if (!ret)
+		ret = tprt_scan_start(rt);
+	if (!ret)
+		return 0;
+	atomic_store(&rt->running, 0);
+	tprt_migrate_stop(rt);
+	tprt_queue_free(&rt->q);
+out_tp:
+	tprt_tp_free(rt);
+	return ret;
+}
+
+/* The live (or dying) region holding @addr; with @dead, a dead one too. */
+struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
+				   bool dead)
+{
+	int i;
+
+	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
+		struct tprt_region *r = &rt->region[i];
+		int st = atomic_load_explicit(&r->state, memory_order_acquire);
+
+		if (st == TPRT_R_FREE || (st == TPRT_R_DEAD && !dead))
+			continue;
+		if (addr >= atomic_load_explicit(&r->start,
+						 memory_order_relaxed) &&
+		    addr < atomic_load_explicit(&r->end, memory_order_relaxed))
+			return r;
+	}
+	return NULL;
+}
+
+static int uffd_open(struct tprt_rt *rt)
+{
+	struct uffdio_api api = { .api = UFFD_API,
+				  .features = UFFD_FEATURE_SIGBUS };
+	int fd;
+
+	if (rt->uffd >= 0)
+		return 0;
+	/*
+	 * User-mode faults only: all the runtime needs, and allowed without
+	 * privilege whatever vm.unprivileged_userfaultfd says (5.11+).
+	 */
+	fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK |
+			  UFFD_USER_MODE_ONLY);
+	if (fd < 0)
+		fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -ENOSYS;
+	if (ioctl(fd, UFFDIO_API, &api) ||
+	    !(api.features & UFFD_FEATURE_PAGEFAULT_FLAG_WP)) {
+		close(fd);
+		return -ENOSYS;
+	}
+	rt->uffd = fd;
+	return 0;
+}
+
+static int region_fill(struct tprt_rt *rt, struct tprt_region *r,
+		       uintptr_t start, size_t len, unsigned int source)
+{
+	uint64_t npages = len >> rt->page_shift;
+	uint64_t nblocks = (npages + rt->cfg.block_pages - 1) /
+			   rt->cfg.block_pages;
+	uint64_t nchunks = (npages + rt->cfg.chunk_pages - 1) /
+			   rt->cfg.chunk_pages;
+	size_t slow = (npages + 63) / 64 * 8, blk = (nblocks + 7) & ~7ULL;
+	size_t pin = (nblocks * 2 + 7) & ~7ULL, est = nchunks * 4;
+	unsigned char *a;
+
+	r->arrays_len = slow + blk + pin + est;
+	a = mmap(NULL, r->arrays_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED) {
+		r->arrays = NULL;
+		return -ENOMEM;
+	}
+	r->arrays = a;
+	r->slow = (_Atomic uint64_t *)a;
+	r->blk = (_Atomic uint8_t *)(a + slow);
+	r->pin = (_Atomic uint16_t *)(a + slow + blk);
+	r->chunk_est = (_Atomic uint32_t *)(a + slow + blk + pin);
+	r->source = source;
+	r->npages = npages;
+	r->nblocks = nblocks;
+	r->nchunks = nchunks;
+	atomic_store(&r->broken, 0);
+	atomic_store(&r->start, start);
+	atomic_store(&r->end, start + len);
+	return 0;
+}
+
+int tprt_register(void *addr, size_t len, unsigned int source)
+{
+	struct tprt_rt *rt = tprt_rt;
+	uintptr_t a = (uintptr_t)addr;
+	struct tprt_region *r = NULL;
+	int i, ret;
+
+	if (!rt || !atomic_load(&rt->running))
+		return -ESRCH;
+	if (!len || (a | len) & (rt->page_size - 1) || a + len < a ||
+	    a + len > TPRT_ADDR_LIMIT || source > TPRT_SRC_UFFD_WP)
+		return -EINVAL;
+	pthread_mutex_lock(&rt->prot_lock);
+	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
+		struct tprt_region *q = &rt->region[i];
+		int st = atomic_load(&q->state);
+
+		if (st == TPRT_R_LIVE || st == TPRT_R_DYING) {
+			if (a < q->end && q->start < a + len) {
+				ret = -EINVAL;
+				goto out;
+			}
+		} else if (!r || (atomic_load(&r->state) == TPRT_R_DEAD &&
+				  st == TPRT_R_FREE)) {
+			r = q;
+		}
+	}
+	ret = -ENOSPC;
+	if (!r)
+		goto out;
+	if (atomic_load(&r->state) == TPRT_R_DEAD) {
+		/* A handler may still be looking at the old range. */
+		atomic_store(&r->state, TPRT_R_FREE);
+		inflight_drain(rt);
+		region_arrays_free(r);
+	}
+	if (source == TPRT_SRC_UFFD_WP) {
+		struct uffdio_register reg = {
+			.range = { .start = a, .len = len },
+			.mode = UFFDIO_REGISTER_MODE_WP,
+		};
+
+		ret = uffd_open(rt);
+		if (ret)
+			goto out;
+		if (ioctl(rt->uffd, UFFDIO_REGISTER, &reg)) {
+			ret = errno == EINVAL ? -EINVAL : -ENOSYS;
+			goto out;
+		}
+	}
+	ret = region_fill(rt, r, a, len, source);
+	if (ret)
+		goto out;
+	atomic_store_explicit(&r->state, TPRT_R_LIVE, memory_order_release);
+out:
+	pthread_mutex_unlock(&rt->prot_lock);
+	return ret;
+}
+
+/* Under prot_lock: give a live region back (access restored everywhere). */
+static void region_retire(struct tprt_rt *rt, struct tprt_region *r)
+{
+	size_t len = r->end - r->start;
+	uint64_t c;
+
+	atomic_store(&r->state, TPRT_R_DYING);
+	if (rt->pend.r == r)
+		rt->pend.r = NULL;	/* the scanner's run in it */
+	if (r->source == TPRT_SRC_UFFD_WP) {
+		struct uffdio_range range = { .start = r->start, .len = len };
+
+		tprt_uffd_wp(rt, r->start, len, false);
+		ioctl(rt->uffd, UFFDIO_UNREGISTER, &range);
+	} else {
+		mprotect((void *)r->start, len, PROT_READ | PROT_WRITE);
+	}
+	for (c = 0; c < r->nchunks; c++)
+		tprt_est_set(rt, r, c, 0);
+	inflight_drain(rt);
+	atomic_store(&r->state, TPRT_R_DEAD);
+}
+
+int tprt_unregister(void *addr)
+{
+	struct tprt_rt *rt = tprt_rt;
+	int i, ret = -ENOENT;
+
+	if (!rt || !atomic_load(&rt->running))
+		return -ESRCH;
+	pthread_mutex_lock(&rt->prot_lock);
+	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
+		struct tprt_region *r = &rt->region[i];
+
+		if (atomic_load(&r->state) == TPRT_R_LIVE &&
+		    r->start == (uintptr_t)addr) {
+			region_retire(rt, r);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rt->prot_lock);
+	return ret;
+}
+
+/*
+ * Apply @delta (+1 or -1) to the pin counts of the blocks of every live
+ * region that [a, a + len) touches; all or nothing.
+ */
+static int pin_range(struct tprt_rt *rt, uintptr_t a, size_t len, int delta)
+{
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < TPRT_MAX_REGIONS; i++) {
+			struct tprt_region *r = &rt->region[i];
+			uintptr_t s, e;
+			uint64_t b, b0, b1, bsz;
+
+			if (atomic_load(&r->state) != TPRT_R_LIVE ||
+			    a >= r->end || a + len <= r->start)
+				continue;
+			bsz = (uint64_t)rt->cfg.block_pages << rt->page_shift;
+			s = a > r->start ? a : r->start;
+			e = a + len < r->end ? a + len : r->end;
+			b0 = (s - r->start) / bsz;
+			b1 = (e - r->start + bsz - 1) / bsz;
+			for (b = b0; b < b1; b++) {
+				uint16_t n = atomic_load(&r->pin[b]);
+
+				if (!pass && delta > 0 && n == UINT16_MAX)
+					return -EOVERFLOW;
+				if (!pass && delta < 0 && !n)
+					return -EINVAL;
+				if (pass)
+					atomic_store(&r->pin[b],
+						     (uint16_t)(n + delta));
+			}
+			if (pass && delta > 0)
+				tprt_restore_blocks(rt, r, b0, b1);
+			if (pass)
+				atomic_fetch_add(&rt->pins,
+					(uint64_t)(int64_t)delta *
+					(b1 - b0) * rt->cfg.block_pages);
+		}
+	}
+	return 0;
+}
+
+/* tprt_pin() and tprt_unpin(): @delta +1 or -1. */
+static int pin_call(const void *addr, size_t len, int delta)
+{
+	struct tprt_rt *rt = tprt_rt;
+	uintptr_t a = (uintptr_t)addr;
+	int ret;
+
+	if (!len || a + len < a)
+		return -EINVAL;
+	if (!rt || !atomic_load(&rt->running))
+		return 0;
+	pthread_mutex_lock(&rt->prot_lock);
+	ret = pin_range(rt, a, len, delta);
+	pthread_mutex_unlock(&rt->prot_lock);
+	return ret;
+}
+
+int tprt_pin(const void *addr, size_t len)
+{
+	return pin_call(addr, len, 1);
+}
+
+int tprt_unpin(const void *addr, size_t len)
+{
+	return pin_call(addr, len, -1);
+}
+
+#define LD(x)	atomic_load_explicit(&(x), memory_order_relaxed)
+
+void tprt_stats(struct tprt_stats *s)
+{
+	struct tprt_rt *rt = tprt_rt;
+	struct tprt_mem m;
+	uint32_t i, n, v;
+
+	memset(s, 0, sizeof(*s));
+	if (!rt)
+		return;
+	n = LD(rt->nr_slots);
+	if (n > TPRT_MAX_SLOTS)
+		n = TPRT_MAX_SLOTS;
+	for (i = 0; i < n; i++) {
+		struct tprt_slot *sl = &rt->slot[i];
+
+		s->faults += LD(sl->faults);
+		s->faults_write += LD(sl->faults_write);
+		s->faults_stale += LD(sl->faults_stale);
+		s->chained += LD(sl->chained);
+		s->restore_block += LD(sl->restore_block);
+		s->restore_chunk += LD(sl->restore_chunk);
+		s->restore_region += LD(sl->restore_region);
+		s->restore_fail += LD(sl->restore_fail);
+		for (v = 0; v < TPRT_NR_VERDICTS; v++)
+			s->verdict[v] += LD(sl->verdict[v]);
+		s->queued += LD(sl->queued);
+		s->queue_full += LD(sl->queue_full);
+	}
+	s->moved = LD(rt->moved);
+	s->move_calls = LD(rt->move_calls);
+	for (v = 0; v < TPRT_NR_MOVE_FAIL; v++)
+		s->move_fail[v] = LD(rt->move_fail[v]);
+	s->passes = LD(rt->passes);
+	s->seq = LD(rt->seq);
+	pthread_mutex_lock(&rt->scan_lock);
+	s->scan_period_ms = rt->period_ms;
+	pthread_mutex_unlock(&rt->scan_lock);
+	s->scan_pages = LD(rt->scan_pages);
+	s->blocks_protected = LD(rt->blocks_protected);
+	s->scan_cpu_ns = LD(rt->scan_cpu_ns);
+	s->scan_query_ns = LD(rt->scan_query_ns);
+	s->vma_est = LD(rt->vma_total);
+	s->vma_cap = rt->vma_cap;
+	s->nudges = LD(rt->nudges);
+	s->nudge_pages = LD(rt->nudge_pages);
+	tprt_mem_read(rt, &m);
+	s->mem_free = m.free;
+	s->pins = LD(rt->pins);
+}
+
+int tprt_shutdown(void)
+{
+	struct tprt_rt *rt = tprt_rt;
+	int i;
+
+	if (!rt || !atomic_load(&rt->running))
+		return -ESRCH;
+	tprt_scan_stop(rt);
+	pthread_mutex_lock(&rt->prot_lock);
+	for (i = 0; i < TPRT_MAX_REGIONS; i++)
+		if (atomic_load(&rt->region[i].state) == TPRT_R_LIVE)
+			region_retire(rt, &rt->region[i]);
+	pthread_mutex_unlock(&rt->prot_lock);
+	/* From here on a handler only looks at the regions' ranges. */
+	atomic_store(&rt->running, 0);
+	inflight_drain(rt);
+	tprt_migrate_stop(rt);
+	tprt_queue_free(&rt->q);
+	tprt_tp_free(rt);
+	if (rt->uffd >= 0)
+		close(rt->uffd);
+	rt->uffd = -1;
+	return 0;
+}
+
+static const char *const verdict_names[TPRT_NR_VERDICTS] = {
+	"promote", "promote_nrl", "refuse_mode", "refuse_toptier",
+	"refuse_not_young", "refuse_cold", "refuse_ratelimit",
+	"refuse_nospace", "error",
+};
+
+static const char *const move_fail_names[TPRT_NR_MOVE_FAIL] = {
+	"enoent", "ebusy", "enomem", "eacces", "efault", "other",
+};
+
+const char *tprt_verdict_name(unsigned int v)
+{
+	return v < TPRT_NR_VERDICTS ? verdict_names[v] : "?";
+}
+
+const char *tprt_move_fail_name(unsigned int r)
+{
+	return r < TPRT_NR_MOVE_FAIL ? move_fail_names[r] : "?";
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The handler's logic: a hint fault on registered memory restores access,
+ * is decided by tierpol and, to promote, queued for the migrator.
+ *
+ * Everything here runs in a signal handler: no allocation, no lock, only
+ * atomics and system calls (mprotect, ioctl on the userfaultfd, futex),
+ * each of which is safe in a handler. Thread-local variables use the
+ * initial-exec model, which never allocates.
+ *
+ * The VMA bound (mprotect source). Protection and restores work in aligned
+ * blocks, so a VMA can only start at a block boundary: at most one VMA
+ * starts per block. The runtime keeps, per chunk, a bound on the VMAs that
+ * start inside it (the scanner sets it to the number of runs of equal
+ * protection it made; a block restore adds 2: the block's two ends), and
+ * their sum, which must stay under vma_cap. A block restore that would
+ * pass the cap restores the whole chunk instead (one mprotect that merges
+ * the chunk back into one VMA: the bound drops to 1); if that fails too,
+ * the whole region, which the scanner then leaves alone. So mprotect never
+ * meets vm.max_map_count, and ENOMEM never reaches the program.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/userfaultfd.h>
+
+#include "tprt_impl.h"
+
+#define TLS	static __thread __attribute__((tls_model("initial-exec")))
+
+/* The address this thread last retried in an unregistered region. */
+TLS uintptr_t retry_addr;
+TLS struct tprt_slot *my_slot;
+TLS uint32_t my_gen;
+
+#define INC(x)	atomic_fetch_add_explicit(&(x), 1, memory_order_relaxed)
+
+struct tprt_slot *tprt_my_slot(struct tprt_rt *rt)
+{
+	uint32_t gen = atomic_load_explicit(&tprt_gen, memory_order_relaxed);
+	uint32_t i;
+
+	if (my_slot && my_gen == gen)
+		return my_slot;
+	i = atomic_fetch_add(&rt->nr_slots, 1);
+	if (i >= TPRT_MAX_SLOTS)
+		i = TPRT_MAX_SLOTS - 1;		/* the shared overflow slot */
+	my_slot = &rt->slot[i];
+	my_gen = gen;
+	return my_slot;
+}
+
+/* Reserve @n VMAs in chunk @c under the cap. */
+static bool est_reserve(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
+			uint32_t n)
+{
+	if (atomic_fetch_add(&rt->vma_total, n) + n > rt->vma_cap) {
+		atomic_fetch_sub(&rt->vma_total, n);
+		return false;
+	}
+	atomic_fetch_add(&r->chunk_est[c], n);
+	return true;
+}
+
+/* Set chunk @c's bound to @val (the total follows). */
+void tprt_est_set(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
+		  uint32_t val)
+{
+	uint32_t old;
+
+	if (r->source != TPRT_SRC_MPROTECT)
+		return;
+	old = atomic_exchange(&r->chunk_est[c], val);
+	atomic_fetch_add(&rt->vma_total, (uint64_t)val - old);
+}
+
+int tprt_uffd_wp(struct tprt_rt *rt, uintptr_t start, size_t len, bool wp)
+{
+	struct uffdio_writeprotect w = {
+		.range = { .start = start, .len = len },
+		.mode = wp ? UFFDIO_WRITEPROTECT_MODE_WP : 0,
+	};
+	int i;
+
+	/* EAGAIN: the mm is changing (a fork, a remap); a bounded retry. */
+	for (i = 0; i < 8; i++) {
+		if (!ioctl(rt->uffd, UFFDIO_WRITEPROTECT, &w))
+			return 0;
+		if (errno != EAGAIN)
+			break;
+	}
+	return -1;
+}
+
+static int mprot_pages(struct tprt_rt *rt, struct tprt_region *r, uint64_t p0,
+		       uint64_t p1)
+{
+	return mprotect((void *)(r->start + (p0 << rt->page_shift)),
+			(p1 - p0) << rt->page_shift, PROT_READ | PROT_WRITE);
+}
+
+static void clear_blocks(struct tprt_region *r, uint64_t b0, uint64_t b1)
+{
+	for (; b0 < b1; b0++)
+		atomic_fetch_and(&r->blk[b0], (uint8_t)~TPRT_BLK_PROT);
+}
+
+/*
+ * Restore access to blocks [b0, b1) of @r: by themselves while the VMA
+ * budget allows, else their whole chunks, else the whole region.
+ * Return: 0, 1 or 2 (the level that worked), or -1 if nothing did.
+ */
+int tprt_restore_blocks(struct tprt_rt *rt, struct tprt_region *r,
+			uint64_t b0, uint64_t b1)
+{
+	uint64_t bp = rt->cfg.block_pages, cp = rt->cfg.chunk_pages;
+	uint64_t p0 = b0 * bp, p1 = b1 * bp, c0, c1, c;
+
+	if (p1 > r->npages)
+		p1 = r->npages;
+	clear_blocks(r, b0, b1);
+	if (r->source == TPRT_SRC_UFFD_WP)
+		return tprt_uffd_wp(rt, r->start + (p0 << rt->page_shift),
+				    (p1 - p0) << rt->page_shift, false);
+	c0 = p0 / cp;
+	c1 = (p1 - 1) / cp;
+	if (c0 == c1 && est_reserve(rt, r, c0, 2) &&
+	    !mprot_pages(rt, r, p0, p1))
+		return 0;
+	/* The chunks: one VMA (at most) starts in them afterwards. */
+	p0 = c0 * cp;
+	p1 = (c1 + 1) * cp < r->npages ? (c1 + 1) * cp : r->npages;
+	clear_blocks(r, p0 / bp, (p1 + bp - 1) / bp);
+	if (!mprot_pages(rt, r, p0, p1)) {
+		for (c = c0; c <= c1; c++)
+			tprt_est_set(rt, r, c, c == c0);
+		return 1;
+	}
+	/* The region, given up by the scanner. */
+	atomic_store(&r->broken, 1);
+	clear_blocks(r, 0, r->nblocks);
+	if (!mprot_pages(rt, r, 0, r->npages)) {
+		for (c = 0; c < r->nchunks; c++)
+			tprt_est_set(rt, r, c, c == 0);
+		return 2;
+	}
+	return -1;
+}
+
+static bool slow_page(const struct tprt_region *r, uint64_t p)
+{
+	return (atomic_load_explicit(&r->slow[p / 64], memory_order_relaxed) >>
+		(p % 64)) & 1;
+}
+
+/*
+ * A fault on a protected block: the block is the unit of hint faults, so
+ * it is the unit of the decision (its slow pages, as the kernel decides
+ * for a large folio) and of promotion (each of its slow pages is queued).
+ */
+int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
+	       bool write, uint64_t now)
+{
+	struct tprt_region *r;
+	struct tprt_slot *slot;
+	struct tprt_mem m;
+	uint64_t page, b, p, p0, p1;
+	uint32_t nr_slow = 0;
+	uint8_t prev;
+	int st, lvl, v;
+
+	if (kind == TPRT_K_OTHER)
+		return TPRT_FR_NOT_OURS;
+	r = tprt_region_of(rt, addr, true);
+	if (!r)
+		return TPRT_FR_NOT_OURS;
+	st = atomic_load_explicit(&r->state, memory_order_acquire);
+	if (st == TPRT_R_DEAD) {
+		/*
+		 * The fault raced tprt_unregister(), which has restored
+		 * access since: retry once. The same address faulting again
+		 * is not ours (the program protected it itself).
+		 */
+		if (retry_addr == addr) {
+			retry_addr = 0;
+			return TPRT_FR_NOT_OURS;
+		}
+		retry_addr = addr;
+		return TPRT_FR_RETRY;
+	}
+	if ((kind == TPRT_K_ACCERR) != (r->source == TPRT_SRC_MPROTECT))
+		return TPRT_FR_NOT_OURS;
+	retry_addr = 0;
+	slot = tprt_my_slot(rt);
+	page = (addr - r->start) >> rt->page_shift;
+	b = page / rt->cfg.block_pages;
+	prev = atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_PROT);
+	lvl = tprt_restore_blocks(rt, r, b, b + 1);
+	if (lvl < 0) {
+		INC(slot->restore_fail);
+		return TPRT_FR_NOT_OURS;
+	}
+	if (lvl == 0)
+		INC(slot->restore_block);
+	else if (lvl == 1)
+		INC(slot->restore_chunk);
+	else
+		INC(slot->restore_region);
+	/* Another thread restored the block first, or it is going away. */
+	if (!(prev & TPRT_BLK_PROT) || st != TPRT_R_LIVE) {
+		INC(slot->faults_stale);
+		return TPRT_FR_RETRY;
+	}
+	INC(slot->faults);
+	if (write)
+		INC(slot->faults_write);
+	p0 = b * rt->cfg.block_pages;
+	p1 = p0 + rt->cfg.block_pages < r->npages ?
+	     p0 + rt->cfg.block_pages : r->npages;
+	for (p = p0; p < p1; p++)
+		nr_slow += slow_page(r, p);
+	tprt_mem_read(rt, &m);
+	v = tprt_tp_decide(rt->tp, slot, addr, write, nr_slow, &m, now);
+	INC(slot->verdict[v]);
+	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
+		for (p = p0; p < p1; p++) {
+			if (!slow_page(r, p))
+				continue;
+			if (tprt_queue_push(&rt->q, r->start +
+					    (p << rt->page_shift))) {
+				INC(slot->queue_full);
+				continue;
+			}
+			INC(slot->queued);
+			INC(rt->mem.pending);
+			tprt_migrate_kick(rt);
+		}
+	} else if (v == TPRT_V_REFUSE_NOSPACE) {
+		atomic_store_explicit(&rt->want_demote, 1,
+				      memory_order_relaxed);
+	}
+	return TPRT_FR_HANDLED;
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * tprt internals: the runtime's state, shared by its files and its tests
+ * (tests/runtime/). Not installed, not part of the API.
+ *
+ * Who touches what:
+ *   handlers (any thread, signal context): region lookup, block bits, the
+ *	VMA estimate, the tierpol adapter's decision, the queue's producer
+ *	side, their thread's slot. No lock, no allocation.
+ *   scanner thread: the scan state under scan_lock, protection under
+ *	prot_lock, the adapter's ring writer side.
+ *   migrator thread: the queue's consumer side, the memory snapshot's
+ *	writer side, the kswapd nudge, the scan period (under scan_lock).
+ *   API calls (normal context): registration and pins under prot_lock.
+ */
+#ifndef TPRT_IMPL_H
+#define TPRT_IMPL_H
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tprt.h"
+
+#define TPRT_CACHELINE		64
+#define TPRT_NS_PER_MS		1000000ULL
+#define TPRT_NS_PER_SEC		1000000000ULL
+/* The address space's end for the scan ring: x86-64's TASK_SIZE. */
+#define TPRT_ADDR_LIMIT		(1ULL << 47)
+
+/* Region states. */
+enum {
+	TPRT_R_FREE = 0,	/* never used, arrays unmapped */
+	TPRT_R_LIVE,		/* registered */
+	TPRT_R_DYING,		/* being unregistered: faults still ours */
+	TPRT_R_DEAD,		/* unregistered: a fault in it is retried once */
+};
+
+/* Per-block state bits (struct tprt_region.blk). */
+#define TPRT_BLK_PROT		0x1U	/* protected by the scanner */
+
+/**
+ * struct tprt_region - one registered region
+ * @state: TPRT_R_*; LIVE is published with release order after the rest
+ * @source: &enum tprt_source
+ * @broken: restoring by blocks failed; the scanner leaves it alone
+ * @start: first byte
+ * @end: last byte + 1
+ * @npages: pages
+ * @nblocks: blocks of cfg.block_pages
+ * @nchunks: chunks of cfg.chunk_pages (the last ones may be short)
+ * @slow: a bit per page: on a slow node at the last scan
+ * @blk: a byte per block: TPRT_BLK_* bits
+ * @pin: a pin count per block
+ * @chunk_est: per chunk, a bound on the VMAs that start inside it
+ * @arrays: the mapping holding @slow .. @chunk_est
+ * @arrays_len: its length
+ */
+struct tprt_region {
+	_Atomic int state;
+	unsigned int source;
+	_Atomic int broken;
+	_Atomic uintptr_t start;
+	_Atomic uintptr_t end;
+	uint64_t npages;
+	uint64_t nblocks;
+	uint64_t nchunks;
+	_Atomic uint64_t *slow;
+	_Atomic uint8_t *blk;
+	_Atomic uint16_t *pin;
+	_Atomic uint32_t *chunk_est;
+	void *arrays;
+	size_t arrays_len;
+};
+
+/*
+ * A thread's counters. One slot per thread (TPRT_MAX_SLOTS, the last one
+ * shared by any more threads), so the handler's counters stay in the
+ * thread's own cache lines; tierpol 1.0's per-thread struct tp_node_cpu
+ * lives here too (tp_cpu, owned by the adapter). Relaxed atomics: the
+ * shared slot, and tprt_stats() reading while threads count.
+ */
+struct tprt_slot {
+	_Atomic uint64_t faults;
+	_Atomic uint64_t faults_write;
+	_Atomic uint64_t faults_stale;
+	_Atomic uint64_t chained;
+	_Atomic uint64_t restore_block;
+	_Atomic uint64_t restore_chunk;
+	_Atomic uint64_t restore_region;
+	_Atomic uint64_t restore_fail;
+	_Atomic uint64_t verdict[TPRT_NR_VERDICTS];
+	_Atomic uint64_t queued;
+	_Atomic uint64_t queue_full;
+	/* tierpol's per-thread counters (1.0 API), opaque to the runtime */
+	alignas(TPRT_CACHELINE) unsigned char tp_cpu[256];
+} __attribute__((aligned(TPRT_CACHELINE)));
+
+/* The fast node's memory, in pages (tierpol's struct tp_node_mem). */
+struct tprt_mem {
+	uint64_t free;
+	uint64_t wmark_min;
+	uint64_t wmark_low;
+	uint64_t wmark_high;
+	uint64_t wmark_promo;
+	uint64_t present;
+};
+
+#define TPRT_MEM_FIELDS	6
+
+/*
+ * The memory snapshot: one writer (the migrator), readers in handlers.
+ * A latch (two copies, the sequence picks one): a reader never waits for
+ * the writer, and retries a bounded number of times.
+ */
+struct tprt_memsnap {
+	_Atomic uint32_t seq;
+	_Atomic uint64_t copy[2][TPRT_MEM_FIELDS];
+	/* pages queued for promotion since the last snapshot */
+	_Atomic uint64_t pending;
+};
+
+/* Bounded lock-free queue of page addresses (many producers, one consumer). */
+struct tprt_cell {
+	_Atomic uint64_t seq;
+	uintptr_t addr;
+};
+
+struct tprt_queue {
+	struct tprt_cell *cell;
+	uint64_t mask;
+	alignas(TPRT_CACHELINE) _Atomic uint64_t tail;	/* producers */
+	alignas(TPRT_CACHELINE) _Atomic uint64_t head;	/* the consumer */
+};
+
+/* Test seams: replace the node query (one-node machines), the clock. */
+struct tprt_hooks {
+	/* As move_pages(2) with nodes NULL: status[i] = node or -errno. */
+	int (*node_query)(void *const *pages, int *status, size_t n);
+	/* Monotonic ns; called from handlers too. */
+	uint64_t (*now)(void);
+};
+
+struct tprt_tp;		/* the tierpol adapter's state (tprt_tierpol.c) */
+
+/* Blocks [b0, b1) of a region the scanner will give protection @prot. */
+struct tprt_run {
+	struct tprt_region *r;
+	uint64_t b0;
+	uint64_t b1;
+	bool prot;
+};
+
+/**
+ * struct tprt_rt - the process's runtime
+ */
+struct tprt_rt {
+	struct tprt_cfg cfg;
+	_Atomic int running;
+	int fast_node;
+	unsigned int page_shift;
+	size_t page_size;
+
+	struct tprt_region region[TPRT_MAX_REGIONS];
+	pthread_mutex_t prot_lock;	/* scanner vs pin/unpin/register */
+
+	/* the scanner and the scan period (task_numa_work()) */
+	pthread_t scanner;
+	bool scanner_started;
+	pthread_mutex_t scan_lock;
+	pthread_cond_t scan_cond;
+	bool scan_stop;
+	uintptr_t cursor;		/* where the next chunk starts */
+	uint32_t period_ms;		/* numa_scan_period */
+	bool stamped;
+	uint64_t node_stamp;		/* ns */
+	uint64_t next_scan;		/* ns, mm->numa_next_scan */
+	uint64_t placement_seq;		/* p->numa_scan_seq */
+	uint64_t migrate_retry;		/* ns */
+	struct tprt_run pend;		/* the scanner's pending run */
+	int *qstatus;			/* scanner buffers, chunk_pages each */
+	void **qpages;
+	bool *qwant;
+
+	/* the migrator */
+	pthread_t migrator;
+	bool migrator_started;
+	_Atomic uint32_t mig_futex;
+	_Atomic int mig_stop;
+	_Atomic int want_demote;
+	struct tprt_queue q;
+	struct tprt_memsnap mem;
+	uint64_t nudge_at;		/* ns of the last nudge */
+	uint32_t zone_scale;		/* vm.watermark_scale_factor */
+
+	/* VMAs added by protection (mprotect source) */
+	_Atomic uint64_t vma_total;
+	uint64_t vma_cap;
+
+	int uffd;			/* -1 until a uffd region registers */
+
+	struct tprt_tp *tp;
+
+	/* counters of the threads; slots claimed in order */
+	_Atomic uint32_t nr_slots;
+	_Atomic uint64_t passes, seq, scan_pages, blocks_protected, scan_cpu_ns;
+	_Atomic uint64_t scan_query_ns;
+	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
+	_Atomic uint64_t nudges, nudge_pages, pins;
+
+	struct tprt_hooks hooks;
+	struct tprt_slot slot[TPRT_MAX_SLOTS];
+};
+
+/* The one runtime of the process (NULL before the first tprt_init()). */
+extern struct tprt_rt *tprt_rt;
+/* Handlers running now; outside the runtime, which a restart clears. */
+extern _Atomic uint64_t tprt_inflight;
+/* Bumped by every tprt_init(): a thread's slot is claimed again after it. */
+extern _Atomic uint32_t tprt_gen;
+
+/* ---- tprt_core.c ---- */
+uint64_t tprt_now_ns(void);
+struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
+				   bool dead);
+/* Test seams for the next tprt_init() (before it: its threads read them). */
+void tprt_set_hooks(const struct tprt_hooks *h);
+
+/* ---- tprt_fault.c: the handler's logic ---- */
+enum tprt_fault_kind {
+	TPRT_K_ACCERR = 0,	/* SIGSEGV, SEGV_ACCERR */
+	TPRT_K_UFFD,		/* SIGBUS, BUS_ADRERR */
+	TPRT_K_OTHER,		/* anything else: never ours */
+};
+
+enum tprt_fault_res {
+	TPRT_FR_HANDLED = 0,	/* ours: decided */
+	TPRT_FR_RETRY,		/* ours but stale: retry the access */
+	TPRT_FR_NOT_OURS,	/* chain to the previous handler */
+};
+
+struct tprt_slot *tprt_my_slot(struct tprt_rt *rt);
+int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
+	       bool write, uint64_t now);
+int tprt_restore_blocks(struct tprt_rt *rt, struct tprt_region *r,
+			uint64_t b0, uint64_t b1);
+void tprt_est_set(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
+		  uint32_t val);
+int tprt_uffd_wp(struct tprt_rt *rt, uintptr_t start, size_t len, bool wp);
+
+/* ---- tprt_signal.c ---- */
+int tprt_signal_install(void);
+
+/* ---- tprt_scan.c ---- */
+int tprt_scan_start(struct tprt_rt *rt);
+void tprt_scan_stop(struct tprt_rt *rt);
+int tprt_scan_pass(struct tprt_rt *rt);
+void tprt_scan_placement(struct tprt_rt *rt, uint64_t now);
+int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
+		      const bool *want, bool full);
+
+/* ---- tprt_migrate.c ---- */
+int tprt_queue_init(struct tprt_queue *q, uint32_t cap);
+void tprt_queue_free(struct tprt_queue *q);
+int tprt_queue_push(struct tprt_queue *q, uintptr_t addr);
+size_t tprt_queue_pop(struct tprt_queue *q, uintptr_t *out, size_t max);
+void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m);
+void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m);
+int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m);
+int tprt_migrate_start(struct tprt_rt *rt);
+void tprt_migrate_stop(struct tprt_rt *rt);
+size_t tprt_migrate_batch(struct tprt_rt *rt);
+void tprt_migrate_kick(struct tprt_rt *rt);
+
+/* ---- tprt_tierpol.c: every tierpol call of the runtime ---- */
+int tprt_tp_init(struct tprt_rt *rt, uint64_t now);
+void tprt_tp_free(struct tprt_rt *rt);
+void tprt_tp_pass_begin(struct tprt_tp *tp, uintptr_t start, uint64_t now);
+void tprt_tp_pass_advance(struct tprt_tp *tp, uintptr_t end);
+void tprt_tp_pass_wrap(struct tprt_tp *tp);
+int tprt_tp_decide(struct tprt_tp *tp, struct tprt_slot *slot,
+		   uintptr_t addr, bool write, uint32_t nr_slow,
+		   const struct tprt_mem *mem, uint64_t now);
+uint64_t tprt_tp_wmark_promo(uint64_t min, uint64_t high, uint64_t managed,
+			     uint32_t scale);
+uint64_t tprt_tp_demotion_target(struct tprt_tp *tp,
+				 const struct tprt_mem *mem);
+
+#endif /* TPRT_IMPL_H */

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The SIGSEGV and SIGBUS handlers and their chaining.
+ *
+ * tprt_init() installs one handler for both signals and keeps the actions
+ * installed before (again at each tprt_init() if someone replaced it). A fault that is not the runtime's (outside registered
+ * memory, another si_code, a fault raised with kill()) goes to the previous
+ * action: its handler, called with its own signal mask, or the default
+ * action (the disposition is reset and the faulting access runs again, so
+ * the process dies of the same signal with the same core dump). The
+ * handlers stay installed after tprt_shutdown(): a fault that raced the
+ * shutdown must still find them.
+ *
+ * Async-signal safety: the handler saves and restores errno, and calls only
+ * tprt_fault() (atomics, mprotect, ioctl, futex), clock_gettime(),
+ * sigaction(), pthread_sigmask() and raise().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include "tprt_impl.h"
+
+static struct sigaction old_act[2];	/* SIGSEGV, SIGBUS */
+
+static struct sigaction *old_of(int sig)
+{
+	return &old_act[sig == SIGBUS];
+}
+
+static void chain(int sig, siginfo_t *info, void *uc)
+{
+	struct sigaction *old = old_of(sig);
+	sigset_t saved;
+
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+		pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
+		old->sa_sigaction(sig, info, uc);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
+		old->sa_handler(sig);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	} else {
+		/*
+		 * The default action. A fault repeats when the access runs
+		 * again; a signal sent by a process is raised again.
+		 */
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		if (info->si_code <= 0)
+			raise(sig);
+	}
+}
+
+static bool fault_is_write(const void *ucv)
+{
+#if defined(__x86_64__)
+	const ucontext_t *uc = ucv;
+
+	/* The page-fault error code: bit 1 is a write. */
+	return uc && (uc->uc_mcontext.gregs[REG_ERR] & 2);
+#else
+	(void)ucv;
+	return false;	/* unknown here: taken as a read */
+#endif
+}
+
+static void handler(int sig, siginfo_t *info, void *uc)
+{
+	int saved_errno = errno;
+	struct tprt_rt *rt;
+	unsigned int kind = TPRT_K_OTHER;
+	int res = TPRT_FR_NOT_OURS;
+
+	atomic_fetch_add(&tprt_inflight, 1);
+	rt = __atomic_load_n(&tprt_rt, __ATOMIC_ACQUIRE);
+	if (rt) {
+		if (sig == SIGSEGV && info->si_code == SEGV_ACCERR)
+			kind = TPRT_K_ACCERR;
+		else if (sig == SIGBUS && info->si_code == BUS_ADRERR)
+			kind = TPRT_K_UFFD;
+		res = tprt_fault(rt, (uintptr_t)info->si_addr, kind,
+				 fault_is_write(uc), tprt_now_ns());
+		if (res == TPRT_FR_NOT_OURS)
+			atomic_fetch_add_explicit(&tprt_my_slot(rt)->chained,
+						  1, memory_order_relaxed);
+	}
+	atomic_fetch_sub(&tprt_inflight, 1);
+	if (res == TPRT_FR_NOT_OURS)
+		chain(sig, info, uc);
+	errno = saved_errno;
+}
+
+/*
+ * Install the handler for each signal whose action is not ours already (a
+ * handler installed after a previous tprt_init() replaced it: it becomes
+ * the one to chain to). Not concurrently with a fault that is not ours.
+ */
+int tprt_signal_install(void)
+{
+	static const int sigs[2] = { SIGSEGV, SIGBUS };
+	struct sigaction sa, cur;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 2; i++) {
+		if (sigaction(sigs[i], NULL, &cur))
+			return -errno;
+		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler)
+			continue;
+		old_act[i] = cur;
+		if (sigaction(sigs[i], &sa, NULL))
+			return -errno;
+	}
+	return 0;
+}

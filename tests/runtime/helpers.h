@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * The runtime suites' helpers (tests/runtime/test_*.c). They need one NUMA
+ * node only: a test seam replaces the scanner's node query and says which
+ * pages are on a slow node, so the real protection, the real handler,
+ * tierpol's real decision and move_pages(2) (to the node the pages are on
+ * already) all run on any Linux machine; another replaces the clock, so
+ * the hot and cold verdicts do not depend on the machine's speed.
+ */
+#ifndef TPRT_TEST_HELPERS_H
+#define TPRT_TEST_HELPERS_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tprt_impl.h"
+
+#define PG		4096UL
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Pages in [fast_lo, fast_hi) are on node 0, other present pages node 1. */
+static uintptr_t fast_lo, fast_hi;
+
+__attribute__((unused)) static int fake_query(void *const *pages, int *status, size_t n)
+{
+	size_t i;
+
+	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0) < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		uintptr_t a = (uintptr_t)pages[i];
+
+		if (status[i] >= 0)
+			status[i] = a >= fast_lo && a < fast_hi ? 0 : 1;
+	}
+	return 0;
+}
+
+/* A clock the tests move by hand (test_handler), 0: the real one. */
+static _Atomic uint64_t fake_ns;
+
+__attribute__((unused)) static uint64_t fake_now(void)
+{
+	uint64_t t = atomic_load(&fake_ns);
+	struct timespec ts;
+
+	if (t)
+		return t;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static const struct tprt_hooks hooks = {
+	.node_query = fake_query,
+	.now = fake_now,
+};
+
+/* Start a runtime for a test: no threads unless asked, fake topology. */
+__attribute__((unused)) static void rt_start(uint32_t flags, void (*tweak)(struct tprt_cfg *))
+{
+	struct tprt_cfg cfg;
+
+	tprt_cfg_default(&cfg);
+	cfg.fast_node = 0;
+	cfg.flags = flags | TPRT_F_NO_NUDGE;
+	if (tweak)
+		tweak(&cfg);
+	/* A failed test may have left one running. */
+	if (tprt_rt && atomic_load(&tprt_rt->running))
+		tprt_shutdown();
+	fast_lo = fast_hi = 0;
+	tprt_set_hooks(&hooks);
+	assert_int_equal(tprt_init(&cfg), 0);
+}
+
+__attribute__((unused)) static char *map_touched(size_t pages)
+{
+	char *p = mmap(NULL, pages * PG, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	assert_true(p != MAP_FAILED);
+	madvise(p, pages * PG, MADV_NOHUGEPAGE);
+	for (i = 0; i < pages; i++)
+		p[i * PG] = (char)i;
+	return p;
+}
+
+/* Mappings that overlap [a, a + len), from /proc/self/maps. */
+__attribute__((unused)) static int count_vmas(const void *a, size_t len)
+{
+	uintptr_t s = (uintptr_t)a, e = s + len;
+	unsigned long lo, hi;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo < e && hi > s)
+			n++;
+	fclose(f);
+	return n;
+}
+
+__attribute__((unused)) static void mem_set(uint64_t free, uint64_t low)
+{
+	struct tprt_mem m = {
+		.free = free, .wmark_min = low / 2, .wmark_low = low,
+		.wmark_high = low * 2, .wmark_promo = low * 3,
+		.present = 1ULL << 20,
+	};
+
+	tprt_mem_publish(tprt_rt, &m);
+}
+
+__attribute__((unused)) static uint64_t verdicts(const struct tprt_stats *s, unsigned int v)
+{
+	return s->verdict[v];
+}
+
+__attribute__((unused)) static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+#endif /* TPRT_TEST_HELPERS_H */

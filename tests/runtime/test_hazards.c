@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * CMocka tests of the tierpol runtime, part 2: the hazards. The VMA bound
+ * under adversarial fault orders (a small cap, and a cap from
+ * vm.max_map_count with one-page blocks); signal chaining (a previous
+ * SA_SIGINFO handler, SIGBUS, the default action in a child process); the
+ * system-call path (EFAULT without a pin, read(2)/write(2) with one, for
+ * both sources); shutdown while threads fault. One NUMA node is enough
+ * (helpers.h).
+ */
+#include "helpers.h"
+
+/* ---- the VMA bound ---------------------------------------------------------- */
+
+static void cap16(struct tprt_cfg *c)
+{
+	c->vma_cap = 16;
+}
+
+/* Fault every other block, in an order that splits the most. */
+static void test_vma_bound_small_cap(void **state)
+{
+	const size_t pages = 4096;	/* 8 chunks of 32 blocks */
+	struct tprt_stats s;
+	volatile char *p;
+	char *m;
+	size_t i, k, order[128];
+	int max_seen = 0;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, cap16);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(pages);
+	p = m;
+	assert_int_equal(tprt_register(m, pages * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+	/* Even blocks of every chunk, chunks interleaved, in a shuffle. */
+	for (i = 0; i < 128; i++)
+		order[i] = (i % 8) * 32 + (i / 8) * 2;
+	srand(17);
+	for (i = 127; i > 0; i--) {
+		size_t j = (size_t)rand() % (i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (k = 0; k < 128; k++) {
+		int n;
+
+		assert_int_equal(p[order[k] * 16 * PG + 7 * PG],
+				 (char)(order[k] * 16 + 7));
+		n = count_vmas(m, pages * PG);
+		if (n > max_seen)
+			max_seen = n;
+		tprt_stats(&s);
+		assert_true(s.vma_est <= 16);
+		assert_true((uint64_t)n <= s.vma_est + 1);
+	}
+	tprt_stats(&s);
+	assert_true(s.restore_chunk > 0);
+	assert_int_equal(s.restore_fail, 0);
+	assert_int_equal(s.restore_region, 0);
+	assert_int_equal(s.chained, 0);
+	assert_true(max_seen <= 17);
+	/* Every page is still there and accessible. */
+	for (i = 0; i < pages; i++)
+		assert_int_equal(p[i * PG], (char)i);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, pages * PG);
+}
+
+static void one_page_blocks(struct tprt_cfg *c)
+{
+	c->block_pages = 1;
+	c->chunk_pages = 4096;
+}
+
+/*
+ * One-page blocks over 72 Ki pages: every other page restored would need
+ * 72 Ki VMAs, more than vm.max_map_count allows. The cap from the sysctl
+ * turns that into chunk restores, and mprotect never fails.
+ */
+static void test_vma_bound_max_map_count(void **state)
+{
+	const size_t pages = 72 * 1024;
+	struct tprt_stats s;
+	volatile char *p;
+	char *m;
+	size_t i, c;
+	long max = 65530;
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+
+	(void)state;
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 65530;
+		fclose(f);
+	}
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, one_page_blocks);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(pages);
+	p = m;
+	assert_int_equal(tprt_register(m, pages * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+	tprt_scan_now();	/* scan_size 256 MiB: two passes for 288 */
+	/* Odd pages, chunk by chunk from both ends. */
+	for (c = 0; c < 18; c++) {
+		size_t ch = c % 2 ? 17 - c / 2 : c / 2;
+
+		for (i = 1; i < 4096; i += 2)
+			assert_int_equal(p[(ch * 4096 + i) * PG],
+					 (char)(ch * 4096 + i));
+	}
+	tprt_stats(&s);
+	assert_true(s.vma_est <= s.vma_cap);
+	assert_true(s.vma_cap < (uint64_t)max);
+	assert_true(s.restore_chunk > 0);
+	assert_int_equal(s.restore_fail, 0);
+	assert_int_equal(s.chained, 0);
+	assert_true(count_vmas(m, pages * PG) <= (int)s.vma_est + 1);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, pages * PG);
+}
+
+/* ---- signal chaining ---------------------------------------------------- */
+
+static sigjmp_buf jb;
+static volatile sig_atomic_t prev_calls;
+static void *volatile prev_addr;
+static volatile int prev_sig;
+
+static void prev_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	prev_calls++;
+	prev_addr = si->si_addr;
+	prev_sig = sig;
+	siglongjmp(jb, 1);
+}
+
+static void test_chaining(void **state)
+{
+	struct sigaction sa, old_segv, old_bus;
+	struct tprt_stats s;
+	volatile char *guard, *tail;
+	char path[] = "/tmp/tprt-test-XXXXXX";
+	char *m;
+	int fd;
+
+	(void)state;
+	/* A handler installed before the runtime (a JIT, a sanitizer). */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = prev_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(512);
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+
+	/* A PROT_NONE page of the program's own: not ours. */
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	prev_calls = 0;
+	if (!sigsetjmp(jb, 1))
+		(void)guard[10];
+	assert_int_equal(prev_calls, 1);
+	assert_ptr_equal(prev_addr, (void *)(guard + 10));
+	assert_int_equal(prev_sig, SIGSEGV);
+	/* An unmapped address (SEGV_MAPERR): not ours. */
+	munmap((void *)guard, PG);
+	if (!sigsetjmp(jb, 1))
+		(void)guard[20];
+	assert_int_equal(prev_calls, 2);
+	assert_ptr_equal(prev_addr, (void *)(guard + 20));
+	/* SIGBUS past the end of a file: not ours either. */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, PG), 0);
+	tail = mmap(NULL, 2 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(tail != MAP_FAILED);
+	if (!sigsetjmp(jb, 1))
+		(void)tail[PG + 5];
+	assert_int_equal(prev_calls, 3);
+	assert_int_equal(prev_sig, SIGBUS);
+	munmap((void *)tail, 2 * PG);
+	close(fd);
+	/* And a registered page: ours, the previous handler never sees it. */
+	assert_int_equal(((volatile char *)m)[100 * PG], 100);
+	assert_int_equal(prev_calls, 3);
+	tprt_stats(&s);
+	assert_int_equal(s.chained, 3);
+	assert_int_equal(s.faults, 1);
+
+	/* After shutdown the handler passes everything on. */
+	assert_int_equal(tprt_shutdown(), 0);
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!sigsetjmp(jb, 1))
+		(void)guard[1];
+	assert_int_equal(prev_calls, 4);
+	munmap((void *)guard, PG);
+	munmap(m, 512 * PG);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+}
+
+static const char *self_path;
+
+/* The child of test_default_action: no handler before the runtime. */
+static int child_segv(void)
+{
+	volatile char *guard;
+
+	signal(SIGSEGV, SIG_DFL);
+	if (tprt_init(NULL))
+		return 3;
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	(void)guard[0];
+	return 4;	/* not reached: the default action kills */
+}
+
+static void test_default_action(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl(self_path, self_path, "--child-segv", (char *)NULL);
+		_exit(5);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+}
+
+/* ---- the system-call path (EFAULT hazard) ------------------------------ */
+
+static void syscall_path(unsigned int source)
+{
+	char *m, buf[PG];
+	int fds[2];
+	ssize_t n;
+
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(512);
+	memset(m + 8 * PG, 'a', PG);
+	assert_int_equal(tprt_register(m, 512 * PG, source), 0);
+	assert_int_equal(pipe(fds), 0);
+	tprt_scan_now();
+
+	/* The hazard: the kernel's own access to a protected page fails. */
+	if (source == TPRT_SRC_MPROTECT) {
+		errno = 0;
+		assert_int_equal(write(fds[1], m + 8 * PG, PG), -1);
+		assert_int_equal(errno, EFAULT);
+	}
+	memset(buf, 'b', PG);
+	assert_int_equal(write(fds[1], buf, PG), PG);
+	errno = 0;
+	assert_int_equal(read(fds[0], m + 40 * PG, PG), -1);
+	assert_int_equal(errno, EFAULT);
+
+	/* Pinned: both directions work, and a scan leaves the pages open. */
+	assert_int_equal(tprt_pin(m + 8 * PG, PG), 0);
+	assert_int_equal(tprt_pin(m + 40 * PG + 100, 10), 0);
+	tprt_scan_now();
+	assert_int_equal(write(fds[1], m + 8 * PG, PG), PG);
+	n = read(fds[0], m + 40 * PG, PG);	/* the 'b' page */
+	assert_int_equal(n, PG);
+	assert_int_equal(m[40 * PG + PG - 1], 'b');
+	n = read(fds[0], buf, PG);		/* the 'a' page */
+	assert_int_equal(n, PG);
+	assert_int_equal(buf[PG - 1], 'a');
+	assert_int_equal(tprt_unpin(m + 8 * PG, PG), 0);
+	assert_int_equal(tprt_unpin(m + 40 * PG + 100, 10), 0);
+
+	/* Unpinned and scanned again: protected again. */
+	tprt_scan_now();
+	assert_int_equal(write(fds[1], buf, PG), PG);
+	errno = 0;
+	assert_int_equal(read(fds[0], m + 40 * PG, PG), -1);
+	assert_int_equal(errno, EFAULT);
+	close(fds[0]);
+	close(fds[1]);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 512 * PG);
+}
+
+static void test_syscall_mprotect(void **state)
+{
+	(void)state;
+	syscall_path(TPRT_SRC_MPROTECT);
+}
+
+/* userfaultfd-wp: write faults only; a read(2) into a page is a write. */
+static void test_syscall_uffd(void **state)
+{
+	struct tprt_stats s;
+	volatile char *p;
+	char *m;
+
+	(void)state;
+	syscall_path(TPRT_SRC_UFFD_WP);
+
+	/* And the source itself: writes fault, reads do not. */
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(512);
+	p = m;
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_UFFD_WP), 0);
+	tprt_scan_now();
+	assert_int_equal(p[30 * PG], 30);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 0);
+	p[31 * PG] = 7;
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 1);
+	assert_int_equal(s.faults_write, 1);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 1);
+	assert_int_equal(s.vma_est, 0);
+	assert_int_equal(count_vmas(m, 512 * PG), 1);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 512 * PG);
+}
+
+/* ---- shutdown with faults in flight -------------------------------------- */
+
+#define NT	4
+#define SLICE	1024	/* pages per thread */
+
+static char *sh_mem;
+static _Atomic int sh_stop;
+
+static void *hammer(void *arg)
+{
+	uintptr_t t = (uintptr_t)arg;
+	volatile uint64_t *base = (volatile uint64_t *)(sh_mem + t * SLICE * PG);
+	uint64_t x = 88172645463325252ULL + t, round = 1;
+	size_t i;
+
+	while (!atomic_load(&sh_stop)) {
+		for (i = 0; i < 4096; i++) {
+			size_t pg;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			pg = (size_t)(x % SLICE);
+			/* Each page holds its index in the first word. */
+			if (base[pg * (PG / 8)] != pg + t * SLICE)
+				return (void *)1;
+			base[pg * (PG / 8) + 1] = round;
+		}
+		round++;
+	}
+	return NULL;
+}
+
+static void fast_scans(struct tprt_cfg *c)
+{
+	c->scan_delay_ms = 5;
+	c->scan_period_min_ms = 5;
+	c->scan_period_max_ms = 20;
+	c->scan_size_mb = 4;
+	c->scan_cost_factor = 0;
+}
+
+static void test_shutdown_in_flight(void **state)
+{
+	pthread_t th[NT];
+	struct tprt_stats s;
+	void *ret;
+	size_t i;
+	uintptr_t t;
+
+	(void)state;
+	rt_start(0, fast_scans);
+	sh_mem = map_touched(NT * SLICE);
+	for (i = 0; i < NT * SLICE; i++)
+		((uint64_t *)(sh_mem + i * PG))[0] = i;
+	assert_int_equal(tprt_register(sh_mem, NT * SLICE * PG,
+				       TPRT_SRC_MPROTECT), 0);
+	atomic_store(&sh_stop, 0);
+	for (t = 0; t < NT; t++)
+		assert_int_equal(pthread_create(&th[t], NULL, hammer,
+						(void *)t), 0);
+	/* A few passes and faults (within 30 s even on a loaded machine). */
+	for (i = 0; i < 3000; i++) {
+		tprt_stats(&s);
+		if (s.passes > 3 && s.faults > 0)
+			break;
+		sleep_ms(10);
+	}
+	assert_true(s.passes > 3);
+	assert_true(s.faults > 0);
+	assert_int_equal(tprt_shutdown(), 0);	/* while they run */
+	sleep_ms(100);
+	tprt_stats(&s);
+	assert_int_equal(s.restore_fail, 0);
+	assert_int_equal(s.chained, 0);
+	atomic_store(&sh_stop, 1);
+	for (t = 0; t < NT; t++) {
+		assert_int_equal(pthread_join(th[t], &ret), 0);
+		assert_null(ret);
+	}
+	assert_int_equal(count_vmas(sh_mem, NT * SLICE * PG), 1);
+	munmap(sh_mem, NT * SLICE * PG);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vma_bound_small_cap),
+		cmocka_unit_test(test_vma_bound_max_map_count),
+		cmocka_unit_test(test_chaining),
+		cmocka_unit_test(test_default_action),
+		cmocka_unit_test(test_syscall_mprotect),
+		cmocka_unit_test(test_syscall_uffd),
+		cmocka_unit_test(test_shutdown_in_flight),
+	};
+
+	if (argc == 2 && !strcmp(argv[1], "--child-segv"))
+		return child_segv();
+	self_path = argv[0];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * CMocka tests of the tierpol runtime (examples/runtime/), part 1: bad
+ * input, the queue (many producers, one consumer), the memory latch, the
+ * pagemap node query, the scan period rule, the handler (restore; the
+ * bypass, hot, cold, no-room and top-tier verdicts; the block's slow pages
+ * queued; stale faults; the migrator's batch) and the sweep count. One
+ * NUMA node is enough (helpers.h). Part 2, the hazards: test_hazards.c.
+ */
+#include "helpers.h"
+
+/* ---- bad input ------------------------------------------------------------ */
+
+static void test_bad_input(void **state)
+{
+	struct tprt_cfg cfg;
+	char *p;
+	int x;
+
+	(void)state;
+	assert_int_equal(tprt_register((void *)0x100000, PG, 0), -ESRCH);
+	tprt_cfg_default(&cfg);
+	cfg.block_pages = 12;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.block_pages = 1024;		/* above chunk_pages */
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.flags = 0x80;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.queue_pages = 1000;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.scan_period_max_ms = 10;	/* below the minimum */
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	assert_int_equal(tprt_init(NULL), -EBUSY);
+	p = map_touched(64);
+	assert_int_equal(tprt_register(p + 1, PG, 0), -EINVAL);
+	assert_int_equal(tprt_register(p, PG + 1, 0), -EINVAL);
+	assert_int_equal(tprt_register(p, 0, 0), -EINVAL);
+	assert_int_equal(tprt_register(p, PG, 7), -EINVAL);
+	assert_int_equal(tprt_register(p, 32 * PG, 0), 0);
+	assert_int_equal(tprt_register(p + 16 * PG, 32 * PG, 0), -EINVAL);
+	assert_int_equal(tprt_unregister(p + PG), -ENOENT);
+	assert_int_equal(tprt_pin(p, 0), -EINVAL);
+	assert_int_equal(tprt_pin(p + PG, (size_t)-1), -EINVAL);
+	/* Unpinning what is not pinned changes nothing. */
+	assert_int_equal(tprt_pin(p, PG), 0);
+	assert_int_equal(tprt_unpin(p, 32 * PG), -EINVAL);
+	assert_int_equal(tprt_unpin(p, PG), 0);
+	assert_int_equal(tprt_unpin(p, PG), -EINVAL);
+	/* Pins outside registered memory are no-ops. */
+	assert_int_equal(tprt_pin(&x, sizeof(x)), 0);
+	assert_int_equal(tprt_unpin(&x, sizeof(x)), 0);
+	assert_string_equal(tprt_verdict_name(TPRT_V_REFUSE_COLD),
+			    "refuse_cold");
+	assert_string_equal(tprt_verdict_name(99), "?");
+	assert_string_equal(tprt_move_fail_name(TPRT_MF_EBUSY), "ebusy");
+	assert_string_equal(tprt_move_fail_name(99), "?");
+	assert_int_equal(tprt_shutdown(), 0);
+	assert_int_equal(tprt_shutdown(), -ESRCH);
+	assert_int_equal(tprt_register(p, PG, 0), -ESRCH);
+	munmap(p, 64 * PG);
+}
+
+/* ---- the queue and the memory latch --------------------------------------- */
+
+#define QN	4
+
+struct qarg {
+	struct tprt_queue *q;
+	uintptr_t base;
+	int pushed;
+};
+
+static void *producer(void *a)
+{
+	struct qarg *qa = a;
+	int i;
+
+	for (i = 0; i < 20000; i++)
+		while (tprt_queue_push(qa->q, qa->base + (uintptr_t)i))
+			sched_yield();
+	qa->pushed = i;
+	return NULL;
+}
+
+static void test_queue(void **state)
+{
+	static unsigned char seen[QN][20000];
+	struct tprt_queue q;
+	struct qarg qa[QN];
+	pthread_t th[QN];
+	uintptr_t out[64];
+	size_t n, i, total = 0;
+	int t;
+
+	(void)state;
+	assert_int_equal(tprt_queue_init(&q, 8), 0);
+	assert_int_equal(tprt_queue_pop(&q, out, 64), 0);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(tprt_queue_push(&q, 100 + i), 0);
+	assert_int_equal(tprt_queue_push(&q, 999), -ENOSPC);
+	n = tprt_queue_pop(&q, out, 3);
+	assert_int_equal(n, 3);
+	assert_int_equal(out[0], 100);
+	assert_int_equal(out[2], 102);
+	assert_int_equal(tprt_queue_pop(&q, out, 64), 5);
+	assert_int_equal(out[4], 107);
+	tprt_queue_free(&q);
+
+	/* Many producers, one consumer: each value exactly once. */
+	assert_int_equal(tprt_queue_init(&q, 256), 0);
+	memset(seen, 0, sizeof(seen));
+	for (t = 0; t < QN; t++) {
+		qa[t].q = &q;
+		qa[t].base = (uintptr_t)t << 32;
+		assert_int_equal(pthread_create(&th[t], NULL, producer,
+						&qa[t]), 0);
+	}
+	while (total < QN * 20000) {
+		n = tprt_queue_pop(&q, out, 64);
+		for (i = 0; i < n; i++) {
+			unsigned int who = (unsigned int)(out[i] >> 32);
+
+			assert_true(who < QN);
+			assert_int_equal(seen[who][out[i] & 0xffffffff], 0);
+			seen[who][out[i] & 0xffffffff] = 1;
+		}
+		total += n;
+		if (!n)
+			sched_yield();
+	}
+	for (t = 0; t < QN; t++)
+		pthread_join(th[t], NULL);
+	assert_int_equal(tprt_queue_pop(&q, out, 64), 0);
+	tprt_queue_free(&q);
+}
+
+static void test_mem_latch(void **state)
+{
+	struct tprt_mem m;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(5000, 100);
+	tprt_mem_read(tprt_rt, &m);
+	assert_int_equal(m.free, 5000);
+	assert_int_equal(m.wmark_high, 200);
+	assert_int_equal(m.wmark_promo, 300);
+	/* Queued promotions come off the free count until the next one. */
+	atomic_store(&tprt_rt->mem.pending, 40);
+	tprt_mem_read(tprt_rt, &m);
+	assert_int_equal(m.free, 4960);
+	atomic_store(&tprt_rt->mem.pending, 9000);
+	tprt_mem_read(tprt_rt, &m);
+	assert_int_equal(m.free, 0);
+	mem_set(7000, 100);
+	tprt_mem_read(tprt_rt, &m);
+	assert_int_equal(m.free, 7000);
+	/* The real node: some memory, ordered watermarks. */
+	assert_int_equal(tprt_mem_sample(tprt_rt, &m), 0);
+	assert_true(m.present > 0);
+	assert_true(m.wmark_min <= m.wmark_low && m.wmark_low <= m.wmark_high &&
+		    m.wmark_high <= m.wmark_promo);
+	assert_int_equal(tprt_shutdown(), 0);
+}
+
+/* The pagemap node query: present pages, protected ones too. */
+static void test_page_nodes(void **state)
+{
+	char *m = map_touched(8);
+	int nodes[16], i;
+
+	(void)state;
+	munmap(m + 6 * PG, 2 * PG);
+	m = mmap(m + 6 * PG, 2 * PG, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) - 6 * PG;
+	mprotect(m + 2 * PG, PG, PROT_NONE);
+	if (tprt_page_nodes(0, m, 8, nodes) == -EPERM) {
+		skip();		/* no CAP_SYS_ADMIN: no frame numbers */
+		return;
+	}
+	for (i = 0; i < 6; i++)
+		assert_true(nodes[i] >= 0);
+	assert_int_equal(nodes[6], -ENOENT);	/* never touched */
+	assert_int_equal(nodes[7], -ENOENT);
+	/* Another process's view of the same pages (our own pid). */
+	memset(nodes, 0x55, sizeof(nodes));
+	assert_int_equal(tprt_page_nodes(getpid(), m + PG, 2, nodes), 0);
+	assert_true(nodes[0] >= 0 && nodes[1] >= 0);
+	assert_int_equal(nodes[2], 0x55555555);
+	assert_true(tprt_page_nodes(999999999, m, 1, nodes) < 0);
+	munmap(m, 8 * PG);
+}
+
+/* The first promotion of each new sweep doubles the period, up to max. */
+static void small_max(struct tprt_cfg *c)
+{
+	c->scan_period_max_ms = 3000;
+}
+
+static void test_scan_period(void **state)
+{
+	uint64_t now = tprt_now_ns();
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, small_max);
+	assert_int_equal(tprt_rt->period_ms, 1000);
+	tprt_scan_placement(tprt_rt, now);	/* same sweep: nothing */
+	assert_int_equal(tprt_rt->period_ms, 1000);
+	atomic_store(&tprt_rt->seq, 1);
+	tprt_scan_placement(tprt_rt, now);
+	assert_int_equal(tprt_rt->period_ms, 2000);
+	assert_true(tprt_rt->next_scan == now + 2000 * TPRT_NS_PER_MS);
+	/* Retry interval: min(1 s, period / 16) = 125 ms. */
+	atomic_store(&tprt_rt->seq, 2);
+	tprt_scan_placement(tprt_rt, now + 100 * TPRT_NS_PER_MS);
+	assert_int_equal(tprt_rt->period_ms, 2000);
+	tprt_scan_placement(tprt_rt, now + 126 * TPRT_NS_PER_MS);
+	assert_int_equal(tprt_rt->period_ms, 3000);	/* capped */
+	atomic_store(&tprt_rt->seq, 3);
+	tprt_scan_placement(tprt_rt, now + 2 * TPRT_NS_PER_SEC);
+	assert_int_equal(tprt_rt->period_ms, 3000);
+	assert_int_equal(tprt_shutdown(), 0);
+}
+
+/* ---- the handler ---------------------------------------------------------- */
+
+static void thresh5(struct tprt_cfg *c)
+{
+	c->hot_threshold_ms = 5;
+}
+
+static void test_handler(void **state)
+{
+	struct tprt_stats s;
+	uintptr_t out[16];
+	volatile char *p;
+	char *m;
+	int r;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, thresh5);
+	atomic_store(&fake_ns, 1000 * TPRT_NS_PER_SEC);	/* time stands */
+	m = map_touched(2048);		/* 4 chunks of 512 pages */
+	p = m;
+	assert_int_equal(tprt_register(m, 2048 * PG, TPRT_SRC_MPROTECT), 0);
+	/* Block 1 (pages 16..31) on the fast node except its first page. */
+	fast_lo = (uintptr_t)m + 17 * PG;
+	fast_hi = (uintptr_t)m + 32 * PG;
+	r = tprt_scan_now();
+	assert_int_equal(r, 2048 / 16);
+	tprt_stats(&s);
+	assert_int_equal(s.passes, 1);
+	assert_int_equal(s.seq, 1);		/* one pass swept it all */
+	assert_int_equal(s.scan_pages, 2048);
+	assert_int_equal(s.vma_est, 4);
+	assert_int_equal(count_vmas(m, 2048 * PG), 1);
+
+	/*
+	 * Plenty of room: the free-space bypass. A read. The block is the
+	 * unit: its 16 slow pages are decided and queued together.
+	 */
+	mem_set(1ULL << 30, 1000);
+	assert_int_equal(p[3 * PG], 3);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 1);
+	assert_int_equal(s.faults_write, 0);
+	assert_int_equal(s.restore_block, 1);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 1);
+	assert_int_equal(s.queued, 16);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	assert_true(out[0] == (uintptr_t)m);
+	assert_true(out[15] == (uintptr_t)m + 15 * PG);
+	/* The rest of the block is open now: no fault. */
+	p[5 * PG] = 1;
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 1);
+	assert_int_equal(count_vmas(m, 2048 * PG), 2);
+
+	/* No bypass, fault soon after the scan: hot, promoted. A write. */
+	mem_set(100000, 1000);
+	p[40 * PG] = 9;
+	tprt_stats(&s);
+	assert_int_equal(s.faults_write, 1);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	assert_true(out[0] == (uintptr_t)m + 32 * PG);
+	/* Block 1 has one slow page: it alone is decided and queued. */
+	assert_int_equal(p[20 * PG], 20);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 2);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_true(out[0] == (uintptr_t)m + 16 * PG);
+	/* A protected block with no slow page (moved since): top tier. */
+	atomic_fetch_and(&tprt_rt->region[0].slow[0], 0xffffffffffffULL);
+	assert_int_equal(p[50 * PG], 50);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_TOPTIER), 1);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 0);
+	/* 30 ms after the scan, over the 5 ms threshold: cold. */
+	atomic_fetch_add(&fake_ns, 30 * TPRT_NS_PER_MS);
+	assert_int_equal(p[600 * PG], (char)600);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 1);
+	/* A fresh pass, then a fault with no room: refused, kswapd wanted. */
+	tprt_scan_now();
+	mem_set(2000, 1000);		/* free below high + 16 */
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 0);
+	assert_int_equal(p[1000 * PG], (char)1000);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 1);
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 1);
+	assert_int_equal(s.queued, 33);
+	assert_int_equal(s.faults, 6);
+	assert_int_equal(s.chained, 0);
+	assert_int_equal(s.faults_stale, 0);
+
+	/* A fault on a block the runtime thinks open: restored, no verdict. */
+	atomic_fetch_and(&tprt_rt->region[0].blk[100], 0);
+	mprotect(m + 1600 * PG, 16 * PG, PROT_NONE);
+	assert_int_equal(p[1601 * PG], (char)1601);
+	tprt_stats(&s);
+	assert_int_equal(s.faults_stale, 1);
+	assert_int_equal(s.faults, 6);
+
+	/* The migrator's batch: pages already on the node they go to. */
+	mem_set(1ULL << 30, 1000);
+	tprt_scan_now();
+	assert_int_equal(p[1500 * PG], (char)1500);
+	assert_int_equal(p[1800 * PG], (char)1800);
+	assert_int_equal(tprt_migrate_batch(tprt_rt), 32);
+	tprt_stats(&s);
+	assert_int_equal(s.moved, 32);
+	assert_int_equal(s.move_calls, 1);
+
+	assert_int_equal(tprt_unregister(m), 0);
+	assert_int_equal(count_vmas(m, 2048 * PG), 1);
+	tprt_stats(&s);
+	assert_int_equal(s.vma_est, 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	atomic_store(&fake_ns, 0);
+	munmap(m, 2048 * PG);
+}
+
+/* A pass whose budget ends at the end of the last region ends the sweep. */
+static void scan4(struct tprt_cfg *c)
+{
+	c->scan_size_mb = 4;		/* 1024 pages: two chunks */
+}
+
+static void test_scan_sweep(void **state)
+{
+	struct tprt_stats s;
+	char *m;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, scan4);
+	m = map_touched(3072);
+	assert_int_equal(tprt_register(m, 1024 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_register(m + 2048 * PG, 1024 * PG,
+				       TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_scan_now(), 64);	/* the first region */
+	tprt_stats(&s);
+	assert_int_equal(s.seq, 0);
+	assert_int_equal(tprt_scan_now(), 64);	/* the second, to its end */
+	tprt_stats(&s);
+	assert_int_equal(s.seq, 0);
+	assert_int_equal(tprt_scan_now(), 0);	/* all protected already */
+	tprt_stats(&s);
+	assert_int_equal(s.seq, 2);		/* two sweeps were complete */
+	assert_int_equal(s.passes, 3);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 3072 * PG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_queue),
+		cmocka_unit_test(test_mem_latch),
+		cmocka_unit_test(test_page_nodes),
+		cmocka_unit_test(test_scan_period),
+		cmocka_unit_test(test_handler),
+		cmocka_unit_test(test_scan_sweep),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

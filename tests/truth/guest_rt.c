@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * truth-guest's part for the runtime comparison (see guest_rt.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest_rt.h"
+#include "tprt.h"
+
+int grt_start(const char *source, unsigned int block, uint32_t nvma,
+	      void *const *base, const uint64_t *pages)
+{
+	struct tprt_cfg cfg;
+	unsigned int src;
+	uint32_t v;
+	int ret;
+
+	if (!strcmp(source, "mprotect")) {
+		src = TPRT_SRC_MPROTECT;
+	} else if (!strcmp(source, "uffd")) {
+		src = TPRT_SRC_UFFD_WP;
+	} else {
+		out("TRUTH fail unknown runtime source %s\n", source);
+		return -1;
+	}
+	tprt_cfg_default(&cfg);
+	if (block)
+		cfg.block_pages = block;
+	ret = tprt_init(&cfg);
+	for (v = 0; !ret && v < nvma; v++)
+		ret = tprt_register(base[v], pages[v] * 4096, src);
+	if (ret) {
+		out("TRUTH fail runtime: %s\n", strerror(-ret));
+		return -1;
+	}
+	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
+	    " scan_size_mb=%u batch=%u regions=%u\n", source, cfg.block_pages,
+	    cfg.chunk_pages, cfg.scan_size_mb, cfg.batch, nvma);
+	return 0;
+}
+
+/* " cpu_<comm>=user+sys ms" of each of this process's threads. */
+static size_t thread_times(char *buf, size_t len)
+{
+	char path[300], line[512], comm[32];
+	long hz = sysconf(_SC_CLK_TCK);
+	struct dirent *de;
+	size_t off = 0;
+	DIR *d = opendir("/proc/self/task");
+
+	while (d && (de = readdir(d)) && off < len) {
+		unsigned long long ut, st;
+		FILE *f;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')) &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			   "%*u %llu %llu", &ut, &st) == 2 &&
+		    sscanf(strchr(line, '(') + 1, "%31[^)]", comm) == 1 &&
+		    hz > 0)
+			off += (size_t)snprintf(buf + off, len - off,
+				" cpu_%s=%llu+%llu", comm, ut * 1000 / hz,
+				st * 1000 / hz);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return off;
+}
+
+void grt_report(uint64_t t_ms, uint64_t acc)
+{
+	struct tprt_stats s;
+	char buf[2048];
+	size_t off;
+	unsigned int i;
+
+	tprt_stats(&s);
+	off = (size_t)snprintf(buf, sizeof(buf),
+		"TRUTH rt t_ms=%llu acc=%llu faults=%llu faults_write=%llu"
+		" stale=%llu chained=%llu restore_chunk=%llu queued=%llu"
+		" queue_full=%llu moved=%llu move_calls=%llu passes=%llu"
+		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
+		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
+		" mem_free=%llu",
+		(unsigned long long)t_ms, (unsigned long long)acc,
+		(unsigned long long)s.faults,
+		(unsigned long long)s.faults_write,
+		(unsigned long long)s.faults_stale,
+		(unsigned long long)s.chained,
+		(unsigned long long)s.restore_chunk,
+		(unsigned long long)s.queued,
+		(unsigned long long)s.queue_full,
+		(unsigned long long)s.moved,
+		(unsigned long long)s.move_calls,
+		(unsigned long long)s.passes, (unsigned long long)s.seq,
+		(unsigned long long)s.scan_period_ms,
+		(unsigned long long)s.scan_pages,
+		(unsigned long long)s.blocks_protected,
+		(unsigned long long)(s.scan_cpu_ns / 1000000),
+		(unsigned long long)(s.scan_query_ns / 1000000),
+		(unsigned long long)s.vma_est,
+		(unsigned long long)s.nudges,
+		(unsigned long long)s.nudge_pages,
+		(unsigned long long)s.mem_free);
+	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+					" v_%s=%llu", tprt_verdict_name(i),
+					(unsigned long long)s.verdict[i]);
+	for (i = 0; i < TPRT_NR_MOVE_FAIL && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+					" mf_%s=%llu", tprt_move_fail_name(i),
+					(unsigned long long)s.move_fail[i]);
+	if (off < sizeof(buf))
+		thread_times(buf + off, sizeof(buf) - off);
+	out("%s\n", buf);
+}
+
+void grt_stop(uint64_t t_ms, uint64_t acc)
+{
+	grt_report(t_ms, acc);
+	tprt_shutdown();
+}
+
+void nodemap_print(pid_t pid, uint32_t nvma, void *const *base,
+		   const uint64_t *pages, uint64_t t_ms, uint64_t ws[2])
+{
+	static const char hex[] = "0123456789abcdef";
+	static int nodes[4096];
+	uint64_t i, j, n, k = 0, all = 0, on0 = 0, on1 = 0;
+	unsigned int nib = 0;
+	uint32_t v;
+	char *line;
+	size_t off;
+
+	for (v = 0; v < nvma; v++)
+		all += pages[v];
+	line = malloc(all / 4 + 128);
+	if (!line)
+		return;
+	off = (size_t)sprintf(line, "TRUTH nodemap t_ms=%llu n0=",
+			      (unsigned long long)t_ms);
+	/* k: the workload's page index, across the VMAs. */
+	for (v = 0; v < nvma; v++) {
+		for (i = 0; i < pages[v]; i += n) {
+			n = pages[v] - i < 4096 ? pages[v] - i : 4096;
+			if (tprt_page_nodes((int)pid,
+					    (const char *)base[v] + i * 4096,
+					    n, nodes))
+				memset(nodes, 0xff, sizeof(nodes));
+			for (j = 0; j < n; j++, k++) {
+				nib |= (unsigned int)(nodes[j] == 0) << (k % 4);
+				on0 += nodes[j] == 0;
+				on1 += nodes[j] == 1;
+				if (k % 4 == 3 || k == all - 1) {
+					line[off++] = hex[nib];
+					nib = 0;
+				}
+			}
+		}
+	}
+	off += (size_t)sprintf(line + off, " on0=%llu\n",
+			       (unsigned long long)on0);
+	ws[0] = on0;
+	ws[1] = on1;
+	if (write(STDOUT_FILENO, line, off) < 0)
+		off = 0;
+	free(line);
+}

@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# tests/truth/runtime.sh: the tierpol runtime against Linux 6.1's own NUMA
+# balancing (make runtime-truth, make runtime-truth-ci; docs/RUNTIME.md).
+# On the machine of make kernel-truth (tests/truth/boot.sh: Debian's 6.1
+# kernel under qemu, node 0 DRAM with the CPUs, node 1 an emulated NVDIMM
+# in a lower memory tier), the same workload runs three times, one at a
+# time:
+#
+#   kernel      kernel.numa_balancing=2 (memory tiering), no runtime
+#   mprotect    kernel.numa_balancing=0, the runtime with mprotect hint faults
+#   mprotect64  the same with 64-page blocks (not run unless --only asks)
+#   mprotect-free  the same with the runtime's threads on every CPU (idem)
+#   uffd        kernel.numa_balancing=0, the runtime with userfaultfd-wp
+#
+# then tests/truth/rtreport compares them (the first is the baseline).
+#
+#   runtime.sh [--ci] [--runs N] [--only "CONFIG ..."] [--md FILE] [--reuse]
+#
+#   --ci      a short workload (20 s), kernel and mprotect, one run each;
+#             the report goes to build/runtime-truth/ci/. Fails if the
+#             harness breaks, never on the figures.
+#   --runs N  runs of each configuration (default 1), interleaved
+#   --only    a subset of the configurations
+#   --md      the file whose generated section is rewritten (default
+#             docs/RUNTIME.md; its plots go to docs/runtime/)
+#   --reuse   keep the runs already there (their console.txt): report only
+#
+# Expects build/truth/truth-guest and build/truth/rtreport (the Makefile
+# builds them).
+set -eu
+
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+out=${RT_TRUTH_OUT:-$root/build/runtime-truth}
+guest=${TRUTH_GUEST:-$root/build/truth/truth-guest}
+report=${RT_REPORT:-$root/build/truth/rtreport}
+runs=1
+ci=0
+reuse=0
+only="kernel mprotect uffd"
+md=$root/docs/RUNTIME.md
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ci) ci=1 ;;
+	--runs) runs=$2; shift ;;
+	--only) only=$2; shift ;;
+	--md) md=$2; shift ;;
+	--reuse) reuse=1 ;;
+	*) echo "usage: $0 [--ci] [--runs N] [--only LIST] [--md FILE] [--reuse]" >&2
+	   exit 2 ;;
+	esac
+	shift
+done
+
+for f in "$guest" "$report"; do
+	[ -x "$f" ] || { echo "runtime-truth: $f is missing (make runtime-truth)" >&2; exit 1; }
+done
+
+# 600 MiB, a Gaussian over the pages (sigma = pages / 8, 25 % writes), on
+# 512 MiB of DRAM; the first touch puts all but the first 0.1 % on node 1.
+# The workload runs on CPU 0 in every configuration (so do the runtime's
+# threads, which inherit its affinity); the sampler and kswapd have CPU 1.
+dram=512
+pmem=1024
+args="-w pmbench --pages 153600 --accesses 1000000000 --write-frac 0.25"
+args="$args --sigma 0.125 --init-fast 0.001 --max-seconds 90"
+args="$args --sample-ms 3000 --node-map --cpu 0"
+svgdir=$(dirname "$md")/runtime
+svgref=runtime/
+if [ $ci -eq 1 ]; then
+	out=$out/ci
+	only="kernel mprotect"
+	runs=1
+	dram=384
+	args="-w pmbench --pages 65536 --accesses 1000000000 --write-frac 0.25"
+	args="$args --sigma 0.125 --init-fast 0.001 --max-seconds 20"
+	args="$args --sample-ms 2000 --node-map --cpu 0"
+	md=$out/RUNTIME.md
+	svgdir=$out/runtime
+fi
+# RT_GUEST_ARGS: more truth-guest options for every run (--cpu 0, say).
+args="$args ${RT_GUEST_ARGS:-}"
+mkdir -p "$out"
+[ $ci -eq 0 ] || : >"$md"
+
+boot() {
+	d=$1
+	nb=$2
+	shift 2
+	TRUTH_NUMA_BALANCING=$nb TRUTH_DRAM_MB=$dram TRUTH_PMEM_MB=$pmem \
+		TRUTH_GUEST="$guest" tests/truth/boot.sh "$d" -- "$@" && return 0
+	echo "runtime-truth: the boot failed (console kept as $d.failed.txt)" >&2
+	cp "$d/console.txt" "$d.failed.txt" 2>/dev/null || true
+	return 1
+}
+
+t_start=$(date +%s)
+list=""
+i=1
+while [ $i -le "$runs" ]; do
+	for c in $only; do
+		case $c in
+		kernel) nb=2; extra="" ;;
+		mprotect) nb=0; extra="--runtime mprotect" ;;
+		mprotect64) nb=0; extra="--runtime mprotect --rt-block 64" ;;
+		mprotect-free) nb=0; extra="--runtime mprotect --rt-cpus-all" ;;
+		uffd) nb=0; extra="--runtime uffd" ;;
+		*) echo "runtime-truth: unknown configuration $c" >&2; exit 2 ;;
+		esac
+		label=$c
+		[ "$runs" -eq 1 ] || label=$c-$i
+		d=$out/$label
+		echo "runtime-truth: == $label =="
+		if [ $reuse -eq 0 ] || [ ! -s "$d/console.txt" ]; then
+			rm -rf "$d"
+			# shellcheck disable=SC2086 # options, no spaces
+			boot "$d" $nb $args $extra || boot "$d" $nb $args $extra
+		fi
+		list="$list $label=$d"
+	done
+	i=$((i + 1))
+done
+
+# The plots show the first round; the table every run.
+# shellcheck disable=SC2086 # labels and directories, no spaces
+"$report" --md "$md" --svg-dir "$svgdir" --svg-ref "$svgref" \
+	--plot "$(echo $only | wc -w)" $list
+echo "runtime-truth: done in $(($(date +%s) - t_start))s; report: $md"
