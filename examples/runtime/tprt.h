@@ -103,7 +103,10 @@ struct tprt_cfg {
 	uint32_t mem_interval_ms;
 };
 
-/** Verdicts counted in &struct tprt_stats (tierpol's, in its order). */
+/**
+ * Verdicts counted in &struct tprt_stats, one per decided fault: tierpol's,
+ * in its order, then the runtime's own.
+ */
 enum tprt_verdict {
 	TPRT_V_PROMOTE = 0,
 	TPRT_V_PROMOTE_NRL,
@@ -113,7 +116,9 @@ enum tprt_verdict {
 	TPRT_V_REFUSE_COLD,
 	TPRT_V_REFUSE_RATELIMIT,
 	TPRT_V_REFUSE_NOSPACE,
-	TPRT_V_ERROR,
+	TPRT_V_REFUSE_BUSY,
+	TPRT_V_ERROR,		/* tierpol refused the arguments */
+	TPRT_V_SLOT_BUSY,	/* the shared last slot was in use: not decided */
 	TPRT_NR_VERDICTS,
 };
 
@@ -158,6 +163,13 @@ enum tprt_move_fail {
  * @nudge_pages: pages those allocations took
  * @mem_free: the fast node's free pages at the last snapshot
  * @pins: pages pinned now (tprt_pin())
+ * @tp_decided: tierpol's statistics of the fast node, in pages (a fault
+ *	decides the pages it covers): pages decided
+ * @tp_candidate: pages that passed the hotness check
+ * @tp_promoted: pages with a verdict to promote
+ * @tp_threshold_ms: tierpol's hot threshold now (the adaptive one)
+ * @tp_th_raised: threshold raises
+ * @tp_th_lowered: threshold reductions
  */
 struct tprt_stats {
 	uint64_t faults;
@@ -187,6 +199,12 @@ struct tprt_stats {
 	uint64_t nudge_pages;
 	uint64_t mem_free;
 	uint64_t pins;
+	uint64_t tp_decided;
+	uint64_t tp_candidate;
+	uint64_t tp_promoted;
+	uint64_t tp_threshold_ms;
+	uint64_t tp_th_raised;
+	uint64_t tp_th_lowered;
 };
 
 /**
@@ -328,7 +346,9 @@ int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes);
  * @v: &enum tprt_verdict
  *
  * Context: Any.
- * Return: a static string ("?" for an unknown value).
+ * Return: a static string: tierpol's name for its verdicts
+ * (tp_verdict_name(): "promote", "refuse-cold", ...), "error" and
+ * "slot-busy" for the runtime's own, "?" for an unknown value.
  */
 const char *tprt_verdict_name(unsigned int v);
 

@@ -188,6 +188,7 @@ int tprt_init(const struct tprt_cfg *cfg)
 	tprt_rt = NULL;
 	for (i = 0; i < TPRT_MAX_REGIONS; i++)
 		region_arrays_free(&rt->region[i]);
+	tprt_tp_free(rt);
 	memset(rt, 0, sizeof(*rt));
 	atomic_fetch_add(&tprt_gen, 1);
 	rt->cfg = *cfg;
@@ -533,6 +534,8 @@ void tprt_stats(struct tprt_stats *s)
 	tprt_mem_read(rt, &m);
 	s->mem_free = m.free;
 	s->pins = LD(rt->pins);
+	if (rt->tp)
+		tprt_tp_stats(rt->tp, n, s);
 }
 
 int tprt_shutdown(void)
@@ -553,18 +556,13 @@ int tprt_shutdown(void)
 	inflight_drain(rt);
 	tprt_migrate_stop(rt);
 	tprt_queue_free(&rt->q);
-	tprt_tp_free(rt);
+	/* tierpol's state stays for tprt_stats(): the next tprt_init() frees it. */
 	if (rt->uffd >= 0)
 		close(rt->uffd);
 	rt->uffd = -1;
 	return 0;
 }
 
-static const char *const verdict_names[TPRT_NR_VERDICTS] = {
-	"promote", "promote_nrl", "refuse_mode", "refuse_toptier",
-	"refuse_not_young", "refuse_cold", "refuse_ratelimit",
-	"refuse_nospace", "error",
-};
 
 static const char *const move_fail_names[TPRT_NR_MOVE_FAIL] = {
 	"enoent", "ebusy", "enomem", "eacces", "efault", "other",
@@ -572,7 +570,15 @@ static const char *const move_fail_names[TPRT_NR_MOVE_FAIL] = {
 
 const char *tprt_verdict_name(unsigned int v)
 {
-	return v < TPRT_NR_VERDICTS ? verdict_names[v] : "?";
+	const char *name = tprt_tp_verdict_name(v);
+
+	if (name)
+		return name;
+	if (v == TPRT_V_ERROR)
+		return "error";
+	if (v == TPRT_V_SLOT_BUSY)
+		return "slot-busy";
+	return "?";
 }
 
 const char *tprt_move_fail_name(unsigned int r)

@@ -221,7 +221,9 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	for (p = p0; p < p1; p++)
 		nr_slow += slow_page(r, p);
 	tprt_mem_read(rt, &m);
-	v = tprt_tp_decide(rt->tp, slot, addr, write, nr_slow, &m, now);
+	v = tprt_tp_decide(rt->tp, (uint32_t)(slot - rt->slot),
+			   tprt_tp_latency(rt->tp, addr, now), write, nr_slow,
+			   &m, now);
 	INC(slot->verdict[v]);
 	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
 		for (p = p0; p < p1; p++) {

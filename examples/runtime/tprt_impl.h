@@ -79,9 +79,9 @@ struct tprt_region {
 /*
  * A thread's counters. One slot per thread (TPRT_MAX_SLOTS, the last one
  * shared by any more threads), so the handler's counters stay in the
- * thread's own cache lines; tierpol 1.0's per-thread struct tp_node_cpu
- * lives here too (tp_cpu, owned by the adapter). Relaxed atomics: the
- * shared slot, and tprt_stats() reading while threads count.
+ * thread's own cache lines; the adapter keeps tierpol's per-thread struct
+ * tp_node_cpu of slot i at the same index. Relaxed atomics: the shared
+ * slot, and tprt_stats() reading while threads count.
  */
 struct tprt_slot {
 	_Atomic uint64_t faults;
@@ -95,8 +95,6 @@ struct tprt_slot {
 	_Atomic uint64_t verdict[TPRT_NR_VERDICTS];
 	_Atomic uint64_t queued;
 	_Atomic uint64_t queue_full;
-	/* tierpol's per-thread counters (1.0 API), opaque to the runtime */
-	alignas(TPRT_CACHELINE) unsigned char tp_cpu[256];
 } __attribute__((aligned(TPRT_CACHELINE)));
 
 /* The fast node's memory, in pages (tierpol's struct tp_node_mem). */
@@ -281,9 +279,14 @@ void tprt_tp_free(struct tprt_rt *rt);
 void tprt_tp_pass_begin(struct tprt_tp *tp, uintptr_t start, uint64_t now);
 void tprt_tp_pass_advance(struct tprt_tp *tp, uintptr_t end);
 void tprt_tp_pass_wrap(struct tprt_tp *tp);
-int tprt_tp_decide(struct tprt_tp *tp, struct tprt_slot *slot,
-		   uintptr_t addr, bool write, uint32_t nr_slow,
-		   const struct tprt_mem *mem, uint64_t now);
+/* A latency the ring has no record of. */
+#define TPRT_LAT_UNKNOWN	UINT64_MAX
+uint64_t tprt_tp_latency(struct tprt_tp *tp, uintptr_t addr, uint64_t now);
+int tprt_tp_decide(struct tprt_tp *tp, uint32_t si, uint64_t lat, bool write,
+		   uint32_t nr_slow, const struct tprt_mem *mem, uint64_t now);
+void tprt_tp_stats(struct tprt_tp *tp, uint32_t nr_slots,
+		   struct tprt_stats *s);
+const char *tprt_tp_verdict_name(unsigned int v);
 uint64_t tprt_tp_wmark_promo(uint64_t min, uint64_t high, uint64_t managed,
 			     uint32_t scale);
 uint64_t tprt_tp_demotion_target(struct tprt_tp *tp,

@@ -5,20 +5,22 @@
  * edit here alone. The rest of the runtime sees its own types (struct
  * tprt_mem, enum tprt_verdict) and never includes a tierpol header.
  *
- * Written against tierpol 0.1: tp_decide(pol, node, f, mem, now) and the
- * mainline preset. For the planned 1.0 API: tp_decide() takes the calling
- * thread's struct tp_node_cpu, which lives in the thread's slot
- * (slot->tp_cpu, sized and aligned for it: pass
- * (struct tp_node_cpu *)slot->tp_cpu); tp_scan_ring_init() takes the array
- * length (TPRT_RING_DEPTH); the preset is TP_PRESET_LINUX61; statistics,
- * if the runtime ever reads tierpol's, fold the slots with
- * tp_node_stats_add().
+ * Written against tierpol 1.0: tp_decide(pol, node, cpu, f, mem, now) with
+ * one struct tp_node_cpu per runtime slot. A handler runs on the thread
+ * that faulted, so the slots are per thread: slot i of the runtime (its
+ * counters, tprt_my_slot()) decides on tierpol's slot i. The first
+ * TPRT_MAX_SLOTS - 1 threads that fault own theirs; any later threads
+ * share the last, and tierpol allows one writer per slot at a time, so
+ * that slot is taken with a flag a decision never waits for: a fault that
+ * finds it taken is restored but not decided (TPRT_V_SLOT_BUSY). The
+ * statistics fold every slot (tp_node_stats_read(), tp_node_stats_add()).
  *
- * Never reached from a handler: tp_policy_tune() and tp_node_sync() (the
- * retune path), and the RFC preset's watermark-default rate (which retunes
- * inside tp_decide()); the mainline preset has a fixed rate limit.
+ * The policy is never tuned while the runtime runs: tp_policy_tune() would
+ * be safe from a handler (its latch never waits), but the runtime has no
+ * call for it.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,27 +32,32 @@
 #define TPRT_RING_DEPTH		1024U
 
 struct tprt_tp {
-	struct tp_node node __attribute__((aligned(TP_CACHELINE_BYTES)));
+	struct tp_node node;
+	struct tp_node_cpu cpu[TPRT_MAX_SLOTS];
 	struct tp_policy pol;
 	struct tp_scan_ring ring;
 	struct tp_scan_pass pass[TPRT_RING_DEPTH];
+	/* the shared last slot is being decided on */
+	_Atomic int last_busy;
 };
 
-/* Each verdict of tierpol, the runtime's name for it. */
-static const int verdict_map[TP_NR_VERDICTS] = {
-	[TP_PROMOTE] = TPRT_V_PROMOTE,
-	[TP_PROMOTE_NRL] = TPRT_V_PROMOTE_NRL,
-	[TP_REFUSE_MODE] = TPRT_V_REFUSE_MODE,
-	[TP_REFUSE_TOPTIER] = TPRT_V_REFUSE_TOPTIER,
-	[TP_REFUSE_NOT_YOUNG] = TPRT_V_REFUSE_NOT_YOUNG,
-	[TP_REFUSE_COLD] = TPRT_V_REFUSE_COLD,
-	[TP_REFUSE_RATELIMIT] = TPRT_V_REFUSE_RATELIMIT,
-	[TP_REFUSE_NOSPACE] = TPRT_V_REFUSE_NOSPACE,
-};
+/* The runtime's verdicts are tierpol's, in its order, then its own. */
+_Static_assert((int)TPRT_V_PROMOTE == (int)TP_PROMOTE &&
+	       (int)TPRT_V_PROMOTE_NRL == (int)TP_PROMOTE_NRL &&
+	       (int)TPRT_V_REFUSE_MODE == (int)TP_REFUSE_MODE &&
+	       (int)TPRT_V_REFUSE_TOPTIER == (int)TP_REFUSE_TOPTIER &&
+	       (int)TPRT_V_REFUSE_NOT_YOUNG == (int)TP_REFUSE_NOT_YOUNG &&
+	       (int)TPRT_V_REFUSE_COLD == (int)TP_REFUSE_COLD &&
+	       (int)TPRT_V_REFUSE_RATELIMIT == (int)TP_REFUSE_RATELIMIT &&
+	       (int)TPRT_V_REFUSE_NOSPACE == (int)TP_REFUSE_NOSPACE &&
+	       (int)TPRT_V_REFUSE_BUSY == (int)TP_REFUSE_BUSY &&
+	       (int)TPRT_V_ERROR == (int)TP_NR_VERDICTS,
+	       "enum tprt_verdict follows enum tp_verdict");
 
 int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 {
 	struct tp_scan_ring_cfg rc = {
+		.sz = sizeof(rc),
 		.depth = TPRT_RING_DEPTH,
 		.limit = TPRT_ADDR_LIMIT,
 	};
@@ -58,15 +65,13 @@ int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 	struct tprt_tp *tp;
 	int ret;
 
-	/* The 1.0 per-thread counters must fit the slot's space. */
-	_Static_assert(sizeof(((struct tprt_slot *)0)->tp_cpu) >= 64,
-		       "slot space for tierpol's per-thread counters");
+	/* Zero-filled: the slots are ready (struct tp_node_cpu). */
 	tp = aligned_alloc(TP_CACHELINE_BYTES, sizeof(*tp));
 	if (!tp)
 		return -ENOMEM;
 	memset(tp, 0, sizeof(*tp));
 	/* Ticks are nanoseconds: 10^9 per second (at most TP_TPS_MAX). */
-	ret = tp_policy_preset(&pc, TP_PRESET_MAINLINE, 1000000000U);
+	ret = tp_policy_preset(&pc, TP_PRESET_LINUX61, 1000000000U);
 	if (!ret) {
 		if (rt->cfg.hot_threshold_ms)
 			pc.hot_threshold_ms = rt->cfg.hot_threshold_ms;
@@ -78,7 +83,8 @@ int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 	if (!ret)
 		ret = tp_node_init(&tp->node, &tp->pol, now);
 	if (!ret)
-		ret = tp_scan_ring_init(&tp->ring, &rc, tp->pass);
+		ret = tp_scan_ring_init(&tp->ring, &rc, tp->pass,
+					TPRT_RING_DEPTH);
 	if (ret) {
 		free(tp);
 		return ret;
@@ -120,33 +126,77 @@ void tprt_tp_pass_wrap(struct tprt_tp *tp)
 }
 
 /*
- * A hint fault on a block with @nr_slow pages on a slow node (0: the block
- * is on the top tier), from a handler: its latency from the ring, then the
- * decision for those pages, as the kernel decides for a large folio.
- * Lock-free and allocation-free, as both library calls are.
+ * The latency of a hint fault at @addr, from the ring: now minus the time
+ * its run was protected; TPRT_LAT_UNKNOWN if the ring has no record of it.
+ */
+uint64_t tprt_tp_latency(struct tprt_tp *tp, uintptr_t addr, uint64_t now)
+{
+	uint64_t lat;
+
+	if (tp_scan_ring_latency(&tp->ring, addr, now, &lat) < 0)
+		return TPRT_LAT_UNKNOWN;
+	return lat;
+}
+
+/*
+ * A hint fault with latency @lat on @nr_slow pages on a slow node (0: the
+ * pages are on the top tier), from a handler on the thread of runtime slot
+ * @si, decided as the kernel decides for a folio of that many pages.
+ * Lock-free and allocation-free, as tp_decide() is.
  * Return: an &enum tprt_verdict.
  */
-int tprt_tp_decide(struct tprt_tp *tp, struct tprt_slot *slot,
-		   uintptr_t addr, bool write, uint32_t nr_slow,
-		   const struct tprt_mem *mem, uint64_t now)
+int tprt_tp_decide(struct tprt_tp *tp, uint32_t si, uint64_t lat, bool write,
+		   uint32_t nr_slow, const struct tprt_mem *mem, uint64_t now)
 {
 	struct tp_node_mem m;
 	struct tp_fault f = {
+		.latency = lat == TPRT_LAT_UNKNOWN ? TP_LATENCY_UNKNOWN : lat,
 		.nr_pages = nr_slow ? nr_slow : 1,
 		.flags = (write ? TP_FAULT_WRITE : 0) |
 			 (nr_slow ? 0 : TP_FAULT_TOPTIER),
 	};
-	u64 lat;
+	bool shared = si >= TPRT_MAX_SLOTS - 1;
 	int v;
 
+	if (shared) {
+		si = TPRT_MAX_SLOTS - 1;
+		if (atomic_exchange_explicit(&tp->last_busy, 1,
+					     memory_order_acquire))
+			return TPRT_V_SLOT_BUSY;
+	}
 	mem_conv(mem, &m);
-	(void)slot;	/* 1.0: tp_decide(&tp->pol, &tp->node, slot->tp_cpu, ...) */
-	f.latency = tp_scan_ring_latency(&tp->ring, addr, now, &lat) < 0 ?
-		    TP_LATENCY_UNKNOWN : lat;
-	v = tp_decide(&tp->pol, &tp->node, &f, &m, now);
+	v = tp_decide(&tp->pol, &tp->node, &tp->cpu[si], &f, &m, now);
+	if (shared)
+		atomic_store_explicit(&tp->last_busy, 0, memory_order_release);
 	if (v < 0 || v >= TP_NR_VERDICTS)
 		return TPRT_V_ERROR;
-	return verdict_map[v];
+	return v;
+}
+
+/* tierpol's statistics of the fast node, every slot folded in. */
+void tprt_tp_stats(struct tprt_tp *tp, uint32_t nr_slots,
+		   struct tprt_stats *s)
+{
+	struct tp_node_stats ns;
+	uint32_t i;
+
+	tp_node_stats_read(&tp->pol, &tp->node, &ns);
+	if (nr_slots > TPRT_MAX_SLOTS)
+		nr_slots = TPRT_MAX_SLOTS;
+	for (i = 0; i < nr_slots; i++)
+		tp_node_stats_add(&ns, &tp->cpu[i]);
+	s->tp_decided = ns.decided;
+	s->tp_candidate = ns.candidate;
+	s->tp_promoted = ns.success;
+	s->tp_threshold_ms = ns.threshold / TPRT_NS_PER_MS;
+	s->tp_th_raised = ns.th_raised;
+	s->tp_th_lowered = ns.th_lowered;
+}
+
+/* A tierpol verdict's name; NULL for the runtime's own. */
+const char *tprt_tp_verdict_name(unsigned int v)
+{
+	return v < TP_NR_VERDICTS ? tp_verdict_name((int)v) : NULL;
 }
 
 uint64_t tprt_tp_wmark_promo(uint64_t min, uint64_t high, uint64_t managed,

@@ -4,7 +4,8 @@
  * input, the queue (many producers, one consumer), the memory latch, the
  * pagemap node query, the scan period rule, the handler (restore; the
  * bypass, hot, cold, no-room and top-tier verdicts; the block's slow pages
- * queued; stale faults; the migrator's batch) and the sweep count. One
+ * queued; stale faults; the migrator's batch), the per-thread slots and
+ * the sweep count. One
  * NUMA node is enough (helpers.h). Part 2, the hazards: test_hazards.c.
  */
 #include "helpers.h"
@@ -56,7 +57,10 @@ static void test_bad_input(void **state)
 	assert_int_equal(tprt_pin(&x, sizeof(x)), 0);
 	assert_int_equal(tprt_unpin(&x, sizeof(x)), 0);
 	assert_string_equal(tprt_verdict_name(TPRT_V_REFUSE_COLD),
-			    "refuse_cold");
+			    "refuse-cold");
+	assert_string_equal(tprt_verdict_name(TPRT_V_REFUSE_BUSY),
+			    "refuse-busy");
+	assert_string_equal(tprt_verdict_name(TPRT_V_SLOT_BUSY), "slot-busy");
 	assert_string_equal(tprt_verdict_name(99), "?");
 	assert_string_equal(tprt_move_fail_name(TPRT_MF_EBUSY), "ebusy");
 	assert_string_equal(tprt_move_fail_name(99), "?");
@@ -319,6 +323,14 @@ static void test_handler(void **state)
 	assert_int_equal(s.faults, 6);
 	assert_int_equal(s.chained, 0);
 	assert_int_equal(s.faults_stale, 0);
+	/*
+	 * tierpol's own figures, in pages: 16 + 16 + 1 promoted, the top-tier
+	 * block counts as one page, then 16 cold and 16 without room.
+	 */
+	assert_int_equal(s.tp_decided, 16 + 16 + 1 + 1 + 16 + 16);
+	assert_int_equal(s.tp_promoted, 33);
+	assert_int_equal(s.tp_candidate, 16 + 1 + 16);
+	assert_int_equal(s.tp_threshold_ms, 5);
 
 	/* A fault on a block the runtime thinks open: restored, no verdict. */
 	atomic_fetch_and(&tprt_rt->region[0].blk[100], 0);
@@ -345,6 +357,106 @@ static void test_handler(void **state)
 	assert_int_equal(tprt_shutdown(), 0);
 	atomic_store(&fake_ns, 0);
 	munmap(m, 2048 * PG);
+}
+
+/* ---- per-thread slots ------------------------------------------------------ */
+
+#define SL_THREADS	(TPRT_MAX_SLOTS + 2)
+#define SL_BLOCKS	64		/* per racing thread */
+
+static char *sl_mem;
+
+/* Fault on block (uintptr_t)arg of sl_mem. */
+static void *slot_one(void *arg)
+{
+	volatile char *p = sl_mem + (uintptr_t)arg * 16 * PG;
+
+	return (void *)(uintptr_t)(*p != (char)((uintptr_t)arg * 16));
+}
+
+/* Fault on SL_BLOCKS blocks from block (uintptr_t)arg on. */
+static void *slot_many(void *arg)
+{
+	uintptr_t b0 = (uintptr_t)arg, b;
+	volatile char *p;
+
+	for (b = b0; b < b0 + SL_BLOCKS; b++) {
+		p = sl_mem + b * 16 * PG;
+		if (*p != (char)(b * 16))
+			return (void *)1;
+	}
+	return NULL;
+}
+
+/*
+ * More threads fault than there are slots: each of the first has a slot
+ * of its own (runtime counters and tierpol's struct tp_node_cpu), the
+ * later ones share the last. Two of them then race on it: every fault is
+ * counted once, either decided (its 16 pages in tierpol's figures) or
+ * "slot-busy" (restored, not decided), never both.
+ */
+static void test_slots(void **state)
+{
+	const size_t blocks = SL_THREADS + 2 * SL_BLOCKS;
+	struct tprt_stats s;
+	pthread_t th[2];
+	uint64_t sum = 0;
+	void *ret;
+	uintptr_t t;
+	unsigned int v;
+	size_t i;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	atomic_store(&fake_ns, 1000 * TPRT_NS_PER_SEC);
+	mem_set(1ULL << 30, 1000);		/* the bypass: all promoted */
+	sl_mem = map_touched(blocks * 16);
+	for (i = 0; i < blocks * 16; i++)
+		sl_mem[i * PG] = (char)i;
+	assert_int_equal(tprt_register(sl_mem, blocks * 16 * PG,
+				       TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+	for (t = 0; t < SL_THREADS; t++) {
+		assert_int_equal(pthread_create(&th[0], NULL, slot_one,
+						(void *)t), 0);
+		assert_int_equal(pthread_join(th[0], &ret), 0);
+		assert_null(ret);
+	}
+	assert_int_equal(atomic_load(&tprt_rt->nr_slots), SL_THREADS);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, SL_THREADS);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), SL_THREADS);
+	assert_int_equal(s.tp_decided, SL_THREADS * 16);
+	/* Each of the first slots counted one fault, the last three. */
+	assert_int_equal(atomic_load(&tprt_rt->slot[0].faults), 1);
+	assert_int_equal(atomic_load(&tprt_rt->slot[TPRT_MAX_SLOTS - 2].faults),
+			 1);
+	assert_int_equal(atomic_load(&tprt_rt->slot[TPRT_MAX_SLOTS - 1].faults),
+			 3);
+
+	for (t = 0; t < 2; t++)
+		assert_int_equal(pthread_create(&th[t], NULL, slot_many,
+				(void *)(SL_THREADS + t * SL_BLOCKS)), 0);
+	for (t = 0; t < 2; t++) {
+		assert_int_equal(pthread_join(th[t], &ret), 0);
+		assert_null(ret);
+	}
+	tprt_stats(&s);
+	assert_int_equal(s.faults, blocks);
+	for (v = 0; v < TPRT_NR_VERDICTS; v++)
+		sum += s.verdict[v];
+	assert_int_equal(sum, blocks);
+	assert_int_equal(s.verdict[TPRT_V_ERROR], 0);
+	assert_int_equal(s.tp_decided,
+			 (blocks - s.verdict[TPRT_V_SLOT_BUSY]) * 16);
+	assert_int_equal(s.tp_promoted, s.tp_decided);
+	assert_int_equal(tprt_shutdown(), 0);
+	/* tierpol's figures outlive the runtime until the next init. */
+	tprt_stats(&s);
+	assert_int_equal(s.tp_promoted, s.tp_decided);
+	assert_true(s.tp_decided >= SL_THREADS * 16);
+	atomic_store(&fake_ns, 0);
+	munmap(sl_mem, blocks * 16 * PG);
 }
 
 /* A pass whose budget ends at the end of the last region ends the sweep. */
@@ -387,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_page_nodes),
 		cmocka_unit_test(test_scan_period),
 		cmocka_unit_test(test_handler),
+		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_scan_sweep),
 	};
 

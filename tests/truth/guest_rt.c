@@ -115,10 +115,28 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.nudges,
 		(unsigned long long)s.nudge_pages,
 		(unsigned long long)s.mem_free);
-	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++)
+	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
+		size_t k = off + 3;
+
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
 					" v_%s=%llu", tprt_verdict_name(i),
 					(unsigned long long)s.verdict[i]);
+		/* Keys in snake case: v_refuse_cold. */
+		for (; k < off && k < sizeof(buf) && buf[k] != '='; k++)
+			if (buf[k] == '-')
+				buf[k] = '_';
+	}
+	if (off < sizeof(buf))
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+			" tp_decided=%llu tp_candidate=%llu tp_promoted=%llu"
+			" tp_threshold_ms=%llu tp_th_raised=%llu"
+			" tp_th_lowered=%llu",
+			(unsigned long long)s.tp_decided,
+			(unsigned long long)s.tp_candidate,
+			(unsigned long long)s.tp_promoted,
+			(unsigned long long)s.tp_threshold_ms,
+			(unsigned long long)s.tp_th_raised,
+			(unsigned long long)s.tp_th_lowered);
 	for (i = 0; i < TPRT_NR_MOVE_FAIL && off < sizeof(buf); i++)
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
 					" mf_%s=%llu", tprt_move_fail_name(i),
