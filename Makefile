@@ -964,14 +964,21 @@ runtime-truth-ci: $(TRUTH_GUEST) $(RT_REPORT)
 # make runtime-sanitize: the runtime's suite under ASan + UBSan (the first
 # compiler of SAN_CCS) and under TSan (TSAN_CC), failing on any report.
 # $(call RT_SAN,dir,cc,flags-variable), on top of RL_BUILD's libtierpol.a.
+# Static pattern rules: the targets are explicit, so RL_BUILD's implicit
+# $(O)/dir/tests/% rule (which would build without the runtime) never
+# takes them.
+RT_TEST_NAMES	:= $(notdir $(RT_TESTS))
+
 define RT_SAN
-$(O)/$(1)/runtime/%.o: examples/runtime/%.c $$(RT_HDRS) $$(LIB_HDRS)
+$(patsubst examples/runtime/%.c,$(O)/$(1)/runtime/%.o,$(RT_SRCS)): \
+		$(O)/$(1)/runtime/%.o: examples/runtime/%.c $$(RT_HDRS) $$(LIB_HDRS)
 	@mkdir -p $$(dir $$@)
 	$$(call msg,CC,$$@)
 	$$(Q)$(2) $$(BASE_CFLAGS) -pthread -Iexamples/runtime $$(CPPFLAGS) \
 		$$($(3)) -c $$< -o $$@
 
-$(O)/$(1)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h \
+$(addprefix $(O)/$(1)/tests/runtime/,$(RT_TEST_NAMES)): \
+		$(O)/$(1)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h \
 		$$(patsubst examples/runtime/%.c,$(O)/$(1)/runtime/%.o,$$(RT_SRCS)) \
 		$(O)/$(1)/libtierpol.a | cmocka
 	@mkdir -p $$(dir $$@)
@@ -984,7 +991,6 @@ RT_ASAN		:= asan-$(firstword $(SAN_CCS))
 $(eval $(call RT_SAN,$(RT_ASAN),$(firstword $(SAN_CCS)),RL_F_ASAN))
 $(eval $(call RT_SAN,tsan,$(TSAN_CC),RL_F_TSAN))
 
-RT_TEST_NAMES	:= $(notdir $(RT_TESTS))
 
 runtime-sanitize: $(addprefix $(O)/$(RT_ASAN)/tests/runtime/,$(RT_TEST_NAMES)) \
 		$(addprefix $(O)/tsan/tests/runtime/,$(RT_TEST_NAMES))
