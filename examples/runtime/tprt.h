@@ -47,8 +47,32 @@ enum tprt_source {
 #define TPRT_F_NO_MIGRATOR	0x2U
 /** do not start the scanner thread: tprt_scan_now() drives it (tests) */
 #define TPRT_F_NO_SCANNER	0x4U
+/**
+ * a hint fault's latency from tierpol's scan ring (the first version's
+ * way) instead of its block's protection stamp; for comparison only: the
+ * ring gives a block that stayed protected the time of a later run
+ * (docs/RUNTIME.md)
+ */
+#define TPRT_F_RING_LATENCY	0x8U
 /** every defined flag */
-#define TPRT_F_ALL		0x7U
+#define TPRT_F_ALL		0xfU
+
+/**
+ * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)
+ * @TPRT_DECIDE_PAGE: the faulting page on its own latency (the time since
+ *	its block was protected); the block's other slow pages together,
+ *	on that latency times the block's pages (their mean rate's estimate:
+ *	the first of n pages of equal rate is reached n times sooner)
+ * @TPRT_DECIDE_BLOCK: the block's slow pages together, on the latency of
+ *	the first access to any of them (as one large folio)
+ * @TPRT_DECIDE_FAULT: the faulting page alone; the block's other pages
+ *	wait for a later fault
+ */
+enum tprt_decide {
+	TPRT_DECIDE_PAGE = 0,
+	TPRT_DECIDE_BLOCK = 1,
+	TPRT_DECIDE_FAULT = 2,
+};
 
 /** The most regions registered at once. */
 #define TPRT_MAX_REGIONS	16
@@ -84,6 +108,7 @@ enum tprt_source {
  * @mem_interval_ms: how often the fast node's free pages and watermarks
  *	are read from /proc/zoneinfo while promotions are queued (default
  *	100; else once a second)
+ * @decide: &enum tprt_decide (default %TPRT_DECIDE_PAGE)
  */
 struct tprt_cfg {
 	int fast_node;
@@ -101,6 +126,7 @@ struct tprt_cfg {
 	uint32_t batch;
 	uint32_t queue_pages;
 	uint32_t mem_interval_ms;
+	uint32_t decide;
 };
 
 /**
@@ -144,7 +170,8 @@ enum tprt_move_fail {
  * @restore_chunk: restores that fell back to the whole chunk (VMA budget)
  * @restore_region: restores that fell back to the whole region
  * @restore_fail: restores that failed every way (the fault was chained)
- * @verdict: tierpol's verdicts, by &enum tprt_verdict
+ * @verdict: decisions by &enum tprt_verdict (a fault makes one, or two
+ *	with %TPRT_DECIDE_PAGE: its page, the block's other slow pages)
  * @queued: pages pushed on the promotion queue
  * @queue_full: promotions dropped because the queue was full
  * @moved: pages move_pages(2) reported on the fast node

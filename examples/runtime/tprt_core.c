@@ -70,7 +70,8 @@ static int cfg_check(const struct tprt_cfg *c)
 	if (!c->batch || c->batch > 4096 || !c->scan_size_mb ||
 	    !c->scan_period_min_ms || c->scan_period_max_ms <
 	    c->scan_period_min_ms || !c->mem_interval_ms ||
-	    c->fast_node < -1 || c->fast_node > 1023)
+	    c->fast_node < -1 || c->fast_node > 1023 ||
+	    c->decide > TPRT_DECIDE_FAULT)
 		return -EINVAL;
 	return 0;
 }
@@ -153,6 +154,7 @@ static void region_arrays_free(struct tprt_region *r)
 	r->blk = NULL;
 	r->pin = NULL;
 	r->chunk_est = NULL;
+	r->stamp = NULL;
 }
 
 /* Wait until no handler runs (they are short and never block). */
@@ -285,9 +287,10 @@ static int region_fill(struct tprt_rt *rt, struct tprt_region *r,
 			   rt->cfg.chunk_pages;
 	size_t slow = (npages + 63) / 64 * 8, blk = (nblocks + 7) & ~7ULL;
 	size_t pin = (nblocks * 2 + 7) & ~7ULL, est = nchunks * 4;
+	size_t stamp = nblocks * 4;
 	unsigned char *a;
 
-	r->arrays_len = slow + blk + pin + est;
+	r->arrays_len = slow + blk + pin + est + stamp;
 	a = mmap(NULL, r->arrays_len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (a == MAP_FAILED) {
@@ -299,6 +302,7 @@ static int region_fill(struct tprt_rt *rt, struct tprt_region *r,
 	r->blk = (_Atomic uint8_t *)(a + slow);
 	r->pin = (_Atomic uint16_t *)(a + slow + blk);
 	r->chunk_est = (_Atomic uint32_t *)(a + slow + blk + pin);
+	r->stamp = (uint32_t *)(a + slow + blk + pin + est);
 	r->source = source;
 	r->npages = npages;
 	r->nblocks = nblocks;

@@ -103,7 +103,8 @@ static int mprot_pages(struct tprt_rt *rt, struct tprt_region *r, uint64_t p0,
 static void clear_blocks(struct tprt_region *r, uint64_t b0, uint64_t b1)
 {
 	for (; b0 < b1; b0++)
-		atomic_fetch_and(&r->blk[b0], (uint8_t)~TPRT_BLK_PROT);
+		atomic_fetch_and(&r->blk[b0],
+				 (uint8_t)~(TPRT_BLK_PROT | TPRT_BLK_FRESH));
 }
 
 /*
@@ -154,10 +155,70 @@ static bool slow_page(const struct tprt_region *r, uint64_t p)
 		(p % 64)) & 1;
 }
 
+/* The slow pages of [p0, p1) of @r but page @skip. */
+static uint32_t count_slow(const struct tprt_region *r, uint64_t p0,
+			   uint64_t p1, uint64_t skip)
+{
+	uint32_t nr = 0;
+
+	for (; p0 < p1; p0++)
+		nr += p0 != skip && slow_page(r, p0);
+	return nr;
+}
+
+/* @lat times @n, saturated; an unknown latency stays unknown. */
+static uint64_t lat_mul(uint64_t lat, uint64_t n)
+{
+	if (lat == TPRT_LAT_UNKNOWN)
+		return lat;
+	return lat > (TPRT_LAT_UNKNOWN - 1) / n ? TPRT_LAT_UNKNOWN - 1 :
+	       lat * n;
+}
+
 /*
- * A fault on a protected block: the block is the unit of hint faults, so
- * it is the unit of the decision (its slow pages, as the kernel decides
- * for a large folio) and of promotion (each of its slow pages is queued).
+ * Decide the slow pages of [p0, p1) of @r but page @skip as one folio on
+ * latency @lat (TOPTIER if none is slow and @toptier), and queue them to
+ * promote. Return: the verdict, or -1 if there was nothing to decide.
+ */
+static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
+			struct tprt_region *r, uint64_t p0, uint64_t p1,
+			uint64_t skip, uint64_t lat, bool write, bool toptier,
+			const struct tprt_mem *m, uint64_t now)
+{
+	uint32_t nr = count_slow(r, p0, p1, skip);
+	uint64_t p;
+	int v;
+
+	if (!nr && !toptier)
+		return -1;
+	v = tprt_tp_decide(rt->tp, (uint32_t)(slot - rt->slot), lat, write,
+			   nr, m, now);
+	INC(slot->verdict[v]);
+	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
+		for (p = p0; p < p1; p++) {
+			if (p == skip || !slow_page(r, p))
+				continue;
+			if (tprt_queue_push(&rt->q, r->start +
+					    (p << rt->page_shift))) {
+				INC(slot->queue_full);
+				continue;
+			}
+			INC(slot->queued);
+			INC(rt->mem.pending);
+			tprt_migrate_kick(rt);
+		}
+	} else if (v == TPRT_V_REFUSE_NOSPACE) {
+		atomic_store_explicit(&rt->want_demote, 1,
+				      memory_order_relaxed);
+	}
+	return v;
+}
+
+/*
+ * A fault on a protected block. The block is the unit of protection: the
+ * fault is the first access to any of its pages since the scanner
+ * protected it, and its latency (from the block's stamp) is the faulting
+ * page's own. What it decides: &enum tprt_decide.
  */
 int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	       bool write, uint64_t now)
@@ -165,11 +226,10 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	struct tprt_region *r;
 	struct tprt_slot *slot;
 	struct tprt_mem m;
-	uint64_t page, b, p, p0, p1;
-	uint32_t nr_slow = 0;
+	uint64_t page, b, p0, p1, lat;
 	uint8_t prev;
-	int st, lvl, v;
-
+	int st, lvl;
+	bool none;
 	if (kind == TPRT_K_OTHER)
 		return TPRT_FR_NOT_OURS;
 	r = tprt_region_of(rt, addr, true);
@@ -215,32 +275,33 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	INC(slot->faults);
 	if (write)
 		INC(slot->faults_write);
+	lat = rt->cfg.flags & TPRT_F_RING_LATENCY ?
+	      tprt_tp_latency(rt->tp, addr, now) :
+	      tprt_tp_stamp_fault(rt->tp, &r->stamp[b], now);
 	p0 = b * rt->cfg.block_pages;
 	p1 = p0 + rt->cfg.block_pages < r->npages ?
 	     p0 + rt->cfg.block_pages : r->npages;
-	for (p = p0; p < p1; p++)
-		nr_slow += slow_page(r, p);
 	tprt_mem_read(rt, &m);
-	v = tprt_tp_decide(rt->tp, (uint32_t)(slot - rt->slot),
-			   tprt_tp_latency(rt->tp, addr, now), write, nr_slow,
-			   &m, now);
-	INC(slot->verdict[v]);
-	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
-		for (p = p0; p < p1; p++) {
-			if (!slow_page(r, p))
-				continue;
-			if (tprt_queue_push(&rt->q, r->start +
-					    (p << rt->page_shift))) {
-				INC(slot->queue_full);
-				continue;
-			}
-			INC(slot->queued);
-			INC(rt->mem.pending);
-			tprt_migrate_kick(rt);
-		}
-	} else if (v == TPRT_V_REFUSE_NOSPACE) {
-		atomic_store_explicit(&rt->want_demote, 1,
-				      memory_order_relaxed);
+	switch (rt->cfg.decide) {
+	case TPRT_DECIDE_BLOCK:
+		decide_pages(rt, slot, r, p0, p1, UINT64_MAX, lat, write,
+			     true, &m, now);
+		break;
+	case TPRT_DECIDE_FAULT:
+		decide_pages(rt, slot, r, page, page + 1, UINT64_MAX, lat,
+			     write, true, &m, now);
+		break;
+	default:
+		/*
+		 * The page if slow, the rest if any is slow; a top-tier
+		 * verdict only if no page of the block is.
+		 */
+		none = !slow_page(r, page) && !count_slow(r, p0, p1, page);
+		decide_pages(rt, slot, r, page, page + 1, UINT64_MAX, lat,
+			     write, none, &m, now);
+		decide_pages(rt, slot, r, p0, p1, page,
+			     lat_mul(lat, p1 - p0), false, false, &m, now);
+		break;
 	}
 	return TPRT_FR_HANDLED;
 }

@@ -41,6 +41,7 @@ enum {
 
 /* Per-block state bits (struct tprt_region.blk). */
 #define TPRT_BLK_PROT		0x1U	/* protected by the scanner */
+#define TPRT_BLK_FRESH		0x2U	/* newly protected: stamp it */
 
 /**
  * struct tprt_region - one registered region
@@ -56,7 +57,9 @@ enum {
  * @blk: a byte per block: TPRT_BLK_* bits
  * @pin: a pin count per block
  * @chunk_est: per chunk, a bound on the VMAs that start inside it
- * @arrays: the mapping holding @slow .. @chunk_est
+ * @stamp: per block, when the scanner protected it (tierpol's access-time
+ *	stamp, as 6.1 stamps each page it marks; the fault swaps in its time)
+ * @arrays: the mapping holding @slow .. @stamp
  * @arrays_len: its length
  */
 struct tprt_region {
@@ -72,6 +75,7 @@ struct tprt_region {
 	_Atomic uint8_t *blk;
 	_Atomic uint16_t *pin;
 	_Atomic uint32_t *chunk_est;
+	uint32_t *stamp;
 	void *arrays;
 	size_t arrays_len;
 };
@@ -282,6 +286,9 @@ void tprt_tp_pass_wrap(struct tprt_tp *tp);
 /* A latency the ring has no record of. */
 #define TPRT_LAT_UNKNOWN	UINT64_MAX
 uint64_t tprt_tp_latency(struct tprt_tp *tp, uintptr_t addr, uint64_t now);
+void tprt_tp_stamp(struct tprt_tp *tp, uint32_t *stamp, uint64_t now);
+uint64_t tprt_tp_stamp_fault(struct tprt_tp *tp, uint32_t *stamp,
+			     uint64_t now);
 int tprt_tp_decide(struct tprt_tp *tp, uint32_t si, uint64_t lat, bool write,
 		   uint32_t nr_slow, const struct tprt_mem *mem, uint64_t now);
 void tprt_tp_stats(struct tprt_tp *tp, uint32_t nr_slots,

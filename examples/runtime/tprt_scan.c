@@ -140,20 +140,27 @@ static int apply_run(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 }
 
 /*
- * Blocks [b0, b1) of @r are about to be protected: a pass of the scan ring
- * that starts there now, so a fault's latency counts from the moment its
- * page was protected (6.1 stamps each page when it marks it), however long
- * the scanner's pass takes.
+ * Blocks [b0, b1) of @r are about to be protected: the newly protected
+ * ones get the time as their stamp (6.1 stamps each page when it marks it;
+ * a block that stays protected keeps its stamp, as a PTE found marked
+ * already keeps its own), so a fault's latency counts from the moment its
+ * block was protected, however long the scanner's pass takes. The run is
+ * also a pass of the scan ring (TPRT_F_RING_LATENCY).
  */
-static void ring_record(struct tprt_rt *rt, struct tprt_region *r,
-			uint64_t b0, uint64_t b1)
+static void stamp_run(struct tprt_rt *rt, struct tprt_region *r,
+		      uint64_t b0, uint64_t b1)
 {
-	uint64_t bp = rt->cfg.block_pages, p1 = b1 * bp;
+	uint64_t bp = rt->cfg.block_pages, p1 = b1 * bp, now = tprt_now_ns();
+	uint64_t b;
 
 	if (p1 > r->npages)
 		p1 = r->npages;
+	for (b = b0; b < b1; b++)
+		if (atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_FRESH) &
+		    TPRT_BLK_FRESH)
+			tprt_tp_stamp(rt->tp, &r->stamp[b], now);
 	tprt_tp_pass_begin(rt->tp, r->start + ((b0 * bp) << rt->page_shift),
-			   tprt_now_ns());
+			   now);
 	tprt_tp_pass_advance(rt->tp, r->start + (p1 << rt->page_shift));
 }
 
@@ -179,11 +186,12 @@ static void run_flush(struct tprt_rt *rt)
 		if (b < pr->b1 && !atomic_load(&r->pin[b]))
 			continue;
 		if (b > start)
-			ring_record(rt, r, start, b);
+			stamp_run(rt, r, start, b);
 		if (b > start && apply_run(rt, r, start, b, true))
 			tprt_restore_blocks(rt, r, start, b);
 		if (b < pr->b1)
-			atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_PROT);
+			atomic_fetch_and(&r->blk[b], (uint8_t)~(TPRT_BLK_PROT |
+							       TPRT_BLK_FRESH));
 		start = b + 1;
 	}
 }
@@ -246,9 +254,20 @@ int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 			uint8_t old;
 
 			b = b0 + j;
-			old = prot ? atomic_fetch_or(&r->blk[b], TPRT_BLK_PROT) :
-			      atomic_fetch_and(&r->blk[b],
-					       (uint8_t)~TPRT_BLK_PROT);
+			/*
+			 * Newly protected: stamped when its run is applied;
+			 * protected already: it keeps its stamp. (Only the
+			 * scanner sets the bits; a handler may clear them.)
+			 */
+			old = atomic_load(&r->blk[b]);
+			if (prot)
+				atomic_fetch_or(&r->blk[b], TPRT_BLK_PROT |
+						(old & TPRT_BLK_PROT ? 0 :
+						 TPRT_BLK_FRESH));
+			else
+				old = atomic_fetch_and(&r->blk[b],
+					(uint8_t)~(TPRT_BLK_PROT |
+						   TPRT_BLK_FRESH));
 			if (prot && !(old & TPRT_BLK_PROT))
 				fresh++;
 			if ((full || (old & TPRT_BLK_PROT) != prot) && first == n)

@@ -322,7 +322,9 @@ static void test_syscall_uffd(void **state)
 	tprt_stats(&s);
 	assert_int_equal(s.faults, 1);
 	assert_int_equal(s.faults_write, 1);
-	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 1);
+	/* The page, then the rest of its block: 16 pages promoted. */
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 2);
+	assert_int_equal(s.queued, 16);
 	assert_int_equal(s.vma_est, 0);
 	assert_int_equal(count_vmas(m, 512 * PG), 1);
 	assert_int_equal(tprt_shutdown(), 0);

@@ -4,8 +4,9 @@
  * input, the queue (many producers, one consumer), the memory latch, the
  * pagemap node query, the scan period rule, the handler (restore; the
  * bypass, hot, cold, no-room and top-tier verdicts; the block's slow pages
- * queued; stale faults; the migrator's batch), the per-thread slots and
- * the sweep count. One
+ * queued; stale faults; the migrator's batch), what a fault decides
+ * (page, block, fault) and its latency (stamps, the ring), the per-thread
+ * slots and the sweep count. One
  * NUMA node is enough (helpers.h). Part 2, the hazards: test_hazards.c.
  */
 #include "helpers.h"
@@ -267,7 +268,8 @@ static void test_handler(void **state)
 
 	/*
 	 * Plenty of room: the free-space bypass. A read. The block is the
-	 * unit: its 16 slow pages are decided and queued together.
+	 * unit of protection: the faulting page is decided, then the
+	 * block's 15 other slow pages together; all are queued.
 	 */
 	mem_set(1ULL << 30, 1000);
 	assert_int_equal(p[3 * PG], 3);
@@ -275,10 +277,12 @@ static void test_handler(void **state)
 	assert_int_equal(s.faults, 1);
 	assert_int_equal(s.faults_write, 0);
 	assert_int_equal(s.restore_block, 1);
-	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 1);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 2);
+	assert_int_equal(s.tp_decided, 16);
 	assert_int_equal(s.queued, 16);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
-	assert_true(out[0] == (uintptr_t)m);
+	assert_true(out[0] == (uintptr_t)m + 3 * PG);
+	assert_true(out[1] == (uintptr_t)m);
 	assert_true(out[15] == (uintptr_t)m + 15 * PG);
 	/* The rest of the block is open now: no fault. */
 	p[5 * PG] = 1;
@@ -291,13 +295,17 @@ static void test_handler(void **state)
 	p[40 * PG] = 9;
 	tprt_stats(&s);
 	assert_int_equal(s.faults_write, 1);
-	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 2);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
-	assert_true(out[0] == (uintptr_t)m + 32 * PG);
-	/* Block 1 has one slow page: it alone is decided and queued. */
+	assert_true(out[0] == (uintptr_t)m + 40 * PG);
+	/*
+	 * Block 1 has one slow page, and the fault is on a fast one: the
+	 * slow page alone is decided (the rest of its block) and queued.
+	 */
 	assert_int_equal(p[20 * PG], 20);
 	tprt_stats(&s);
-	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 2);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 3);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_TOPTIER), 0);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
 	assert_true(out[0] == (uintptr_t)m + 16 * PG);
 	/* A protected block with no slow page (moved since): top tier. */
@@ -306,28 +314,36 @@ static void test_handler(void **state)
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_TOPTIER), 1);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 0);
-	/* 30 ms after the scan, over the 5 ms threshold: cold. */
+	/* 30 ms after the scan, over the 5 ms threshold: cold, both. */
 	atomic_fetch_add(&fake_ns, 30 * TPRT_NS_PER_MS);
 	assert_int_equal(p[600 * PG], (char)600);
 	tprt_stats(&s);
-	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 1);
-	/* A fresh pass, then a fault with no room: refused, kswapd wanted. */
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 2);
+	/*
+	 * A fresh pass protects the blocks restored since (their stamps are
+	 * now) and leaves the others protected with their stamps: block 62,
+	 * protected 30 ms ago, is cold.
+	 */
 	tprt_scan_now();
-	mem_set(2000, 1000);		/* free below high + 16 */
-	assert_int_equal(atomic_load(&tprt_rt->want_demote), 0);
 	assert_int_equal(p[1000 * PG], (char)1000);
 	tprt_stats(&s);
-	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 1);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 4);
+	/* A fault with no room on block 0, just protected: kswapd wanted. */
+	mem_set(2000, 1000);		/* free below high + 16 */
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 0);
+	assert_int_equal(p[2 * PG], 2);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 2);
 	assert_int_equal(atomic_load(&tprt_rt->want_demote), 1);
 	assert_int_equal(s.queued, 33);
-	assert_int_equal(s.faults, 6);
+	assert_int_equal(s.faults, 7);
 	assert_int_equal(s.chained, 0);
 	assert_int_equal(s.faults_stale, 0);
 	/*
 	 * tierpol's own figures, in pages: 16 + 16 + 1 promoted, the top-tier
-	 * block counts as one page, then 16 cold and 16 without room.
+	 * block counts as one page, then 16 + 16 cold and 16 without room.
 	 */
-	assert_int_equal(s.tp_decided, 16 + 16 + 1 + 1 + 16 + 16);
+	assert_int_equal(s.tp_decided, 16 + 16 + 1 + 1 + 32 + 16);
 	assert_int_equal(s.tp_promoted, 33);
 	assert_int_equal(s.tp_candidate, 16 + 1 + 16);
 	assert_int_equal(s.tp_threshold_ms, 5);
@@ -338,7 +354,7 @@ static void test_handler(void **state)
 	assert_int_equal(p[1601 * PG], (char)1601);
 	tprt_stats(&s);
 	assert_int_equal(s.faults_stale, 1);
-	assert_int_equal(s.faults, 6);
+	assert_int_equal(s.faults, 7);
 
 	/* The migrator's batch: pages already on the node they go to. */
 	mem_set(1ULL << 30, 1000);
@@ -359,12 +375,145 @@ static void test_handler(void **state)
 	munmap(m, 2048 * PG);
 }
 
+/* ---- what a fault decides, and its latency --------------------------------- */
+
+static uint32_t dm_decide, dm_flags;
+
+static void decide_mode(struct tprt_cfg *c)
+{
+	c->hot_threshold_ms = 5;
+	c->decide = dm_decide;
+	c->flags |= dm_flags;
+}
+
+/* A runtime on 512 fresh pages, all slow, protected at a frozen time. */
+static char *dm_start(uint32_t decide, uint32_t flags)
+{
+	char *m;
+
+	dm_decide = decide;
+	dm_flags = flags;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, decide_mode);
+	atomic_store(&fake_ns, 1000 * TPRT_NS_PER_SEC);
+	mem_set(100000, 1000);			/* room, no bypass */
+	m = map_touched(512);
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_scan_now(), 32);
+	return m;
+}
+
+static void dm_stop(char *m)
+{
+	assert_int_equal(tprt_shutdown(), 0);
+	atomic_store(&fake_ns, 0);
+	munmap(m, 512 * PG);
+}
+
+/*
+ * A fault 1 ms after the scan with a 5 ms threshold: the faulting page is
+ * hot; the block's other pages, on 16 times that latency, are cold
+ * (TPRT_DECIDE_PAGE); the block as one folio is hot (BLOCK); the page
+ * alone is hot and nothing else is decided (FAULT).
+ */
+static void test_decide_modes(void **state)
+{
+	struct tprt_stats s;
+	uintptr_t out[32];
+	char *m;
+
+	(void)state;
+	m = dm_start(TPRT_DECIDE_PAGE, 0);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(((volatile char *)m)[3 * PG], 3);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 1);
+	assert_int_equal(s.tp_decided, 16);
+	assert_int_equal(s.tp_candidate, 1);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_true(out[0] == (uintptr_t)m + 3 * PG);
+	/* 16 x 250 us = 4 ms < 5 ms: the rest is hot too. */
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS / 4 - TPRT_NS_PER_MS);
+	assert_int_equal(((volatile char *)m)[20 * PG], 20);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 3);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	dm_stop(m);
+
+	m = dm_start(TPRT_DECIDE_BLOCK, 0);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(((volatile char *)m)[3 * PG], 3);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+	assert_int_equal(s.tp_decided, 16);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	assert_true(out[0] == (uintptr_t)m);
+	dm_stop(m);
+
+	m = dm_start(TPRT_DECIDE_FAULT, 0);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(((volatile char *)m)[3 * PG], 3);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+	assert_int_equal(s.tp_decided, 1);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	dm_stop(m);
+}
+
+/*
+ * A block that stays protected keeps its stamp (as 6.1 keeps a marked
+ * PTE's): 30 ms later it is cold, although the pass that protected its
+ * neighbours again just ran. The scan ring (TPRT_F_RING_LATENCY) gives it
+ * the time of the run below it: hot.
+ */
+static void test_latency_stamp(void **state)
+{
+	volatile char *p;
+	struct tprt_stats s;
+	uint32_t flags;
+	char *m;
+
+	(void)state;
+	for (flags = 0; flags <= TPRT_F_RING_LATENCY;
+	     flags += TPRT_F_RING_LATENCY) {
+		m = dm_start(TPRT_DECIDE_BLOCK, flags);
+		p = m;
+		/* Blocks 2 and 8, cold at 30 ms, restored. */
+		atomic_fetch_add(&fake_ns, 30 * TPRT_NS_PER_MS);
+		assert_int_equal(p[32 * PG], 32);
+		assert_int_equal(p[128 * PG], (char)128);
+		tprt_stats(&s);
+		assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 2);
+		/* They are protected again now; block 5 stayed protected. */
+		assert_int_equal(tprt_scan_now(), 2);
+		assert_int_equal(p[80 * PG], 80);
+		tprt_stats(&s);
+		if (flags) {
+			assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+		} else {
+			assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 0);
+			assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 3);
+		}
+		/* Block 2's stamp is the new pass's: hot either way. */
+		assert_int_equal(p[33 * PG], 33);
+		tprt_stats(&s);
+		assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), flags ? 2 : 1);
+		dm_stop(m);
+	}
+}
+
 /* ---- per-thread slots ------------------------------------------------------ */
 
 #define SL_THREADS	(TPRT_MAX_SLOTS + 2)
 #define SL_BLOCKS	64		/* per racing thread */
 
 static char *sl_mem;
+
+/* One decision per fault: the block's slow pages together. */
+static void decide_block(struct tprt_cfg *c)
+{
+	c->decide = TPRT_DECIDE_BLOCK;
+}
 
 /* Fault on block (uintptr_t)arg of sl_mem. */
 static void *slot_one(void *arg)
@@ -407,7 +556,7 @@ static void test_slots(void **state)
 	size_t i;
 
 	(void)state;
-	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, decide_block);
 	atomic_store(&fake_ns, 1000 * TPRT_NS_PER_SEC);
 	mem_set(1ULL << 30, 1000);		/* the bypass: all promoted */
 	sl_mem = map_touched(blocks * 16);
@@ -499,6 +648,8 @@ int main(void)
 		cmocka_unit_test(test_page_nodes),
 		cmocka_unit_test(test_scan_period),
 		cmocka_unit_test(test_handler),
+		cmocka_unit_test(test_decide_modes),
+		cmocka_unit_test(test_latency_stamp),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_scan_sweep),
 	};

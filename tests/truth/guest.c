@@ -709,6 +709,9 @@ static void __attribute__((noreturn)) usage(int code)
 "                        inherit it) on CPU N; the sampler stays unpinned\n"
 "      --rt-block N      the runtime's block, pages [its default]\n"
 "      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n"
+"      --rt-decide D     what a hint fault decides: page, block or fault\n"
+"                        [the runtime's default]\n"
+"      --rt-ring         the runtime's latencies from the scan ring\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
 "  barrier; each VMA of the workload is a mapping of its own (with\n"
 "  --runtime, each registered as a region of its own).\n");
@@ -743,7 +746,7 @@ enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS,
+	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING,
 };
 
 static const struct option longopts[] = {
@@ -772,6 +775,8 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, O_CPU },
 	{ "rt-block", required_argument, NULL, O_RTBLOCK },
 	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
+	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
+	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -788,9 +793,8 @@ int main(int argc, char **argv)
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	long long rate = -1, pmax = -1;
 	double init_fast = 0;
-	const char *runtime = NULL;
+	struct grt_opts rt = { 0 };
 	int cpu = -1, rt_all_cpus = 0;
-	unsigned int rt_block = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
 
@@ -869,7 +873,7 @@ int main(int argc, char **argv)
 			p.small_frac = arg_dbl(optarg);
 			break;
 		case O_RUNTIME:
-			runtime = optarg;
+			rt.source = optarg;
 			break;
 		case O_NODEMAP:
 			g_node_map = 1;
@@ -878,7 +882,13 @@ int main(int argc, char **argv)
 			cpu = (int)arg_u64(optarg);
 			break;
 		case O_RTBLOCK:
-			rt_block = (unsigned int)arg_u64(optarg);
+			rt.block = (unsigned int)arg_u64(optarg);
+			break;
+		case O_RTDECIDE:
+			rt.decide = optarg;
+			break;
+		case O_RTRING:
+			rt.ring = 1;
 			break;
 		case O_RTCPUS:
 			rt_all_cpus = 1;
@@ -960,9 +970,8 @@ int main(int argc, char **argv)
 	/* --rt-cpus-all: the runtime's threads start before the pin. */
 	if (cpu >= 0 && !rt_all_cpus)
 		pin_cpu(cpu);
-	if (runtime) {
-		if (grt_start(runtime, rt_block, g_nvma, (void *const *)g_vbase,
-			      g_vpages))
+	if (rt.source) {
+		if (grt_start(&rt, g_nvma, (void *const *)g_vbase, g_vpages))
 			return 1;
 		g_runtime = 1;
 	}

@@ -12,25 +12,42 @@
 #include "guest_rt.h"
 #include "tprt.h"
 
-int grt_start(const char *source, unsigned int block, uint32_t nvma,
-	      void *const *base, const uint64_t *pages)
+static const char *const decide_names[] = {
+	[TPRT_DECIDE_PAGE] = "page",
+	[TPRT_DECIDE_BLOCK] = "block",
+	[TPRT_DECIDE_FAULT] = "fault",
+};
+
+int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
+	      const uint64_t *pages)
 {
 	struct tprt_cfg cfg;
-	unsigned int src;
+	unsigned int src, d;
 	uint32_t v;
 	int ret;
 
-	if (!strcmp(source, "mprotect")) {
+	if (!strcmp(o->source, "mprotect")) {
 		src = TPRT_SRC_MPROTECT;
-	} else if (!strcmp(source, "uffd")) {
+	} else if (!strcmp(o->source, "uffd")) {
 		src = TPRT_SRC_UFFD_WP;
 	} else {
-		out("TRUTH fail unknown runtime source %s\n", source);
+		out("TRUTH fail unknown runtime source %s\n", o->source);
 		return -1;
 	}
 	tprt_cfg_default(&cfg);
-	if (block)
-		cfg.block_pages = block;
+	if (o->block)
+		cfg.block_pages = o->block;
+	if (o->ring)
+		cfg.flags |= TPRT_F_RING_LATENCY;
+	for (d = 0; o->decide && d < 3; d++)
+		if (!strcmp(o->decide, decide_names[d]))
+			break;
+	if (d == 3) {
+		out("TRUTH fail unknown --rt-decide %s\n", o->decide);
+		return -1;
+	}
+	if (o->decide)
+		cfg.decide = d;
 	ret = tprt_init(&cfg);
 	for (v = 0; !ret && v < nvma; v++)
 		ret = tprt_register(base[v], pages[v] * 4096, src);
@@ -39,8 +56,10 @@ int grt_start(const char *source, unsigned int block, uint32_t nvma,
 		return -1;
 	}
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
-	    " scan_size_mb=%u batch=%u regions=%u\n", source, cfg.block_pages,
-	    cfg.chunk_pages, cfg.scan_size_mb, cfg.batch, nvma);
+	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s\n",
+	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
+	    cfg.batch, nvma, decide_names[cfg.decide],
+	    o->ring ? "ring" : "stamp");
 	return 0;
 }
 

@@ -13,12 +13,19 @@
 /* One line, one write() (guest.c). */
 void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The runtime's settings that truth-guest's options change. */
+struct grt_opts {
+	const char *source;	/* "mprotect" or "uffd" */
+	unsigned int block;	/* pages; 0: the default */
+	const char *decide;	/* "page", "block", "fault"; NULL: the default */
+	int ring;		/* latencies from the scan ring */
+};
+
 /* Start the runtime over the workload's @nvma VMAs (VMA v: @pages[v]
- * pages at @base[v], each registered as a region of its own) with source
- * "mprotect" or "uffd" and blocks of @block pages (0: the default); 0, or
- * -1 with a message printed. */
-int grt_start(const char *source, unsigned int block, uint32_t nvma,
-	      void *const *base, const uint64_t *pages);
+ * pages at @base[v], each registered as a region of its own); 0, or -1
+ * with a message printed. */
+int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
+	      const uint64_t *pages);
 /* TRUTH rt t_ms= acc= and the runtime's counters. */
 void grt_report(uint64_t t_ms, uint64_t acc);
 void grt_stop(uint64_t t_ms, uint64_t acc);

@@ -12,6 +12,10 @@
 #   mprotect    kernel.numa_balancing=0, the runtime with mprotect hint faults
 #   mprotect64  the same with 64-page blocks (not run unless --only asks)
 #   mprotect-free  the same with the runtime's threads on every CPU (idem)
+#   mprotect-block the same deciding a block's slow pages together (idem)
+#   mprotect-fault the same deciding the faulting page alone (idem)
+#   mprotect-ring  block decisions on latencies from the scan ring: the
+#               first version (idem)
 #   uffd        kernel.numa_balancing=0, the runtime with userfaultfd-wp
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
@@ -107,6 +111,9 @@ while [ $i -le "$runs" ]; do
 		mprotect) nb=0; extra="--runtime mprotect" ;;
 		mprotect64) nb=0; extra="--runtime mprotect --rt-block 64" ;;
 		mprotect-free) nb=0; extra="--runtime mprotect --rt-cpus-all" ;;
+		mprotect-block) nb=0; extra="--runtime mprotect --rt-decide block" ;;
+		mprotect-fault) nb=0; extra="--runtime mprotect --rt-decide fault" ;;
+		mprotect-ring) nb=0; extra="--runtime mprotect --rt-decide block --rt-ring" ;;
 		uffd) nb=0; extra="--runtime uffd" ;;
 		*) echo "runtime-truth: unknown configuration $c" >&2; exit 2 ;;
 		esac
