@@ -74,6 +74,22 @@ enum tprt_decide {
 	TPRT_DECIDE_FAULT = 2,
 };
 
+/**
+ * enum tprt_clock - the clock of hint-fault latencies (&struct
+ *	tprt_cfg.clock)
+ * @TPRT_CLOCK_CPU: the process's user CPU time (getrusage(2)): time in
+ *	which the program ran its own code and could touch the page. The
+ *	runtime's own cost (its faults' signals and mprotect() calls, its
+ *	migrations, in system time) does not age a page: a burst of hint
+ *	faults after a pass does not make the pages behind it look cold.
+ *	With N threads busy it runs N times as fast as the wall clock.
+ * @TPRT_CLOCK_WALL: CLOCK_MONOTONIC, as the kernel's latencies
+ */
+enum tprt_clock {
+	TPRT_CLOCK_CPU = 0,
+	TPRT_CLOCK_WALL = 1,
+};
+
 /** The most regions registered at once. */
 #define TPRT_MAX_REGIONS	16
 /** Threads with a counter slot of their own; later threads share one. */
@@ -109,6 +125,7 @@ enum tprt_decide {
  *	are read from /proc/zoneinfo while promotions are queued (default
  *	100; else once a second)
  * @decide: &enum tprt_decide (default %TPRT_DECIDE_PAGE)
+ * @clock: &enum tprt_clock (default %TPRT_CLOCK_CPU)
  */
 struct tprt_cfg {
 	int fast_node;
@@ -127,6 +144,7 @@ struct tprt_cfg {
 	uint32_t queue_pages;
 	uint32_t mem_interval_ms;
 	uint32_t decide;
+	uint32_t clock;
 };
 
 /**

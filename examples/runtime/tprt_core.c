@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/userfaultfd.h>
@@ -33,6 +34,17 @@ uint64_t tprt_now_ns(void)
 		return rt->hooks.now();
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * TPRT_NS_PER_SEC + (uint64_t)t.tv_nsec;
+}
+
+uint64_t tprt_lat_now(const struct tprt_rt *rt)
+{
+	struct rusage ru;
+
+	if (rt->hooks.now || rt->cfg.clock == TPRT_CLOCK_WALL ||
+	    getrusage(RUSAGE_SELF, &ru))
+		return tprt_now_ns();
+	return (uint64_t)ru.ru_utime.tv_sec * TPRT_NS_PER_SEC +
+	       (uint64_t)ru.ru_utime.tv_usec * 1000;
 }
 
 void tprt_cfg_default(struct tprt_cfg *cfg)
@@ -71,7 +83,7 @@ static int cfg_check(const struct tprt_cfg *c)
 	    !c->scan_period_min_ms || c->scan_period_max_ms <
 	    c->scan_period_min_ms || !c->mem_interval_ms ||
 	    c->fast_node < -1 || c->fast_node > 1023 ||
-	    c->decide > TPRT_DECIDE_FAULT)
+	    c->decide > TPRT_DECIDE_FAULT || c->clock > TPRT_CLOCK_WALL)
 		return -EINVAL;
 	return 0;
 }

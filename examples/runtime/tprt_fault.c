@@ -276,8 +276,8 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	if (write)
 		INC(slot->faults_write);
 	lat = rt->cfg.flags & TPRT_F_RING_LATENCY ?
-	      tprt_tp_latency(rt->tp, addr, now) :
-	      tprt_tp_stamp_fault(rt->tp, &r->stamp[b], now);
+	      tprt_tp_latency(rt->tp, addr, tprt_lat_now(rt)) :
+	      tprt_tp_stamp_fault(rt->tp, &r->stamp[b], tprt_lat_now(rt));
 	p0 = b * rt->cfg.block_pages;
 	p1 = p0 + rt->cfg.block_pages < r->npages ?
 	     p0 + rt->cfg.block_pages : r->npages;

@@ -226,6 +226,8 @@ extern _Atomic uint32_t tprt_gen;
 
 /* ---- tprt_core.c ---- */
 uint64_t tprt_now_ns(void);
+/* The latency clock (cfg.clock), ns; the test clock when one is set. */
+uint64_t tprt_lat_now(const struct tprt_rt *rt);
 struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
 				   bool dead);
 /* Test seams for the next tprt_init() (before it: its threads read them). */

@@ -150,7 +150,7 @@ static int apply_run(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 static void stamp_run(struct tprt_rt *rt, struct tprt_region *r,
 		      uint64_t b0, uint64_t b1)
 {
-	uint64_t bp = rt->cfg.block_pages, p1 = b1 * bp, now = tprt_now_ns();
+	uint64_t bp = rt->cfg.block_pages, p1 = b1 * bp, now = tprt_lat_now(rt);
 	uint64_t b;
 
 	if (p1 > r->npages)

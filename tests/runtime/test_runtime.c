@@ -5,9 +5,9 @@
  * pagemap node query, the scan period rule, the handler (restore; the
  * bypass, hot, cold, no-room and top-tier verdicts; the block's slow pages
  * queued; stale faults; the migrator's batch), what a fault decides
- * (page, block, fault) and its latency (stamps, the ring), the per-thread
- * slots and the sweep count. One
- * NUMA node is enough (helpers.h). Part 2, the hazards: test_hazards.c.
+ * (page, block, fault) and its latency (stamps, the ring, the clocks),
+ * the per-thread slots and the sweep count. One NUMA node is enough
+ * (helpers.h). Part 2, the hazards: test_hazards.c.
  */
 #include "helpers.h"
 
@@ -502,6 +502,43 @@ static void test_latency_stamp(void **state)
 	}
 }
 
+/*
+ * The CPU latency clock stands still while the program sleeps and runs
+ * while it computes; the wall clock runs either way.
+ */
+static void test_lat_clock(void **state)
+{
+	struct tprt_rt rt;
+	struct timespec t;
+	uint64_t c0, c1, c2, w0, spin_end;
+	volatile uint64_t sink = 0;
+
+	(void)state;
+	memset(&rt, 0, sizeof(rt));
+	rt.cfg.clock = TPRT_CLOCK_CPU;
+	c0 = tprt_lat_now(&rt);
+	sleep_ms(100);
+	c1 = tprt_lat_now(&rt);
+	assert_true(c1 >= c0);
+	assert_true(c1 - c0 < 50 * TPRT_NS_PER_MS);
+	/* 200 ms of this thread's CPU time, nearly all in user mode. */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	spin_end = (uint64_t)t.tv_sec * TPRT_NS_PER_SEC + (uint64_t)t.tv_nsec +
+		   200 * TPRT_NS_PER_MS;
+	do {
+		for (int i = 0; i < 100000; i++)
+			sink += (uint64_t)i;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((uint64_t)t.tv_sec * TPRT_NS_PER_SEC + (uint64_t)t.tv_nsec <
+		 spin_end);
+	c2 = tprt_lat_now(&rt);
+	assert_true(c2 - c1 >= 100 * TPRT_NS_PER_MS);
+	rt.cfg.clock = TPRT_CLOCK_WALL;
+	w0 = tprt_lat_now(&rt);
+	sleep_ms(100);
+	assert_true(tprt_lat_now(&rt) - w0 >= 100 * TPRT_NS_PER_MS);
+}
+
 /* ---- per-thread slots ------------------------------------------------------ */
 
 #define SL_THREADS	(TPRT_MAX_SLOTS + 2)
@@ -650,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_handler),
 		cmocka_unit_test(test_decide_modes),
 		cmocka_unit_test(test_latency_stamp),
+		cmocka_unit_test(test_lat_clock),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_scan_sweep),
 	};

@@ -180,6 +180,8 @@ echo "truth: booting $vmlinuz under qemu (accel $accel, node0 ${dram}M" \
 	"DRAM + 2 CPUs, node1 ${pmem}M NVDIMM, timeout ${timeout_s}s):" \
 	"truth-guest $*"
 t0=$(date +%s)
+# The children's CPU time (cutime + cstime, in ticks): qemu's is the rise.
+cpu0=$(awk '{print $16 + $17}' /proc/$$/stat)
 rc=0
 timeout -k 5 "$timeout_s" qemu-system-x86_64 -nographic -no-reboot \
 	-accel "$accel" -cpu max -smp 2 -nodefaults -serial stdio \
@@ -193,10 +195,12 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 -nographic -no-reboot \
 	-append "console=ttyS0 panic=-1 loglevel=${TRUTH_LOGLEVEL:-4} printk.time=0 mitigations=off" \
 	</dev/null >"$out/console.log" 2>&1 || rc=$?
 t1=$(date +%s)
+cpu1=$(awk '{print $16 + $17}' /proc/$$/stat)
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
 echo "TRUTH host qemu=$(qemu-system-x86_64 --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q')" \
 	"wall_s=$((t1 - t0)) loadavg=$(cut -d' ' -f1 /proc/loadavg)" \
-	"cpus=$(nproc)" >>"$out/console.txt"
+	"cpus=$(nproc)" \
+	"qemu_cpu_s=$(((cpu1 - cpu0) / $(getconf CLK_TCK)))" >>"$out/console.txt"
 echo "truth: qemu exited $rc after $((t1 - t0))s, console: $out/console.txt"
 echo "$((t1 - t0))" >"$out/wall_s"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

@@ -712,6 +712,8 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-decide D     what a hint fault decides: page, block or fault\n"
 "                        [the runtime's default]\n"
 "      --rt-ring         the runtime's latencies from the scan ring\n"
+"      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
+"                        default]\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
 "  barrier; each VMA of the workload is a mapping of its own (with\n"
 "  --runtime, each registered as a region of its own).\n");
@@ -746,7 +748,7 @@ enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING,
+	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK,
 };
 
 static const struct option longopts[] = {
@@ -777,6 +779,7 @@ static const struct option longopts[] = {
 	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
 	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
 	{ "rt-ring", no_argument, NULL, O_RTRING },
+	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -889,6 +892,9 @@ int main(int argc, char **argv)
 			break;
 		case O_RTRING:
 			rt.ring = 1;
+			break;
+		case O_RTCLOCK:
+			rt.clock = optarg;
 			break;
 		case O_RTCPUS:
 			rt_all_cpus = 1;

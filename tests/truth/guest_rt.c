@@ -48,6 +48,13 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	}
 	if (o->decide)
 		cfg.decide = d;
+	if (o->clock && strcmp(o->clock, "cpu") && strcmp(o->clock, "wall")) {
+		out("TRUTH fail unknown --rt-clock %s\n", o->clock);
+		return -1;
+	}
+	if (o->clock)
+		cfg.clock = strcmp(o->clock, "cpu") ? TPRT_CLOCK_WALL :
+			    TPRT_CLOCK_CPU;
 	ret = tprt_init(&cfg);
 	for (v = 0; !ret && v < nvma; v++)
 		ret = tprt_register(base[v], pages[v] * 4096, src);
@@ -56,10 +63,12 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		return -1;
 	}
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
-	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s\n",
+	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
+	    " clock=%s\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
-	    o->ring ? "ring" : "stamp");
+	    o->ring ? "ring" : "stamp",
+	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall");
 	return 0;
 }
 

@@ -19,6 +19,7 @@ struct grt_opts {
 	unsigned int block;	/* pages; 0: the default */
 	const char *decide;	/* "page", "block", "fault"; NULL: the default */
 	int ring;		/* latencies from the scan ring */
+	const char *clock;	/* "cpu", "wall"; NULL: the default */
 };
 
 /* Start the runtime over the workload's @nvma VMAs (VMA v: @pages[v]

@@ -68,6 +68,10 @@ struct run {
 	double promo, demo, faults, rate, share, oracle, resid, on0;
 	double rt_moved, rt_queue_full, rt_nudges, rt_passes, rt_cold;
 	double host_load;	/* the host's load average when qemu ended */
+	double qemu_cpu;	/* the host CPU time qemu took, s (0: unknown) */
+	char decide[16];	/* the runtime's decision unit */
+	char latency[16];	/* where its latencies came from */
+	char clock[16];		/* their clock */
 };
 
 static struct run runs[MAX_RUNS];
@@ -245,12 +249,17 @@ static void load_run(struct run *r)
 			r->balancing = (int)kv(line, "numa_balancing", -1);
 		} else if (!strncmp(line, "TRUTH runtime ", 14)) {
 			kv_str(line, "source", r->source, sizeof(r->source));
+			kv_str(line, "decide", r->decide, sizeof(r->decide));
+			kv_str(line, "latency", r->latency,
+			       sizeof(r->latency));
+			kv_str(line, "clock", r->clock, sizeof(r->clock));
 		} else if (!strncmp(line, "TRUTH phase ", 12) &&
 			   kv(line, "i", 0) == 1) {
 			r->main_t = kv(line, "t_ms", 0) / 1000;
 			r->main_acc = kv(line, "acc", 0);
 		} else if (!strncmp(line, "TRUTH host ", 11)) {
 			r->host_load = kv(line, "loadavg", -1);
+			r->qemu_cpu = kv(line, "qemu_cpu_s", 0);
 		} else if (!strncmp(line, "TRUTH done ", 11)) {
 			r->end_t = kv(line, "t_ms", 0) / 1000;
 			r->end_acc = kv(line, "acc", 0);
@@ -563,14 +572,23 @@ static void write_table(FILE *f, const char *svg_ref)
 		"itself). Runs (console logs in each directory's console.txt):"
 		"\n\n", (int)strcspn(runs[0].label, "-"), runs[0].label);
 	for (k = 0; k < nr_runs; k++) {
-		const struct run *r = &runs[k];
+		const struct run *r = &runs[k], *b = baseline(k);
 
-		fprintf(f, "* **%s**: kernel.numa_balancing=%d, %s; %.0f s, "
-			"%.0f M accesses (%.0f measured), host load %.1f",
-			r->label, r->balancing,
-			r->source[0] ? r->source : "no runtime", r->end_t,
-			r->end_acc / 1e6, (r->end_acc - r->main_acc) / 1e6,
-			r->host_load);
+		fprintf(f, "* **%s**: kernel.numa_balancing=%d, %s", r->label,
+			r->balancing, r->source[0] ? r->source : "no runtime");
+		if (r->decide[0])
+			fprintf(f, " (decides per %s, latency from the %s, "
+				"%s clock)", r->decide, r->latency, r->clock);
+		fprintf(f, "; %.0f s, %.0f M accesses (%.0f measured), host "
+			"load %.1f", r->end_t, r->end_acc / 1e6,
+			(r->end_acc - r->main_acc) / 1e6, r->host_load);
+		/* Accesses per second of the host's CPU that qemu got. */
+		if (r->qemu_cpu > 0 && b->qemu_cpu > 0)
+			fprintf(f, ", qemu's CPU %.0f s: %.2f M accesses per "
+				"CPU-second, %.2fx", r->qemu_cpu,
+				r->end_acc / r->qemu_cpu / 1e6,
+				(r->end_acc / r->qemu_cpu) /
+				(b->end_acc / b->qemu_cpu));
 		if (r->source[0])
 			fprintf(f, "; the runtime: %.0f passes, %.0f moved, "
 				"%.0f refused cold, %.0f kswapd nudges, "

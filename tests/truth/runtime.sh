@@ -10,13 +10,12 @@
 #
 #   kernel      kernel.numa_balancing=2 (memory tiering), no runtime
 #   mprotect    kernel.numa_balancing=0, the runtime with mprotect hint faults
-#   mprotect64  the same with 64-page blocks (not run unless --only asks)
-#   mprotect-free  the same with the runtime's threads on every CPU (idem)
-#   mprotect-block the same deciding a block's slow pages together (idem)
-#   mprotect-fault the same deciding the faulting page alone (idem)
-#   mprotect-ring  block decisions on latencies from the scan ring: the
-#               first version (idem)
 #   uffd        kernel.numa_balancing=0, the runtime with userfaultfd-wp
+#
+# and, with --only, variants of the runtime's settings, joined with "+"
+# (mprotect+block+wall, say): page, block or fault (what a hint fault
+# decides), cpu or wall (the latency clock), ring (latencies from the scan
+# ring), bN (blocks of N pages), free (the runtime's threads on every CPU).
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -108,13 +107,27 @@ while [ $i -le "$runs" ]; do
 	for c in $only; do
 		case $c in
 		kernel) nb=2; extra="" ;;
-		mprotect) nb=0; extra="--runtime mprotect" ;;
-		mprotect64) nb=0; extra="--runtime mprotect --rt-block 64" ;;
-		mprotect-free) nb=0; extra="--runtime mprotect --rt-cpus-all" ;;
-		mprotect-block) nb=0; extra="--runtime mprotect --rt-decide block" ;;
-		mprotect-fault) nb=0; extra="--runtime mprotect --rt-decide fault" ;;
-		mprotect-ring) nb=0; extra="--runtime mprotect --rt-decide block --rt-ring" ;;
-		uffd) nb=0; extra="--runtime uffd" ;;
+		mprotect*|uffd*)
+			nb=0
+			extra="--runtime ${c%%+*}"
+			# Variants: mprotect+block+wall, say (runtime.sh's header).
+			rest=${c#"${c%%+*}"}
+			for o in $(echo "$rest" | tr '+' ' '); do
+				case $o in
+				page|block|fault) extra="$extra --rt-decide $o" ;;
+				cpu|wall) extra="$extra --rt-clock $o" ;;
+				ring) extra="$extra --rt-ring" ;;
+				free) extra="$extra --rt-cpus-all" ;;
+				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
+				*) echo "runtime-truth: unknown variant $o of $c" >&2
+				   exit 2 ;;
+				esac
+			done
+			case ${c%%+*} in
+			mprotect|uffd) ;;
+			*) echo "runtime-truth: unknown configuration $c" >&2
+			   exit 2 ;;
+			esac ;;
 		*) echo "runtime-truth: unknown configuration $c" >&2; exit 2 ;;
 		esac
 		label=$c
