@@ -225,7 +225,7 @@ int tprt_init(const struct tprt_cfg *cfg)
 	/* Handlers decide from the first fault on: a snapshot now. */
 	if (tprt_mem_sample(rt, &m))
 		memset(&m, 0, sizeof(m));
-	tprt_mem_publish(rt, &m);
+	tprt_mem_publish(rt, &m, 0);
 
 	tprt_rt = rt;
 	atomic_store(&rt->running, 1);

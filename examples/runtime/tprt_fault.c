@@ -204,7 +204,7 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 				continue;
 			}
 			INC(slot->queued);
-			INC(rt->mem.pending);
+			INC(rt->mem.pushed);
 			tprt_migrate_kick(rt);
 		}
 	} else if (v == TPRT_V_REFUSE_NOSPACE) {

@@ -116,13 +116,18 @@ struct tprt_mem {
 /*
  * The memory snapshot: one writer (the migrator), readers in handlers.
  * A latch (two copies, the sequence picks one): a reader never waits for
- * the writer, and retries a bounded number of times.
+ * the writer, and retries a bounded number of times. Each copy holds the
+ * memory and, last, @done as it was before the memory was read: the pages
+ * pushed since (@pushed less it) are queued, or moved after the snapshot
+ * was taken, and come off the free count handlers see.
  */
 struct tprt_memsnap {
 	_Atomic uint32_t seq;
-	_Atomic uint64_t copy[2][TPRT_MEM_FIELDS];
-	/* pages queued for promotion since the last snapshot */
-	_Atomic uint64_t pending;
+	_Atomic uint64_t copy[2][TPRT_MEM_FIELDS + 1];
+	/* pages pushed on the promotion queue, ever */
+	_Atomic uint64_t pushed;
+	/* pages the migrator has taken off the queue and handled, ever */
+	_Atomic uint64_t done;
 };
 
 /* Bounded lock-free queue of page addresses (many producers, one consumer). */
@@ -272,7 +277,8 @@ void tprt_queue_free(struct tprt_queue *q);
 int tprt_queue_push(struct tprt_queue *q, uintptr_t addr);
 size_t tprt_queue_pop(struct tprt_queue *q, uintptr_t *out, size_t max);
 void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m);
-void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m);
+void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m,
+		      uint64_t done);
 int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m);
 int tprt_migrate_start(struct tprt_rt *rt);
 void tprt_migrate_stop(struct tprt_rt *rt);

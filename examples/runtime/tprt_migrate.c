@@ -136,40 +136,46 @@ static void mem_to_array(const struct tprt_mem *m, uint64_t *v)
 	v[5] = m->present;
 }
 
-/* The single writer. */
-void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m)
+/*
+ * The single writer. @done: mem.done read before @m was (every page the
+ * migrator had handled then shows in @m's free count).
+ */
+void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m,
+		      uint64_t done)
 {
 	struct tprt_memsnap *s = &rt->mem;
 	uint32_t seq = atomic_load(&s->seq);
-	uint64_t v[TPRT_MEM_FIELDS];
+	uint64_t v[TPRT_MEM_FIELDS + 1];
 	int i, k;
 
 	mem_to_array(m, v);
+	v[TPRT_MEM_FIELDS] = done;
 	/* Odd: readers use copy 1 while copy 0 is written, then the other. */
 	for (k = 0; k < 2; k++) {
 		atomic_store(&s->seq, seq + 1 + (uint32_t)k);
-		for (i = 0; i < TPRT_MEM_FIELDS; i++)
+		for (i = 0; i <= TPRT_MEM_FIELDS; i++)
 			atomic_store_explicit(&s->copy[k][i], v[i],
 					      memory_order_relaxed);
 	}
-	atomic_store(&s->pending, 0);
 }
 
 /* Any context (handlers): a bounded number of tries, never a wait. */
 void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m)
 {
 	struct tprt_memsnap *s = &rt->mem;
-	uint64_t v[TPRT_MEM_FIELDS], pend;
+	uint64_t v[TPRT_MEM_FIELDS + 1], pend;
 	uint32_t seq;
 	int i, tries = 4;
 
 	do {
 		seq = atomic_load(&s->seq);
-		for (i = 0; i < TPRT_MEM_FIELDS; i++)
+		for (i = 0; i <= TPRT_MEM_FIELDS; i++)
 			v[i] = atomic_load_explicit(&s->copy[seq & 1][i],
 						    memory_order_relaxed);
 	} while (atomic_load(&s->seq) != seq && --tries);
-	pend = atomic_load_explicit(&s->pending, memory_order_relaxed);
+	/* Queued, or moved since the snapshot: not free for this fault. */
+	pend = atomic_load_explicit(&s->pushed, memory_order_relaxed) -
+	       v[TPRT_MEM_FIELDS];
 	m->free = v[0] > pend ? v[0] - pend : 0;
 	m->wmark_min = v[1];
 	m->wmark_low = v[2];
@@ -288,6 +294,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt)
 				TPRT_MF_OTHER : move_fail_reason(status[i])], 1);
 	}
 	atomic_fetch_add(&rt->moved, moved);
+	atomic_fetch_add(&rt->mem.done, n);
 	if (moved)
 		tprt_scan_placement(rt, tprt_now_ns());
 	return n;
@@ -374,9 +381,11 @@ static void *migrator_main(void *arg)
 		struct timespec ts;
 
 		if (now >= next_mem) {
+			uint64_t done = atomic_load(&rt->mem.done);
+
 			if ((v != pushes || now - last_mem >= TPRT_NS_PER_SEC ||
 			     nudge_wanted) && !tprt_mem_sample(rt, &m)) {
-				tprt_mem_publish(rt, &m);
+				tprt_mem_publish(rt, &m, done);
 				last_mem = now;
 				pushes = v;
 			}

@@ -156,13 +156,25 @@ static void test_mem_latch(void **state)
 	assert_int_equal(m.free, 5000);
 	assert_int_equal(m.wmark_high, 200);
 	assert_int_equal(m.wmark_promo, 300);
-	/* Queued promotions come off the free count until the next one. */
-	atomic_store(&tprt_rt->mem.pending, 40);
+	/* Queued promotions come off the free count. */
+	atomic_fetch_add(&tprt_rt->mem.pushed, 40);
 	tprt_mem_read(tprt_rt, &m);
 	assert_int_equal(m.free, 4960);
-	atomic_store(&tprt_rt->mem.pending, 9000);
+	atomic_fetch_add(&tprt_rt->mem.pushed, 9000);
 	tprt_mem_read(tprt_rt, &m);
 	assert_int_equal(m.free, 0);
+	/*
+	 * A snapshot taken while 1000 of them were handled: the other 8040
+	 * are queued still, or moved after it; they stay off until a
+	 * snapshot taken after they were handled.
+	 */
+	m.free = 10000;
+	tprt_mem_publish(tprt_rt, &m, 1000);
+	tprt_mem_read(tprt_rt, &m);
+	assert_int_equal(m.free, 10000 - 8040);
+	atomic_fetch_add(&tprt_rt->mem.done, 9040);
+	tprt_mem_read(tprt_rt, &m);
+	assert_int_equal(m.free, 10000 - 8040);
 	mem_set(7000, 100);
 	tprt_mem_read(tprt_rt, &m);
 	assert_int_equal(m.free, 7000);
