@@ -101,7 +101,11 @@ struct tprt_slot {
 	_Atomic uint64_t queue_full;
 } __attribute__((aligned(TPRT_CACHELINE)));
 
-/* The fast node's memory, in pages (tierpol's struct tp_node_mem). */
+/*
+ * The fast node's memory, in pages (tierpol's struct tp_node_mem): the
+ * zone with the most room (tprt_mem_sample()). @wake and @slack are for a
+ * kswapd nudge, filled by tprt_mem_sample() only (0 from the snapshot).
+ */
 struct tprt_mem {
 	uint64_t free;
 	uint64_t wmark_min;
@@ -109,6 +113,8 @@ struct tprt_mem {
 	uint64_t wmark_high;
 	uint64_t wmark_promo;
 	uint64_t present;
+	uint64_t wake;
+	uint64_t slack;
 };
 
 #define TPRT_MEM_FIELDS	6

@@ -184,61 +184,6 @@ void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m)
 	m->present = v[5];
 }
 
-/*
- * The fast node's top populated zone (free pages and watermarks; the
- * promo watermark computed as the kernel does) and the node's present
- * pages, from /proc/zoneinfo.
- */
-int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m)
-{
-	unsigned long long v, free = 0, min = 0, low = 0, high = 0;
-	unsigned long long managed = 0, present = 0;
-	char line[256];
-	FILE *f = fopen("/proc/zoneinfo", "r");
-	int node = -1, n;
-	char zone[32];
-	struct tprt_mem z = { 0 };
-	bool found = false;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %d, zone %31s", &n, zone) == 2) {
-			node = n;
-			continue;
-		}
-		if (node != rt->fast_node)
-			continue;
-		if (sscanf(line, " pages free %llu", &v) == 1)
-			free = v;
-		else if (sscanf(line, " min %llu", &v) == 1)
-			min = v;
-		else if (sscanf(line, " low %llu", &v) == 1)
-			low = v;
-		else if (sscanf(line, " high %llu", &v) == 1)
-			high = v;
-		else if (sscanf(line, " present %llu", &v) == 1)
-			present += v;
-		else if (sscanf(line, " managed %llu", &v) == 1 && v) {
-			/* A populated zone; a later one is higher. */
-			managed = v;
-			z.free = free;
-			z.wmark_min = min;
-			z.wmark_low = low;
-			z.wmark_high = high;
-			z.wmark_promo = tprt_tp_wmark_promo(min, high, managed,
-							    rt->zone_scale);
-			found = true;
-		}
-	}
-	fclose(f);
-	if (!found)
-		return -ENOENT;
-	z.present = present;
-	*m = z;
-	return 0;
-}
-
 void tprt_migrate_kick(struct tprt_rt *rt)
 {
 	uint32_t n = atomic_fetch_add(&rt->mig_futex, 1) + 1;
@@ -304,7 +249,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt)
 static void nudge(struct tprt_rt *rt, uint64_t now)
 {
 	unsigned long mask[16] = { 0 };
-	uint64_t target, want, wake, floor, t;
+	uint64_t target, want, t;
 	struct tprt_mem m;
 	size_t len;
 	char *p;
@@ -318,20 +263,17 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 		return;		/* room enough */
 	/*
 	 * Enough to end near the target once kswapd has balanced the node
-	 * to its high watermark, and at least enough to go below low; but
-	 * never below min + half the min-low gap. Below that already (no
-	 * allocation has woken kswapd since), one page: the allocator's slow
-	 * path wakes kswapd before it reclaims anything itself.
+	 * to its high watermark, and at least enough to take every zone
+	 * below its low one (tprt_mem_sample()); but no zone below min +
+	 * half the min-low gap. Below that already (no allocation has woken
+	 * kswapd since), one page: the allocator's slow path wakes kswapd
+	 * before it reclaims anything itself.
 	 */
 	want = target > m.wmark_high ? target - m.wmark_high : 1;
-	wake = m.free > m.wmark_low ? m.free - m.wmark_low + 1 : 1;
-	floor = m.wmark_min + (m.wmark_low - m.wmark_min) / 2;
-	if (want < wake)
-		want = wake;
-	if (m.free <= floor)
-		want = 1;
-	else if (want > m.free - floor)
-		want = m.free - floor;
+	if (want < m.wake)
+		want = m.wake;
+	if (want > m.wake + m.slack)
+		want = m.wake + m.slack;
 	len = want << rt->page_shift;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

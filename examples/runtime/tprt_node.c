@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,4 +133,107 @@ int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes)
 	if (pid)
 		close(fd);
 	return any_present && !any_pfn ? -EPERM : 0;
+}
+
+/* ---- the fast node's memory ---------------------------------------------- */
+
+/* One zone of the fast node, from /proc/zoneinfo. */
+struct zone_rec {
+	uint64_t free, min, low, high, managed, present, reserve;
+};
+
+/*
+ * The fast node's memory as the kernel's promotion path sees it: it has
+ * room for nr pages if any zone has more than its high watermark plus nr
+ * free, above what the zone keeps back from movable allocations (its
+ * lowmem reserve; migrate_balanced_pgdat(), pgdat_free_space_enough()).
+ * So the runtime's view is the zone with the most room: its free pages
+ * less its reserve, and its watermarks (the promo one computed as the
+ * kernel does). A node whose top zone is full may have room in a lower
+ * one (DMA beside DMA32 on a small node): the kernel promotes into it, and
+ * kswapd does not reclaim before every zone is below its mark
+ * (pgdat_balanced()), so the runtime must count it too.
+ *
+ * For a kswapd nudge: @wake, the pages an allocation takes before every
+ * zone is below its low watermark (plus reserve), when the allocator wakes
+ * kswapd; @slack, the pages it may take beyond that before a zone comes
+ * within half way of its min watermark.
+ */
+static void zone_add(const struct zone_rec *z, struct tprt_mem *m,
+		     int64_t *best, uint32_t scale)
+{
+	int64_t room = (int64_t)z->free - (int64_t)(z->reserve + z->high);
+	uint64_t low = z->low + z->reserve;
+	uint64_t floor = z->min + (z->low - z->min) / 2 + z->reserve;
+
+	m->present += z->present;
+	if (!z->managed)
+		return;
+	if (z->free > low)
+		m->wake += z->free - low;
+	if ((z->free < low ? z->free : low) > floor)
+		m->slack += (z->free < low ? z->free : low) - floor;
+	if (*best != INT64_MIN && room <= *best)
+		return;
+	*best = room;
+	m->free = z->free > z->reserve ? z->free - z->reserve : 0;
+	m->wmark_min = z->min;
+	m->wmark_low = z->low;
+	m->wmark_high = z->high;
+	m->wmark_promo = tprt_tp_wmark_promo(z->min, z->high, z->managed,
+					     scale);
+}
+
+int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m)
+{
+	struct tprt_mem out = { 0 };
+	struct zone_rec z = { 0 };
+	int64_t best = INT64_MIN;
+	unsigned long long v;
+	bool in = false;
+	char line[256], name[32], *p;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	int n;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &n, name) == 2) {
+			if (in)
+				zone_add(&z, &out, &best, rt->zone_scale);
+			memset(&z, 0, sizeof(z));
+			in = n == rt->fast_node;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, " pages free %llu", &v) == 1)
+			z.free = v;
+		else if (sscanf(line, " min %llu", &v) == 1)
+			z.min = v;
+		else if (sscanf(line, " low %llu", &v) == 1)
+			z.low = v;
+		else if (sscanf(line, " high %llu", &v) == 1)
+			z.high = v;
+		else if (sscanf(line, " present %llu", &v) == 1)
+			z.present = v;
+		else if (sscanf(line, " managed %llu", &v) == 1)
+			z.managed = v;
+		else if ((p = strstr(line, "protection: (")))
+			/* The reserve against the highest zone: the largest. */
+			for (p += 13; *p && *p != ')'; p++)
+				if (sscanf(p, "%llu", &v) == 1) {
+					if (v > z.reserve)
+						z.reserve = v;
+					p += strspn(p, "0123456789") - 1;
+				}
+	}
+	if (in)
+		zone_add(&z, &out, &best, rt->zone_scale);
+	fclose(f);
+	if (best == INT64_MIN)
+		return -ENOENT;
+	out.wake++;
+	*m = out;
+	return 0;
 }
