@@ -140,6 +140,7 @@ check: $(TEST_BINS)
 	done; \
 	if [ $$fail = 0 ]; then echo "ALL TESTS PASSED"; \
 	else echo "SOME TESTS FAILED"; exit 1; fi
+
 # ---- header hygiene and C++ (issue 13) -----------------------------------
 #
 #   make check-headers  every public header on its own and included twice,
@@ -217,7 +218,6 @@ check: check-headers check-cxx
 
 .PHONY: check-headers check-cxx
 
-
 # ---- examples and the main program --------------------------------------
 
 $(O)/examples/%: examples/%.c $(STATIC_LIB)
@@ -229,6 +229,7 @@ examples: $(EXAMPLE_BINS)
 
 # "make run" (tiersim's default suite) is in the tiersim section below.
 
+# ---- docs ----------------------------------------------------------------
 #
 #   make docs                the API reference: Doxygen HTML in
 #                            $(O)/docs/html, warnings are errors; the
@@ -257,18 +258,18 @@ check: check-doc-examples check-bad-input-doc
 
 .PHONY: check-doc-examples check-bad-input-doc
 
-# ---- docs ----------------------------------------------------------------
 
 docs:
 	@command -v doxygen >/dev/null || { \
 		echo "doxygen is missing. Run: sudo apt-get install doxygen" >&2; \
 		exit 1; }
-	$(Q)rm -rf $(O)/docs/html
 	$(call msg,DOXYGEN,$(O)/docs/html)
+	$(Q)rm -rf $(O)/docs/html
 	$(Q)mkdir -p $(O)/docs
-	$(Q)perl docs/check-links.pl $(O)/docs/html
 	$(Q)doxygen docs/Doxyfile
+	$(Q)perl docs/check-links.pl $(O)/docs/html
 
+# ---- install -------------------------------------------------------------
 #
 #   make install     headers, libtierpol.a, libtierpol.so.1, tierpol.pc,
 #                    tiersim and its man page, under PREFIX (/usr/local);
@@ -302,7 +303,6 @@ define LOADER_CACHE
 		echo "note: not root, so the loader's cache is not refreshed. If $(LIBDIR) is a system directory (/usr/local/lib, /usr/lib), run: sudo ldconfig. Otherwise link programs with -Wl,-rpath,$(LIBDIR) or run them with LD_LIBRARY_PATH=$(LIBDIR)."; \
 	fi
 endef
-# ---- install -------------------------------------------------------------
 
 install: all $(O)/examples/tiersim
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/tierpol \
