@@ -1,61 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka: the bad-input table of docs/BAD_INPUT.md, one named case per row.
- *
- *  - config rows: one field of one public config struct (its size field
- *    included) set to a value at or beyond its documented range; init
- *    (and tune, where there is one) must return the documented code, and
- *    on error leave the object byte-for-byte unchanged; a tune must also
- *    keep the clock (tps) given at init;
- *  - call rows: bad per-call inputs (empty folio, watermarks out of order,
- *    empty VMA, ...) and NULL arguments of the functions that return an
- *    error for them (init, tune, preset);
- *  - contract rows: the functions whose NULL or uninitialised arguments are
- *    the caller's contract (TP_ASSERT in lib/tp_seam.h). Built with
- *    -DTP_DEBUG (make check-debug) each row forks a child that must die of
- *    SIGILL/SIGTRAP; in release builds the rows are skipped, since the
- *    violation is undefined there (a kernel build warns once with
- *    CONFIG_DEBUG_VM).
+ * CMocka: the bad-input table of docs/BAD_INPUT.md for the scan ring, the
+ * rate limiter, the threshold controller, the policy, the access-time
+ * stamp and the VMA scan, one named case per row (tests/bad_input.h says
+ * what config, call and contract rows check). The goal controller, the
+ * hotness record and the fault-count clock are in test_bad_input_algos.c.
  */
-#include <errno.h>
-#include <setjmp.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <cmocka.h>
-
-#include <tierpol/tierpol.h>
-#include "selftest/selftest.h"	/* u32, u64 */
-
-#define U32_MAX_	0xffffffffULL
-#define U64_MAX_	(~0ULL)
-#define POISON		0xa5
+#include "bad_input.h"
 
 /* ---- config rows ---------------------------------------------------------- */
 
 enum comp { RING, LIMITER, THRESH, POLICY, ATIME, VMA };
-
-struct cfg_row {
-	const char *name;
-	enum comp comp;
-	size_t off, size;	/* the field */
-	u64 value;
-	int want;		/* 0, -EINVAL or -ERANGE */
-	u32 base;		/* base config variant (component specific) */
-};
-
-#define ROW_B(comp, type, field, val, want, base) {			\
-	#type "." #field " = " #val, comp, offsetof(struct type, field), \
-	sizeof(((struct type *)0)->field), (u64)(val), want, base }
-#define ROW(comp, type, field, val, want) \
-	ROW_B(comp, type, field, val, want, 0)
 
 static const struct cfg_row cfg_rows[] = {
 	/* the size field of every config: at least the known fields */
@@ -251,24 +206,6 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(VMA, tp_vma_profile_cfg, scan_delay, TP_TIME_MAX / 4 + 1, -ERANGE),
 	ROW(VMA, tp_vma_profile_cfg, scan_delay, U64_MAX_, -ERANGE),
 };
-
-/* A tune with the row's config: the clock must stay the init's. */
-static int tune_want(const struct cfg_row *r, size_t tps_off, u32 tps)
-{
-	if (!r->want && r->off == tps_off && r->value != tps)
-		return -EINVAL;
-	return r->want;
-}
-
-static void set_field(void *cfg, const struct cfg_row *r)
-{
-	u32 v32 = (u32)r->value;
-
-	if (r->size == sizeof(u32))
-		memcpy((char *)cfg + r->off, &v32, sizeof(v32));
-	else
-		memcpy((char *)cfg + r->off, &r->value, sizeof(u64));
-}
 
 static struct tp_scan_pass passes[TP_RING_DEPTH_MAX];
 
@@ -883,11 +820,6 @@ static void call_thresh_unit_2p63(void **state)
 
 /* ---- contract rows: TP_ASSERT traps under -DTP_DEBUG ------------------------ */
 
-struct contract_row {
-	const char *name;
-	void (*fn)(void);
-};
-
 static struct tp_scan_ring z_ring;
 static struct tp_limiter z_lim;
 static struct tp_thresh z_thr;
@@ -1156,8 +1088,6 @@ static void c_vma_done_null(void)
 	tp_vma_scan_done(NULL, 0);
 }
 
-#define CROW(fn, what)	{ #fn ": " what, fn }
-
 static const struct contract_row contract_rows[] = {
 	CROW(c_ring_record_null, "tp_scan_ring_record(NULL)"),
 	CROW(c_ring_record_uninit, "tp_scan_ring_record(zero-filled ring)"),
@@ -1204,45 +1134,7 @@ static const struct contract_row contract_rows[] = {
 	CROW(c_vma_done_null, "tp_vma_scan_done(NULL)"),
 };
 
-static void run_contract_row(void **state)
-{
-#ifdef TP_DEBUG
-	const struct contract_row *r = *state;
-	struct rlimit no_core = { 0, 0 };
-	int status, sig;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* The child dies of the trap itself, not of CMocka's handler. */
-		signal(SIGILL, SIG_DFL);
-		signal(SIGTRAP, SIG_DFL);
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		setrlimit(RLIMIT_CORE, &no_core);
-		r->fn();
-		_exit(0);	/* no trap: the parent fails the row */
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	if (sig != SIGILL && sig != SIGTRAP)
-		print_error("%s: child %s %d, want SIGILL or SIGTRAP\n", r->name,
-			    sig ? "died of signal" : "exited with",
-			    sig ? sig : WEXITSTATUS(status));
-	assert_true(sig == SIGILL || sig == SIGTRAP);
-#else
-	(void)state;
-	skip();	/* contract checks compile away without TP_DEBUG */
-#endif
-}
-
 /* ---- main: one named CMocka case per row ------------------------------------ */
-
-#define N_CFG		(sizeof(cfg_rows) / sizeof(cfg_rows[0]))
-#define N_CONTRACT	(sizeof(contract_rows) / sizeof(contract_rows[0]))
 
 static const struct CMUnitTest call_tests[] = {
 	cmocka_unit_test(call_decide_empty_folio),
@@ -1263,26 +1155,9 @@ static const struct CMUnitTest call_tests[] = {
 	cmocka_unit_test(call_thresh_unit_2p63),
 };
 
-#define N_CALL		(sizeof(call_tests) / sizeof(call_tests[0]))
-
 int main(void)
 {
-	static struct CMUnitTest tests[N_CFG + N_CALL + N_CONTRACT];
-	size_t i, n = 0;
-
-	for (i = 0; i < N_CFG; i++) {
-		tests[n].name = cfg_rows[i].name;
-		tests[n].test_func = run_cfg_row;
-		tests[n].initial_state = (void *)&cfg_rows[i];
-		n++;
-	}
-	for (i = 0; i < N_CALL; i++)
-		tests[n++] = call_tests[i];
-	for (i = 0; i < N_CONTRACT; i++) {
-		tests[n].name = contract_rows[i].name;
-		tests[n].test_func = run_contract_row;
-		tests[n].initial_state = (void *)&contract_rows[i];
-		n++;
-	}
-	return _cmocka_run_group_tests("bad_input", tests, n, NULL, NULL);
+	return run_bad_input("bad_input", cfg_rows, ARRAY_LEN(cfg_rows),
+			     run_cfg_row, call_tests, ARRAY_LEN(call_tests),
+			     contract_rows, ARRAY_LEN(contract_rows));
 }
