@@ -107,6 +107,29 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(THRESH, tp_thresh_cfg, rate_limit, 0, 0),
 	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX, 0),
 	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX + 1, -ERANGE),
+	ROW(THRESH, tp_thresh_cfg, variant, TP_THRESH_HISTOGRAM, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, 0, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, 1, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX + 1, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, batch, U32_MAX_, -EINVAL),
+	/* base 1: the histogram (bins sized from the bound, 2^62 included) */
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, 0, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, 1, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, 1ULL << 13, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, TP_TIME_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, TP_TIME_MAX + 1, -ERANGE, 1),
+	ROW_B(THRESH, tp_thresh_cfg, steps, 1, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, steps, TP_THRESH_STEPS_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, period, 0, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, rate_limit, 0, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, batch, 8, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX + 1, -EINVAL, 1),
+	/* base 2: also a reference above the range: -EINVAL is checked first */
+	ROW_B(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX + 1, -EINVAL, 2),
+	ROW_B(THRESH, tp_thresh_cfg, variant, 3, -EINVAL, 2),
 	/* policy (base: the Linux 6.1 preset at 1000 ticks/s) */
 	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_DISABLED, 0),
 	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_NORMAL | TP_MODE_TIERING, 0),
@@ -163,7 +186,25 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 1, 0),
 	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, U32_MAX_, 0),
 	ROW(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_RFC2020, 0),
+	ROW(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_HISTOGRAM, 0),
 	ROW(POLICY, tp_policy_cfg, thresh_variant, 3, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, thresh_variant, U32_MAX_, -EINVAL),
+	ROW(POLICY, tp_policy_cfg, flags, TP_POL_HOTNESS | TP_POL_LAT_FAULTS, 0),
+	/* the fault-count clock's switch needs nothing: alone, it does nothing */
+	ROW(POLICY, tp_policy_cfg, flags, TP_POL_LAT_FAULTS, 0),
+	/* without TP_POL_LAT_FAULTS the threshold in faults is not read */
+	ROW(POLICY, tp_policy_cfg, hot_threshold_faults, 0, 0),
+	ROW(POLICY, tp_policy_cfg, hot_threshold_faults, U64_MAX_, 0),
+	/* base 5: the Linux 6.1 preset with latencies in hint faults */
+	ROW_B(POLICY, tp_policy_cfg, hot_threshold_faults, 0, 0, 5),
+	ROW_B(POLICY, tp_policy_cfg, hot_threshold_faults, 1, 0, 5),
+	ROW_B(POLICY, tp_policy_cfg, hot_threshold_faults, TP_TIME_MAX, 0, 5),
+	ROW_B(POLICY, tp_policy_cfg, hot_threshold_faults, TP_TIME_MAX + 1,
+	      -ERANGE, 5),
+	ROW_B(POLICY, tp_policy_cfg, hot_threshold_faults, U64_MAX_, -ERANGE, 5),
+	/* ... where the threshold in milliseconds is not read */
+	ROW_B(POLICY, tp_policy_cfg, hot_threshold_ms, U32_MAX_, 0, 5),
+	ROW_B(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_HISTOGRAM, 0, 5),
 	ROW(POLICY, tp_policy_cfg, limiter_variant, TP_LIMITER_BUCKET, 0),
 	ROW(POLICY, tp_policy_cfg, limiter_variant, 3, -EINVAL),
 	ROW(POLICY, tp_policy_cfg, wmark_variant, TP_WMARK_RFC2020, 0),
@@ -259,15 +300,29 @@ static void row_limiter(const struct cfg_row *r)
 		assert_memory_equal(&l, &copy, sizeof(l));
 }
 
+/* Latencies a histogram records in the accepted rows: every bin, no UB. */
+static const u64 thresh_lat[] = {
+	0, 1, 999, 1000, 1ULL << 40, TP_TIME_MAX, U64_MAX_ - 1,
+	TP_LATENCY_UNKNOWN,
+};
+
 static void row_thresh(const struct cfg_row *r)
 {
 	struct tp_thresh_cfg good = { .sz = sizeof(good), .tps = 1000,
 				      .ref_th = 1000, .rate_limit = 100 };
-	struct tp_thresh_cfg cfg = good;
+	struct tp_thresh_cfg cfg;
+	struct tp_thresh_cpu cpu;
 	struct tp_thresh t, copy;
-	u64 cand = 3, th;
+	u64 cand = 3, th, max;
+	size_t i;
 	int ret;
 
+	/* base 1: the histogram; base 2: also a reference above the range */
+	if (r->base == 1)
+		good.variant = TP_THRESH_HISTOGRAM;
+	cfg = good;
+	if (r->base == 2)
+		cfg.ref_th = TP_TIME_MAX + 1;
 	set_field(&cfg, r);
 	memset(&t, POISON, sizeof(t));
 	copy = t;
@@ -280,12 +335,21 @@ static void row_thresh(const struct cfg_row *r)
 		 * Accepted: the threshold is positive and stays so, or 0 for
 		 * a reference of 0 (the kernel's "nothing is hot").
 		 */
+		max = cfg.variant == TP_THRESH_RFC2020 ? cfg.ref_th :
+		      2 * cfg.ref_th;
 		th = tp_thresh_get(&t);
 		assert_true(cfg.ref_th ? th > 0 : th == 0);
+		assert_true(th <= max);
+		/* Any latency and page count is recorded (or ignored). */
+		memset(&cpu, 0, sizeof(cpu));
+		for (i = 0; i < ARRAY_LEN(thresh_lat); i++)
+			tp_thresh_record(&t, &cpu, thresh_lat[i], i + 1);
+		tp_thresh_record(&t, &cpu, 5, TP_RATE_MAX);
 		cand += 1000000;
 		(void)tp_thresh_update(&t, cand, 100 + TP_TIME_MAX + 1);
 		th = tp_thresh_get(&t);
 		assert_true(cfg.ref_th ? th > 0 : th == 0);
+		assert_true(th <= max);
 	}
 
 	assert_int_equal(tp_thresh_init(&t, &good, cand, 100), 0);
@@ -310,6 +374,8 @@ static void row_policy(const struct cfg_row *r)
 		good.limiter_variant = TP_LIMITER_BUCKET;
 	if (r->base == 4)
 		good.rate_limit_mbps = 1;
+	if (r->base == 5)
+		good.flags |= TP_POL_LAT_FAULTS;
 	cfg = good;
 	if (r->base == 2)
 		cfg.burst_pages = TP_RATE_MAX + 1;
@@ -681,6 +747,28 @@ static void call_preset_bad(void **state)
 	assert_int_equal(tp_policy_init(&pol, &cfg), -EINVAL);
 }
 
+/*
+ * A preset writes every field (the struct has no padding): filled over
+ * two different poisons, the results are the same bytes. 1.0's first
+ * presets left hot_threshold_faults as it was, and TP_POL_LAT_FAULTS then
+ * took whatever the caller's stack held for a threshold.
+ */
+static void call_preset_fills_every_field(void **state)
+{
+	struct tp_policy_cfg a, b;
+	u32 p;
+
+	(void)state;
+	for (p = TP_PRESET_RFC2020; p <= TP_PRESET_LINUX61; p++) {
+		memset(&a, POISON, sizeof(a));
+		memset(&b, ~POISON & 0xff, sizeof(b));
+		assert_int_equal(tp_policy_preset(&a, p, 1000), 0);
+		assert_int_equal(tp_policy_preset(&b, p, 1000), 0);
+		assert_memory_equal(&a, &b, sizeof(a));
+		assert_true(a.hot_threshold_faults == 0);
+	}
+}
+
 static void call_init_null(void **state)
 {
 	struct tp_scan_ring_cfg rc = { .sz = sizeof(rc) };
@@ -791,6 +879,92 @@ static void call_helpers_edges(void **state)
 	assert_false(tp_promote_room(&m, U64_MAX_));
 	assert_true(tp_vma_scan_ratelimit(0) == 1);
 	assert_true(tp_vma_scan_ratelimit(U64_MAX_) == 1);
+}
+
+/*
+ * tp_thresh_record(): the other variants ignore it and write nothing; the
+ * histogram ignores an unknown latency and 0 pages; the largest folio
+ * (2^32 pages) is one batch by itself and reaches the shared bins at once.
+ */
+static void call_thresh_record_inputs(void **state)
+{
+	struct tp_thresh_cfg cfg = { .sz = sizeof(cfg),
+				     .variant = TP_THRESH_LINUX61, .tps = 1000,
+				     .ref_th = 1000, .period = 1000,
+				     .rate_limit = 100, .batch = 8 };
+	struct tp_thresh_cpu cpu, cpu_copy;
+	struct tp_thresh t, copy;
+
+	(void)state;
+	memset(&cpu, 0, sizeof(cpu));
+	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
+	copy = t;
+	cpu_copy = cpu;
+	tp_thresh_record(&t, &cpu, 10, 5);
+	assert_memory_equal(&t, &copy, sizeof(t));
+	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
+
+	cfg.variant = TP_THRESH_HISTOGRAM;
+	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
+	copy = t;
+	tp_thresh_record(&t, &cpu, TP_LATENCY_UNKNOWN, 5);
+	tp_thresh_record(&t, &cpu, 10, 0);
+	assert_memory_equal(&t, &copy, sizeof(t));
+	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
+
+	/*
+	 * 2^32 pages at 10 ms (bin [8, 16)) against a budget of 200: 8 +
+	 * 8 x 200 / 2^32 = 8, raised to the step, 125.
+	 */
+	tp_thresh_record(&t, &cpu, 10, TP_RATE_MAX);
+	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
+	assert_int_equal(tp_thresh_update(&t, 0, 1001), TP_TH_LOWERED);
+	assert_true(tp_thresh_get(&t) == 125);
+}
+
+/*
+ * TP_POL_LAT_FAULTS: the threshold is hot_threshold_faults, in hint faults
+ * (0: 1,000,000), never converted with tps; hot_threshold_ms is not read.
+ */
+static void call_policy_lat_faults(void **state)
+{
+	struct tp_fault f = { .nr_pages = 1 };
+	struct tp_node_mem m = good_mem;
+	struct tp_policy_cfg cfg;
+	struct tp_node_stats st;
+	struct tp_policy pol;
+
+	(void)state;
+	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000), 0);
+	cfg.flags |= TP_POL_LAT_FAULTS;
+	cfg.hot_threshold_ms = 7;
+	assert_int_equal(tp_policy_init(&pol, &cfg), 0);
+	assert_int_equal(tp_node_init(&node, &pol, 0), 0);
+	memset(&slot, 0, sizeof(slot));
+	tp_node_stats_read(&pol, &node, &st);
+	assert_true(st.threshold == TP_DEFAULT_HOT_THRESHOLD_FAULTS);
+	m.free = m.wmark_promo + 10;	/* no bypass */
+	f.latency = TP_DEFAULT_HOT_THRESHOLD_FAULTS - 1;
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 1), TP_PROMOTE);
+	f.latency = TP_DEFAULT_HOT_THRESHOLD_FAULTS;
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 2),
+			 TP_REFUSE_COLD);
+	/* A fixed threshold of 5000 faults, by a tune. */
+	cfg.flags &= ~(TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET);
+	cfg.hot_threshold_faults = 5000;
+	assert_int_equal(tp_policy_tune(&pol, &cfg), 0);
+	tp_node_stats_read(&pol, &node, &st);
+	assert_true(st.threshold == 5000);
+	f.latency = 4999;
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 3), TP_PROMOTE);
+	f.latency = 5000;
+	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 4),
+			 TP_REFUSE_COLD);
+	/* Without the switch the same settings are 7 ms again. */
+	cfg.flags &= ~TP_POL_LAT_FAULTS;
+	assert_int_equal(tp_policy_tune(&pol, &cfg), 0);
+	tp_node_stats_read(&pol, &node, &st);
+	assert_true(st.threshold == 7);
 }
 
 /*
@@ -932,6 +1106,29 @@ static void c_thr_get_uninit(void)
 static void c_thr_reset_null(void)
 {
 	tp_thresh_reset(NULL, true, 0, 0);
+}
+
+static struct tp_thresh_cpu z_thr_cpu;
+
+static void c_thr_record_null(void)
+{
+	tp_thresh_record(NULL, &z_thr_cpu, 1, 1);
+}
+
+static void c_thr_record_uninit(void)
+{
+	tp_thresh_record(&z_thr, &z_thr_cpu, 1, 1);
+}
+
+/* The slot is checked whatever the variant (the RFC's ignores the call). */
+static void c_thr_record_null_slot(void)
+{
+	struct tp_thresh_cfg cfg = { .sz = sizeof(cfg), .tps = 1000 };
+	struct tp_thresh t;
+
+	if (tp_thresh_init(&t, &cfg, 0, 0))
+		_exit(3);
+	tp_thresh_record(&t, NULL, 1, 1);
 }
 
 static void c_policy_tune_uninit(void)
@@ -1106,6 +1303,9 @@ static const struct contract_row contract_rows[] = {
 	CROW(c_thr_tune_uninit, "tp_thresh_tune(zero-filled)"),
 	CROW(c_thr_get_uninit, "tp_thresh_get(zero-filled)"),
 	CROW(c_thr_reset_null, "tp_thresh_reset(NULL)"),
+	CROW(c_thr_record_null, "tp_thresh_record(NULL)"),
+	CROW(c_thr_record_uninit, "tp_thresh_record(zero-filled)"),
+	CROW(c_thr_record_null_slot, "tp_thresh_record(slot NULL)"),
 	CROW(c_policy_tune_uninit, "tp_policy_tune(zero-filled)"),
 	CROW(c_node_reset_null, "tp_node_reset(NULL)"),
 	CROW(c_decide_null_policy, "tp_decide(policy NULL)"),
@@ -1148,11 +1348,14 @@ static const struct CMUnitTest call_tests[] = {
 	cmocka_unit_test(call_limiter_requests),
 	cmocka_unit_test(call_vma_empty),
 	cmocka_unit_test(call_preset_bad),
+	cmocka_unit_test(call_preset_fills_every_field),
 	cmocka_unit_test(call_init_null),
 	cmocka_unit_test(call_node_init_uninitialised_policy),
 	cmocka_unit_test(call_ring_latency_zero_filled),
 	cmocka_unit_test(call_helpers_edges),
 	cmocka_unit_test(call_thresh_unit_2p63),
+	cmocka_unit_test(call_policy_lat_faults),
+	cmocka_unit_test(call_thresh_record_inputs),
 };
 
 int main(void)
