@@ -322,12 +322,15 @@ static void call_hot_record_inputs(void **state)
 /*
  * Objects no init accepted, which these functions cannot tell apart from
  * valid ones (docs/BAD_INPUT.md, Findings): a zero-filled goal controller
- * answers 0 (below any valid bound); a zero-filled clock reads 0; a
- * zero-filled hotness format is the byte format with a threshold of 0,
- * which makes every recorded page ready at once.
+ * answers 0 (below any valid bound), and a tune makes it one whose output
+ * reads as its minimum; a zero-filled clock reads 0; a zero-filled hotness
+ * format is the byte format with a threshold of 0, which makes every
+ * recorded page ready at once.
  */
 static void call_algos_zero_filled(void **state)
 {
+	struct tp_goal_cfg c = { .sz = sizeof(c), .goal = 100, .min = 3,
+				 .max = 1000 };
 	static struct tp_goal g;
 	static struct tp_fault_clock clk;
 	static struct tp_hot h;
@@ -335,6 +338,9 @@ static void call_algos_zero_filled(void **state)
 	(void)state;
 	assert_true(tp_goal_get(&g) == 0);
 	assert_true(tp_goal_update(&g, 5) == 0);
+	assert_int_equal(tp_goal_tune(&g, &c), 0);
+	assert_true(tp_goal_get(&g) == 3);
+	assert_true(tp_goal_update(&g, 0) == 6);
 	assert_true(tp_fault_clock_now(&clk) == 0);
 	assert_true(tp_hot_ready(&h, tp_hot_record(&h, 0, 0, 1000)));
 }
