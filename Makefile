@@ -263,11 +263,11 @@ docs:
 	@command -v doxygen >/dev/null || { \
 		echo "doxygen is missing. Run: sudo apt-get install doxygen" >&2; \
 		exit 1; }
-	$(Q)rm -rf $(O)/docs/html
 	$(call msg,DOXYGEN,$(O)/docs/html)
+	$(Q)rm -rf $(O)/docs/html
 	$(Q)mkdir -p $(O)/docs
-	$(Q)perl docs/check-links.pl $(O)/docs/html
 	$(Q)doxygen docs/Doxyfile
+	$(Q)perl docs/check-links.pl $(O)/docs/html
 
 #
 #   make install     headers, libtierpol.a, libtierpol.so.1, tierpol.pc,
