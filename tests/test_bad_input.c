@@ -897,6 +897,7 @@ static void call_thresh_record_inputs(void **state)
 
 	(void)state;
 	memset(&cpu, 0, sizeof(cpu));
+	memset(&t, 0, sizeof(t));	/* defined padding for the compares */
 	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
 	copy = t;
 	cpu_copy = cpu;
