@@ -241,7 +241,7 @@ examples: $(EXAMPLE_BINS)
 #                            and print what the pages say
 #                            (tests/docs/examples.sh); part of make check
 #   make check-bad-input-doc every test case docs/BAD_INPUT.md names exists
-#                            in tests/test_bad_input.c
+#                            in tests/test_bad_input*.c
 #                            (tests/docs/bad-input-rows.sh); part of make
 #                            check
 
@@ -252,7 +252,7 @@ check-doc-examples: $(STATIC_LIB) tests/docs/examples.sh
 
 check-bad-input-doc:
 	$(Q)sh tests/docs/bad-input-rows.sh docs/BAD_INPUT.md \
-		tests/test_bad_input.c
+		$(wildcard tests/test_bad_input*.c)
 
 check: check-doc-examples check-bad-input-doc
 
@@ -441,7 +441,7 @@ freestanding:
 #                     and the stress program under ThreadSanitizer (TSAN_CC)
 #   make valgrind     every test under valgrind memcheck
 #   make check-debug  every test with -DTP_DEBUG: contract checks trap, and
-#                     tests/test_bad_input.c shows that they do
+#                     tests/test_bad_input*.c show that they do
 #   make stress       the concurrency stress program; STRESS_ARGS, e.g. -h
 #   make fuzz         every libFuzzer target for FUZZ_SECONDS (default 20)
 #   make coverage     lib/ line and branch coverage by the CMocka suites
