@@ -312,7 +312,7 @@ static struct tp_thresh_cpu tp_st_hist_cpu;
 
 /*
  * ms ticks, ref 1000 (bounds [125, 2000], steps 16), the first bin 1 ms
- * wide (2000 < 2^14: shift 0): bins [0,1) [1,2) [2,4) ... [8192, inf).
+ * wide (2000 < 2^14: shift 0): bins [0,1) [1,2) [2,4) ... [16384, inf).
  * Pages recorded: 100 at 10 ms (bin 4, [8, 16)), 100 at 100 ms (bin 7,
  * [64, 128)), 100 at 1000 ms (bin 10, [512, 1024)). The budget is two
  * periods of the rate (1000 ms periods).
