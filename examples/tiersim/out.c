@@ -80,6 +80,11 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	D("t_alloc_s", (double)r->t_alloc / 1e9);
 	D("t_tlb_s", (double)r->t_tlb / 1e9);
 	U("tlb_shootdowns", r->tlb_shootdowns);
+	D("t_kthread_s", (double)r->t_kthread / 1e9);
+	U("kmigrated_batches", r->kmig_batches);
+	U("abit_scanned", r->abit_scanned);
+	U("goal_steps", r->goal_steps);
+	U("rate_end_mbps", r->rate_end);
 	D("slow_util", r->sim_time_ns ?
 	  (double)r->busy_ns[0] / (double)r->sim_time_ns : 0);
 	D("fast_util", r->sim_time_ns ?
@@ -236,6 +241,7 @@ static const struct {
 	{ ", \"pte_updates\"", offsetof(struct sim_sample, pte_updates), 0 },
 	{ ", \"slow_util\"", offsetof(struct sim_sample, util[0]), 1000 },
 	{ ", \"fast_util\"", offsetof(struct sim_sample, util[1]), 1000 },
+	{ ", \"rate_mbps\"", offsetof(struct sim_sample, rate), 0 },
 };
 
 static void json_run(FILE *f, const struct run_set *rs,
