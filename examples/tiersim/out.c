@@ -62,7 +62,10 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	U("refused_cold", n->refused_cold);
 	U("refused_ratelimit", n->refused_ratelimit);
 	U("refused_nospace", n->refused_nospace);
-	O("threshold_ms", r->has_threshold ? (double)n->threshold / 1e6 : -1);
+	O("threshold_ms", r->has_threshold && !r->th_faults ?
+	  (double)n->threshold / 1e6 : -1);
+	O("threshold_faults", r->has_threshold && r->th_faults ?
+	  (double)n->threshold : -1);
 	U("threshold_raised", n->th_raised);
 	U("threshold_lowered", n->th_lowered);
 	U("alloc_fast", r->alloc_fast);
@@ -466,7 +469,10 @@ void out_table(FILE *f, const struct run_set *rs)
 		const struct sim_result *r = &rs->res[i];
 		const struct sim_node_stats *n = &r->node;
 
-		if (r->has_threshold)
+		if (r->has_threshold && r->th_faults)
+			snprintf(th, sizeof(th), "%sf",
+				 compact(b[0], 16, n->threshold));
+		else if (r->has_threshold)
 			snprintf(th, sizeof(th), "%.0f",
 				 (double)n->threshold / 1e6);
 		else

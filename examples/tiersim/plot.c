@@ -119,7 +119,7 @@ static void bucket(const struct sim_result *r, double width, struct series *s)
 					    4096.0 / 1048576.0 / dt;
 				s[1].ok[n] = 1;
 			}
-			if (r->has_threshold) {
+			if (r->has_threshold && !r->th_faults) {
 				s[2].v[n] = (double)b->thresh / 1e6;
 				s[2].ok[n] = 1;
 			}

@@ -461,8 +461,11 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
 	snprintf(r->policy, sizeof(r->policy), "%s", p->name);
+	/* A record fed only by the scanner compares no latency. */
 	r->has_threshold = !!(p->cfg.flags & TP_POL_HOTNESS) &&
-			   (p->cfg.mode & TP_MODE_TIERING) && !p->oracle;
+			   (p->cfg.mode & TP_MODE_TIERING) && !p->oracle &&
+			   (p->hot.record == REC_NONE ||
+			    (p->hot.sources & SRC_HINT));
 	r->th_faults = !!(p->cfg.flags & TP_POL_LAT_FAULTS);
 	r->response_ms = -1;
 	r->nr_phases = src->nr_phases;

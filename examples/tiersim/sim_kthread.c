@@ -129,11 +129,16 @@ int hot_access(struct sim *s, u64 u)
 	return ready;
 }
 
-/* A unit whose records all lie outside their windows: no longer hot. */
+/*
+ * A unit whose records all lie outside their windows: no longer hot (a
+ * policy without records admitted it for good).
+ */
 static int hot_stale(const struct sim *s, u64 u)
 {
 	u32 i;
 
+	if (!s->rec[0].b && !s->rec[0].w)
+		return 0;
 	for (i = 0; i < 2; i++)
 		if ((s->rec[i].b || s->rec[i].w) &&
 		    !tp_hot_expired(&s->rec[i].fmt, rec_get(s, i, u), s->now))
@@ -187,10 +192,13 @@ void kmig_queue(struct sim *s, u64 u)
  * them, as one batch of at most KMIG_BATCH_PAGES pages: each unit's CPU
  * time and copy on kmigrated's clock and the migration channel, one TLB
  * shootdown for the batch (migrate_pages() unmaps a batch and flushes
- * once). Returns the units moved; 0 when there was no room (kswapd is
- * woken then).
+ * once). A queued page whose record went cold is dropped. Returns the
+ * units moved, or KMIG_NOROOM when the node had no room for the first
+ * (kswapd is woken then).
  */
-static u64 kmig_batch(struct sim *s)
+#define KMIG_NOROOM	(-1)
+
+static int kmig_batch(struct sim *s)
 {
 	u64 max = KMIG_BATCH_PAGES / s->upages, n = 0, start, u;
 	struct tp_node_mem m;
@@ -198,8 +206,11 @@ static u64 kmig_batch(struct sim *s)
 	if (!max)
 		max = 1;	/* a folio larger than a batch: one at a time */
 	fast_mem(s, &m);
-	while (n < max && s->kq_n && tp_promote_room(&m, (n + 1) * s->upages)) {
+	while (n < max && s->kq_n) {
 		u = s->kq[s->kq_head];
+		if (!hot_stale(s, u) &&
+		    !tp_promote_room(&m, (n + 1) * s->upages))
+			break;
 		s->kq_head = (s->kq_head + 1) % s->nr_units;
 		s->kq_n--;
 		/* pghot migrates what is ready when it looks: not a page gone cold */
@@ -216,13 +227,15 @@ static u64 kmig_batch(struct sim *s)
 		hot_clear(s, u);
 		n++;
 	}
-	if (!n) {
-		wake_kswapd(s);
-		return 0;
+	if (n) {
+		tlb_shootdown(s, &s->kmig_clock, 0);
+		s->r->kmig_batches++;
+		return (int)n;
 	}
-	tlb_shootdown(s, &s->kmig_clock, 0);
-	s->r->kmig_batches++;
-	return n;
+	if (!s->kq_n)
+		return 0;
+	wake_kswapd(s);
+	return KMIG_NOROOM;
 }
 
 /*
@@ -236,7 +249,7 @@ void kmig_run(struct sim *s)
 	while (s->kmig_clock <= s->now && !s->failed) {
 		if (!s->kq_n) {
 			s->kmig_clock += KMIG_SLEEP_NS;
-		} else if (!kmig_batch(s)) {
+		} else if (kmig_batch(s) == KMIG_NOROOM) {
 			/*
 			 * No room: kswapd is awake; wait until it sleeps
 			 * again (or 100 ms, if it gave up before waking).
