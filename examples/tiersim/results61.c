@@ -69,6 +69,12 @@ static u64 migrations(const struct sim_result *r)
 	return r->promotions + r->demotions;
 }
 
+/* The fast tier's capacity in the machine's pages. */
+static u64 fast_cap(const struct run_set *s)
+{
+	return s->cfg->fast_pages * (s->cfg->scale ? s->cfg->scale : 1);
+}
+
 /**
  * struct goal_row - how one policy fares against the goal on one workload
  * @gap: the share of the gap between the best preset and the oracle it
@@ -187,14 +193,21 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 				r->region_promo[WL_REGION_HOT],
 				(unsigned long long)
 				r->region_promo[WL_REGION_BURST]);
-		else if (r->alloc_fast > w[i]->cfg->fast_pages *
-			 (w[i]->cfg->scale ? w[i]->cfg->scale : 1))
+		else if (r->alloc_fast > fast_cap(w[i]) &&
+			 m->alloc_fast > fast_cap(w[i]))
 			fprintf(f, ": kswapd demoted %llu pages while the "
 				"initialisation pass filled the fast tier, "
-				"before any promotion (as for every tiering "
-				"policy)", (unsigned long long)
-				(r->alloc_fast - w[i]->cfg->fast_pages *
-				 (w[i]->cfg->scale ? w[i]->cfg->scale : 1)));
+				"before any promotion, as it does for every "
+				"tiering policy (`mainline`: %llu); without "
+				"them on both sides the ratio is %.2f",
+				(unsigned long long)(r->alloc_fast -
+						     fast_cap(w[i])),
+				(unsigned long long)(m->alloc_fast -
+						     fast_cap(w[i])),
+				(double)(migrations(r) - (r->alloc_fast -
+							  fast_cap(w[i]))) /
+				(double)(migrations(m) - (m->alloc_fast -
+							  fast_cap(w[i]))));
 		fprintf(f, ".");
 	}
 	fprintf(f, " Its kernel threads (the scanner and kmigrated) are not "
@@ -238,6 +251,40 @@ static void matrix(FILE *f, const struct run_set **w, u32 nw)
 	fprintf(f, "\n");
 }
 
+/*
+ * What the runs measure about a step of the ladder out of a factor of 2:
+ * the fast-tier ratios, what the limiter refused, the threshold's moves.
+ */
+static void ladder_note(FILE *f, const struct sim_result *a,
+			const struct sim_result *b, int ok)
+{
+	u64 moves = b->node.th_raised + b->node.th_lowered;
+
+	if (ok) {
+		fprintf(f, "Both within a factor of 2.");
+		return;
+	}
+	fprintf(f, "Fast-tier ratio %.3f -> %.3f.", sim_fast_ratio(a),
+		sim_fast_ratio(b));
+	if (b->node.refused_ratelimit)
+		fprintf(f, " The limit refused %.0f %% of the %llu candidate "
+			"pages.", 100.0 * (double)b->node.refused_ratelimit /
+			(double)(b->node.pgpromote_candidate ?
+				 b->node.pgpromote_candidate : 1),
+			(unsigned long long)b->node.pgpromote_candidate);
+	if (b->has_threshold && moves)
+		fprintf(f, " The controller moved the threshold %llu times "
+			"(down %llu, up %llu) to %.0f ms in %.0f s (60 s "
+			"periods).", (unsigned long long)moves,
+			(unsigned long long)b->node.th_lowered,
+			(unsigned long long)b->node.th_raised,
+			(double)b->node.threshold / 1e6,
+			res_sec(b->sim_time_ns));
+	else if (b->has_threshold)
+		fprintf(f, " The threshold stayed at %.0f ms.",
+			(double)b->node.threshold / 1e6);
+}
+
 /* Huang Ying's 2022 ladder: one row per step. */
 static void ladder(FILE *f, const struct run_set *s)
 {
@@ -272,8 +319,8 @@ static void ladder(FILE *f, const struct run_set *s)
 		"measured phase.\n\n"
 		"| step | policy | source: score, promotion MB/s | tiersim: "
 		"score (M acc/s), promotion MB/s | source: change | tiersim: "
-		"change | direction matches | within a factor of 2 |\n"
-		"|---|---|---|---|---|---|---|---|\n", LADDER2022_STR);
+		"change | direction matches | within a factor of 2 | notes |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", LADDER2022_STR);
 	for (i = 0; i < 4; i++) {
 		double mb = (double)r[i]->phase[r[i]->nr_phases - 1].promotions *
 			    4096.0 / 1048576.0 /
@@ -292,18 +339,63 @@ static void ladder(FILE *f, const struct run_set *s)
 			st[i].policy, st[i].score, st[i].mbps,
 			sim_throughput(r[i]), mb);
 		if (!i) {
-			fprintf(f, " - | - | - | - |\n");
+			fprintf(f, " - | - | - | - | - |\n");
 			continue;
 		}
 		fprintf(f, " score %s, promotion %s | score %s, promotion %s "
-			"| %s / %s | %s / %s |\n", res_pct(b1, sizeof(b1), ds),
+			"| %s / %s | %s / %s | ", res_pct(b1, sizeof(b1), ds),
 			res_pct(b2, sizeof(b2), dm), res_pct(b3, sizeof(b3), ts),
 			res_pct(b4, sizeof(b4), tm),
 			res_yes((ts > 0) == (ds > 0) && ts != 0),
 			res_yes((tm > 0) == (dm > 0) && tm != 0),
 			res_yes(res_within2(ts, ds)), res_yes(res_within2(tm, dm)));
+		ladder_note(f, r[i - 1], r[i],
+			    res_within2(ts, ds) && res_within2(tm, dm));
+		fprintf(f, " |\n");
 	}
 	fprintf(f, "\n");
+}
+
+/*
+ * The highest rate limit a run had in force, in pages a second (the goal
+ * controller's changes over time; the others' one setting).
+ */
+static u64 rate_max(const struct sim_result *r)
+{
+	u64 m = r->rate_end;
+	u32 i;
+
+	for (i = 0; i < r->nr_samples; i++)
+		if (r->sample[i].rate > m)
+			m = r->sample[i].rate;
+	return m << 8;
+}
+
+/*
+ * Promotions in consecutive 0.1 s bins of a run: the bins with any, and
+ * those above twice the per-bin share of @limit pages a second.
+ */
+static void bins(const struct sim_result *r, u64 limit, u32 *active,
+		 u32 *over)
+{
+	const u64 bin = 100 * SIM_NS_PER_MS;
+	u64 end = bin, before = 0, last = 0;
+	u32 i;
+
+	*active = *over = 0;
+	for (i = 0; i < r->nr_samples; i++) {
+		const struct sim_sample *m = &r->sample[i];
+
+		while (m->t_ns >= end) {
+			if (last > before)
+				(*active)++;
+			if ((last - before) * 10 > 2 * limit)
+				(*over)++;
+			before = last;
+			end += bin;
+		}
+		last = m->promo;
+	}
 }
 
 /* The one-second window's bursts against the token bucket's rate. */
@@ -313,20 +405,21 @@ static void bursts(FILE *f, const struct run_set **w, u32 nw)
 		"mainline:rate=64", "histogram:rate=64", "token-bucket:rate=64",
 		"goal-bucket",
 	};
-	u32 i, k;
+	u32 i, k, act, over;
 
 	fprintf(f, "#### The one-second window's bursts (Li Zhijian's "
 		"PGPROMOTE_CANDIDATE thread, July 2025)\n\n"
 		"The thread saw 168,301 and 207,149 pages promoted in one "
 		"second where the limit was far lower: promotions through the "
-		"free-space bypass pass no limiter. Here, at 64 MB/s (%llu "
-		"pages a second; `goal-bucket` at the rate its goal sets): the "
-		"most pages promoted within any second and within any 0.1 s "
-		"(as a rate), and the limiter's verdicts.\n\n"
-		"| workload | policy | limiter | most in 1 s | x limit | most in "
-		"0.1 s, per s | x limit | through the bypass | refused by the "
-		"limit |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n",
-		(unsigned long long)CMP_RATE_PAGES);
+		"free-space bypass pass no limiter. Here the limiters at 64 "
+		"MB/s (`goal-bucket` at the highest rate its goal set): the "
+		"most pages promoted within any second, the limiter's and the "
+		"bypass's pages, and of the 0.1 s bins with promotions, those "
+		"above twice the limit's rate (a burst).\n\n"
+		"| workload | policy | limiter | limit (pages/s) | most in 1 s | "
+		"x limit | through the bypass | refused by the limit | 0.1 s "
+		"bins above 2x the limit |\n"
+		"|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (k = 0; k < nw; k++) {
 		const char *n = wl_name(w[k]);
 
@@ -334,28 +427,29 @@ static void bursts(FILE *f, const struct run_set **w, u32 nw)
 			continue;
 		for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
 			const struct sim_result *r = res_find(w[k], pol[i]);
-			u64 m1, m01;
+			u64 m1, lim;
 
 			if (!r)
 				continue;
+			lim = rate_max(r);
 			m1 = max_promo_in(r, 1000 * SIM_NS_PER_MS);
-			m01 = max_promo_in(r, 100 * SIM_NS_PER_MS);
-			fprintf(f, "| %s | `%s` | %s | %llu | %.1f | %llu | %.1f "
-				"| %llu | %llu |\n", n, pol[i],
+			bins(r, lim, &act, &over);
+			fprintf(f, "| %s | `%s` | %s | %llu | %llu | %.1f | %llu "
+				"| %llu | %u of %u |\n", n, pol[i],
 				strstr(pol[i], "bucket") ? "token bucket" :
-				"6.1's window", (unsigned long long)m1,
-				(double)m1 / CMP_RATE_PAGES,
-				(unsigned long long)(10 * m01),
-				10.0 * (double)m01 / CMP_RATE_PAGES,
+				"6.1's window", (unsigned long long)lim,
+				(unsigned long long)m1,
+				lim ? (double)m1 / (double)lim : 0,
 				(unsigned long long)r->node.promote_nrl,
-				(unsigned long long)r->node.refused_ratelimit);
+				(unsigned long long)r->node.refused_ratelimit,
+				over, act);
 		}
 	}
 	fprintf(f, "\nA bucket admits at most its burst (one second of the "
-		"rate) plus the rate over any interval, so at most twice the "
-		"limit in a second; the window admits its whole second's limit "
-		"as fast as candidates come and then nothing until the next "
-		"second. Neither limits the bypass.\n\n");
+		"rate) plus the rate over any interval: above twice the rate "
+		"only while its first burst drains. The window admits its "
+		"whole second's limit as fast as candidates come, then nothing "
+		"until the next second. Neither limits the bypass.\n\n");
 }
 
 /* DAMON's goal: the fast node's use while the hot set moves. */
@@ -413,11 +507,28 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 		else
 			fprintf(f, "not within the run |\n");
 	}
-	fprintf(f, "\nkswapd keeps the fast node's free pages above its "
-		"promo watermark, so its use cannot reach DAMON's 99.7 %%: the "
-		"goal stays ahead of the metric and the controller keeps the "
-		"rate at its cap; the node stays full while the hot set "
-		"moves, and the promotions follow the hot set.\n\n");
+	{
+		const struct sim_result *g = res_find(s, "goal-bucket");
+		u64 cap = fast_cap(s);
+		double top = cap ? 1.0 - (double)s->cfg->wmark[2] /
+			     (double)cap : 0;
+
+		fprintf(f, "\nPromotions stop at the fast node's high "
+			"watermark (%llu pages of %llu) and kswapd demotes "
+			"to its promo watermark, so promotion alone fills the "
+			"node to %.2f %% at most%s", (unsigned long long)
+			s->cfg->wmark[2], (unsigned long long)cap, 100 * top,
+			top < 0.997 ? ", below DAMON's goal: the metric "
+			"never passes it, and the controller's multiplier "
+			"stays above 1 (the rate at its cap). DAMON reaches "
+			"its goal because its own demotion scheme keeps "
+			"0.5 % free; the goal alone does not choose what to "
+			"promote." : ".");
+		if (g)
+			fprintf(f, " `goal-bucket` changed the rate %llu "
+				"times.", (unsigned long long)g->goal_steps);
+		fprintf(f, "\n\n");
+	}
 }
 
 /* The runs: a compact table per workload. */
