@@ -130,7 +130,7 @@ static const struct {
 	{ "demote", 0, 1, "", NULL },
 	{ "hot-faults", 1, UINT32_MAX, " faults",
 	  "0 would select the default of 1000000" },
-	{ "target", 1, 10000, " (parts per 10000)", NULL },
+	{ "target", 1, 10000, " parts per 10000", NULL },
 	{ "ctl", 1, UINT32_MAX, " ms", "the control period cannot be 0" },
 	{ "rate-min", 1, (u32)(TP_RATE_MAX >> 8), " MB/s",
 	  "the goal controller's output is at least 1" },
