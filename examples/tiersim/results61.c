@@ -470,24 +470,28 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 		"DAMON's tiering sample promotes until the fast node is 99.7 "
 		"%% used, at most 200 MiB/s. `goal-bucket` drives the token "
 		"bucket's rate with the same feedback once a second; the fast "
-		"node's use on phase-shift, from the first pass on, and the "
-		"rate the controller set:\n\n"
+		"node's use on phase-shift over the measured phases (first "
+		"touch is over), and the rate the controller set:\n\n"
 		"| policy | fast node used: min | mean | max | rate set: min | "
 		"max (MB/s) | second hot set promoted | recovery after the "
 		"shift |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
 		const struct sim_result *r = res_find(s, pol[i]);
-		u64 cap = s->cfg->fast_pages * (s->cfg->scale ? s->cfg->scale : 1);
+		u64 cap = fast_cap(s), t0 = 0;
 		double lo = 1, hi = 0, sum = 0, rlo = 1e18, rhi = 0;
 		u32 j, n = 0;
 
 		if (!r || !cap)
 			continue;
+		/* From the first measured phase on (first touch is done). */
+		for (j = r->nr_phases; j-- > 0;)
+			if (s->src->phase_measured[j])
+				t0 = r->phase[j].start_ns;
 		for (j = 0; j < r->nr_samples; j++) {
 			const struct sim_sample *m = &r->sample[j];
 			double u = (double)m->fast_used / (double)cap;
 
-			if (m->t_ns < (u64)s->cfg->scan_delay_ms * SIM_NS_PER_MS)
+			if (m->t_ns < t0)
 				continue;
 			lo = u < lo ? u : lo;
 			hi = u > hi ? u : hi;
@@ -515,15 +519,14 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 
 		fprintf(f, "\nPromotions stop at the fast node's high "
 			"watermark (%llu pages of %llu) and kswapd demotes "
-			"to its promo watermark, so promotion alone fills the "
-			"node to %.2f %% at most%s", (unsigned long long)
+			"to its promo watermark, so promotions fill the node "
+			"to %.2f %% at most%s", (unsigned long long)
 			s->cfg->wmark[2], (unsigned long long)cap, 100 * top,
-			top < 0.997 ? ", below DAMON's goal: the metric "
-			"never passes it, and the controller's multiplier "
-			"stays above 1 (the rate at its cap). DAMON reaches "
-			"its goal because its own demotion scheme keeps "
-			"0.5 % free; the goal alone does not choose what to "
-			"promote." : ".");
+			top < 0.997 ? ", below DAMON's goal: the controller "
+			"sees the goal ahead and keeps the rate at its cap. "
+			"DAMON's tiering sample pairs it with a demotion "
+			"scheme whose goal is 0.5 % free; a promotion goal "
+			"alone does not choose what to promote." : ".");
 		if (g)
 			fprintf(f, " `goal-bucket` changed the rate %llu "
 				"times.", (unsigned long long)g->goal_steps);
