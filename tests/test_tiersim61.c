@@ -36,59 +36,9 @@
 #include "../examples/tiersim/out.c"
 #include "../examples/tiersim/results.c"
 #include "../examples/tiersim/results61.c"
-
-/* results.c's page needs the suite's items; none are run here. */
+#include "tiersim_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-struct setup {
-	struct wl_params wp;
-	struct wl wl;
-	struct sim_src src;
-	struct sim_cfg cfg;
-};
-
-/* @pages of @kind, a fast tier of @fast pages, scanning early and often. */
-static void setup(struct setup *s, u32 kind, u64 pages, u64 accesses,
-		  u64 fast, u32 threads)
-{
-	char err[SIM_ERRLEN];
-
-	wl_defaults(&s->wp, kind);
-	s->wp.pages = pages;
-	s->wp.accesses = accesses;
-	s->wp.burst_pages = pages / 16;
-	if (threads)
-		s->wp.threads = threads;
-	assert_int_equal(wl_init(&s->wl, &s->wp, err, sizeof(err)), 0);
-	assert_int_equal(sim_src_workload(&s->src, &s->wl), 0);
-	sim_cfg_defaults(&s->cfg);
-	s->cfg.fast_pages = fast;
-	s->cfg.slow_pages = pages;
-	s->cfg.scan_delay_ms = 5;
-	s->cfg.scan_period_ms = 5;
-	s->cfg.scan_size_mb = 4;
-	s->cfg.sample_ms = 2;
-	s->cfg.scan_period_max_ms = 50;
-}
-
-static void setup_free(struct setup *s)
-{
-	sim_src_free(&s->src);
-	wl_free(&s->wl);
-}
-
-static void policy(struct sim_policy *p, const char *spec,
-		   const struct sim_cfg *c)
-{
-	char err[SIM_ERRLEN];
-
-	if (sim_policy_parse(spec, p, err, sizeof(err)) ||
-	    sim_policy_finalize(p, c, err, sizeof(err))) {
-		print_error("%s: %s\n", spec, err);
-		fail();
-	}
-}
 
 /* The error sim_policy_parse() or _finalize() gives for @spec. */
 static const char *refused(const char *spec, const struct sim_cfg *c)
@@ -116,7 +66,7 @@ static void part(struct setup *st, struct sim *s, struct sim_policy *p,
 	char err[SIM_ERRLEN];
 	u64 u;
 
-	setup(st, WL_UNIFORM, 4096, 1000, 1024, threads);
+	small_setup_threads(st, WL_UNIFORM, 4096, 1000, 1024, threads);
 	memcpy(st->cfg.wmark, wm, sizeof(wm));
 	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
 			 0);
@@ -162,7 +112,7 @@ static void part_free(struct setup *st, struct sim *s)
 {
 	sim_teardown(s);
 	sim_result_free(s->r);
-	setup_free(st);
+	small_free(st);
 }
 
 /* ---- specs --------------------------------------------------------------- */
@@ -555,18 +505,7 @@ static void test_fault_clock(void **state)
 
 static void check_run(const struct sim_src *src, const struct sim_result *r)
 {
-	u64 phases = 0;
-	u32 i;
-
-	assert_false(r->failed);
-	assert_int_equal(r->accesses, src->total);
-	for (i = 0; i < r->nr_phases; i++)
-		phases += r->phase[i].accesses;
-	assert_int_equal(phases, src->total);
-	assert_int_equal(r->fast_used_end + r->slow_used_end,
-			 r->alloc_fast + r->alloc_slow);
-	assert_int_equal(r->promotions - r->demotions,
-			 r->fast_used_end - r->alloc_fast);
+	check_accounting(src, r);
 	/*
 	 * kmigrated moves what tierpol admitted, room or not at the
 	 * decision: never more than the admissions.
@@ -591,14 +530,13 @@ static void test_end_to_end(void **state)
 	struct sim_policy pol[N];
 	struct sim_result *res = calloc(N + 1, sizeof(*res));
 	struct run_set rs = { 0 };
-	char err[SIM_ERRLEN], *j1 = NULL, *j2 = NULL;
+	char err[SIM_ERRLEN], *j1, *j2;
 	size_t l1, l2;
-	FILE *f;
 	u32 i;
 
 	(void)state;
 	assert_non_null(res);
-	setup(&s, WL_GUPS_HOTSET, 1 << 14, 6000000, 4096, 2);
+	small_setup_threads(&s, WL_GUPS_HOTSET, 1 << 14, 6000000, 4096, 2);
 	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
 	for (i = 0; i < N; i++) {
 		policy(&pol[i], specs[i], &s.cfg);
@@ -628,13 +566,9 @@ static void test_end_to_end(void **state)
 	rs.wp = &s.wp;
 	rs.nr = 1;
 	rs.res = &res[6];
-	f = open_memstream(&j1, &l1);
-	out_json(f, &rs, 1);
-	fclose(f);
+	j1 = json_of(&rs, &l1);
 	rs.res = &res[N];
-	f = open_memstream(&j2, &l2);
-	out_json(f, &rs, 1);
-	fclose(f);
+	j2 = json_of(&rs, &l2);
 	assert_int_equal(l1, l2);
 	assert_memory_equal(j1, j2, l1);
 	assert_non_null(strstr(j1, "\"rate_mbps\""));
@@ -644,7 +578,7 @@ static void test_end_to_end(void **state)
 	for (i = 0; i <= N; i++)
 		sim_result_free(&res[i]);
 	free(res);
-	setup_free(&s);
+	small_free(&s);
 }
 
 /* ---- the results page's goal table ------------------------------------------ */
