@@ -34,9 +34,10 @@
 #define MAX_OVERLAY	4	/* policies that share a panel */
 #define NR_Q		3	/* quantities: fast share, rate, threshold */
 
+/* Tableau's ten, with dark indigo for its grey: the other runs are grey. */
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	"#e377c2", "#393b79", "#bcbd22", "#17becf",
 };
 
 static const char *const dashes[MAX_OVERLAY] = {

@@ -271,7 +271,8 @@ void kmig_run(struct sim *s)
  * A ready unit found by the scanner: tierpol judges it as a fault on the
  * page would be, with a latency of 0 if its record is ready (hot), unknown
  * if only the second record is (so the free-space bypass alone can take
- * it), and kmigrated moves it if admitted.
+ * it: without the room for it, it is not judged at all), and kmigrated
+ * moves it if admitted.
  */
 static void abit_ready(struct sim *s, u64 u, int ready)
 {
@@ -283,6 +284,9 @@ static void abit_ready(struct sim *s, u64 u, int ready)
 	int v;
 
 	fast_mem(s, &m);
+	/* Only the bypass takes a page only the room record has ready. */
+	if (ready == HOT_ROOM && !tp_free_space_enough(&s->tpp, &m))
+		return;
 	v = node_decide(s, &tf, &m);
 	if (v < 0) {
 		sim_fail(s, "tp_decide", v);
