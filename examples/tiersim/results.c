@@ -43,14 +43,17 @@ const struct item results_items[] = {
 	  .rate_limit_mbps = RATE16X_MBPS,
 	  .policies = "rfc2020-p4,rfc2020-p5,rfc2020-p6,rfc2020-p7,"
 		      "rfc2020-p8" },
+	/* The ladder's machine also runs the policies past 6.1 (results61.c). */
 	{ .label = LADDER2022_LABEL, RFC2020, .rate_limit_mbps = -1,
 	  .policies = "promote-all,mainline-bypass-reset-adaptive,"
 		      "mainline-bypass-reset-adaptive:rate=" LADDER2022_STR ","
-		      "mainline:rate=" LADDER2022_STR },
+		      "mainline:rate=" LADDER2022_STR ",none,mainline,"
+		      GOAL_POLICY PAST61_POLICIES ",oracle" },
 	/* The bypass knob's Redis: one thread, 8 GiB on CXL (wl.c). */
 	{ .label = "bypass-cold-burst", .workload = "cold-burst",
 	  .pages = 2 << 20, .accesses = 4000000,
-	  .policies = "none,mainline,mainline-bypass-off,oracle",
+	  .policies = "none,mainline,mainline-bypass-off," GOAL_POLICY
+		      PAST61_POLICIES ",oracle",
 	  .rate_limit_mbps = -1 },
 	/*
 	 * The 2023 RFC: 8 threads, 64 MiB and 1 GiB VMAs, a 1/64 model run
@@ -60,7 +63,8 @@ const struct item results_items[] = {
 	{ .label = "rfc2023-disjoint-vma", .workload = "disjoint-vma",
 	  .pages = 17 << 8, .scale = 64, .accesses = 150000000,
 	  .policies = "mainline:vma=pid,mainline:vma=disjoint,"
-		      "mainline:vma=mainline,mainline",
+		      "mainline:vma=mainline,mainline,none," GOAL_POLICY
+		      PAST61_POLICIES ",oracle",
 	  .rate_limit_mbps = -1 },
 };
 

@@ -534,6 +534,55 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 	}
 }
 
+/*
+ * The policies past 6.1 on the sources' machines: the 2020 RFC's (the
+ * ladder's set), the bypass knob's Redis, the 2023 RFC's two VMAs.
+ */
+static void sources(FILE *f, const struct run_set *rs, u32 nr)
+{
+	static const char *const sets[] = {
+		LADDER2022_LABEL, "bypass-cold-burst", "rfc2023-disjoint-vma",
+	};
+	struct goal_row g;
+	char b1[32];
+	u32 k, i;
+
+	fprintf(f, "### On the sources' machines\n\n"
+		"The same policies on the machines of the results suite's "
+		"claims (tables above): the 2020 RFC's pmbench (16 threads, "
+		"128 GiB, the set of the 2022 ladder), the bypass knob's Redis "
+		"and the 2023 RFC's two VMAs, against the best of the other "
+		"policies of the set, `none` and the oracle.\n\n"
+		"| machine | policy | M acc/s | gap closed | vs `none` | "
+		"migrations | vs `mainline` | goal met | kernel threads (s) |\n"
+		"|---|---|---:|---:|---:|---:|---:|---|---:|\n");
+	for (k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+		const struct run_set *s = res_find_set(rs, nr, sets[k]);
+		const struct sim_result *b;
+
+		if (!s || !(b = best_preset(s)))
+			continue;
+		fprintf(f, "| %s | `%s` (best other) | %.3f | - | %s | %llu | "
+			"%.2f | - | - |\n", sets[k], b->policy,
+			sim_throughput(b), goal_row(s, b, &g) ? "-" :
+			res_pct(b1, sizeof(b1), g.vs_none),
+			(unsigned long long)migrations(b), g.migr);
+		for (i = 0; i < s->nr; i++) {
+			const struct sim_result *r = &s->res[i];
+
+			if (!is_past61(r->policy) || goal_row(s, r, &g))
+				continue;
+			fprintf(f, "| %s | `%s` | %.3f | %.0f %% | %s | %llu | "
+				"%.2f | %s | %.2f |\n", sets[k], r->policy,
+				sim_throughput(r), 100 * g.gap,
+				res_pct(b1, sizeof(b1), g.vs_none),
+				(unsigned long long)migrations(r), g.migr,
+				res_yes(g.met), res_sec(r->t_kthread));
+		}
+	}
+	fprintf(f, "\n");
+}
+
 /* The runs: a compact table per workload. */
 static void runs(FILE *f, const struct run_set **w, u32 nw)
 {
@@ -581,6 +630,7 @@ void results61_write(FILE *f, const struct run_set *rs, u32 nr)
 		"run on the default suite's workloads beside the presets.\n\n");
 	goal_table(f, w, nw);
 	matrix(f, w, nw);
+	sources(f, rs, nr);
 	fprintf(f, "### The anchors\n\n");
 	lad = res_find_set(rs, nr, LADDER2022_LABEL);
 	if (lad)

@@ -19,13 +19,6 @@
 	"none,promote-all,rfc2020,mainline,mainline-bypass-off," \
 	"mainline:rate=64,token-bucket:rate=64," GOAL_POLICY ",oracle"
 
-/*
- * The policies past Linux 6.1 that the results suite adds to the default
- * suite's workloads (docs/tiersim.md, "Policies past Linux 6.1"): the
- * histogram threshold at the rate the limiters are compared at.
- */
-#define PAST61_POLICIES \
-	",goal-bucket,histogram:rate=64,goal-histogram,pghot,fault-clock"
 
 /*
  * The default suite: machines of 4 GiB (1 Mi pages) and 4 threads, run as
