@@ -523,8 +523,10 @@ static void small_multiples(FILE *f, const struct plot *p)
 					b.x + b.w / 2 - 55, b.y + b.h / 2 - 9);
 				svg_text(f, b.x + b.w / 2, b.y + b.h / 2 + 4,
 					 "class=\"nodata\" text-anchor=\"middle\" "
-					 "fill=\"#555\"", q == 2 ?
-					 "no hot threshold" : "no data");
+					 "fill=\"#555\"", q != 2 ? "no data" :
+					 rs->res[i].th_faults ?
+					 "threshold in faults" :
+					 "no hot threshold");
 			}
 			fputs("</g>\n", f);
 			last = b;

@@ -560,12 +560,11 @@ static void sources(FILE *f, const struct run_set *rs, u32 nr)
 		const struct run_set *s = res_find_set(rs, nr, sets[k]);
 		const struct sim_result *b;
 
-		if (!s || !(b = best_preset(s)))
+		if (!s || !(b = best_preset(s)) || goal_row(s, b, &g))
 			continue;
 		fprintf(f, "| %s | `%s` (best other) | %.3f | - | %s | %llu | "
 			"%.2f | - | - |\n", sets[k], b->policy,
-			sim_throughput(b), goal_row(s, b, &g) ? "-" :
-			res_pct(b1, sizeof(b1), g.vs_none),
+			sim_throughput(b), res_pct(b1, sizeof(b1), g.vs_none),
 			(unsigned long long)migrations(b), g.migr);
 		for (i = 0; i < s->nr; i++) {
 			const struct sim_result *r = &s->res[i];
