@@ -536,7 +536,8 @@ $(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h
 RL_TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
 $(O)/fuzz/bin/fuzz_trace: $(RL_TIERSIM_SRCS)
 $(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
-	$(eval $(O)/$(d)/tests/test_tiersim: $(RL_TIERSIM_SRCS)))
+	$(eval $(O)/$(d)/tests/test_tiersim: $(RL_TIERSIM_SRCS)) \
+	$(eval $(O)/$(d)/tests/test_tiersim61: $(RL_TIERSIM_SRCS)))
 
 # $(call RL_RUN,binaries[,wrapper]): run each binary, keep its output in
 # <binary>.log, fail on a non-zero exit or a sanitizer report.
@@ -754,6 +755,7 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
 
 $(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(O)/tests/test_tiersim61: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
 	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)))
