@@ -281,7 +281,7 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 			continue;	/* no PTE */
 		scanned++;
 		if (f & PF_PROT) {
-			/* Seed 000 5/8: still PROT_NONE: not accessed. */
+			/* The 2020 RFC, patch 5/8: still PROT_NONE: not accessed. */
 			if (s->young_clear)
 				flags[u] = f & (u8)~PF_YOUNG;
 			continue;

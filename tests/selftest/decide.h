@@ -21,7 +21,7 @@ static const struct tp_node_mem tp_st_pol_mems[] = {
 	{ 20000, 2500, 5000, 10000, 12000, 1000000 },
 	/* 1: bypass for both (mainline mark 12000 + 262144) */
 	{ 300000, 2500, 5000, 10000, 12000, 1000000 },
-	/* 2: bypass for the seed only */
+	/* 2: bypass for the 2020 RFC only */
 	{ 40000, 2500, 5000, 10000, 12000, 1000000 },
 	/* 3: bypass for mainline only (seed mark 600000, mainline 472144) */
 	{ 500000, 50000, 100000, 200000, 210000, 1000000 },
