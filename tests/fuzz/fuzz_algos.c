@@ -150,13 +150,12 @@ static u64 clampv(u64 v, u64 lo, u64 hi)
 /* The documented error of a goal configuration, 0 if valid. */
 static int goal_expect(const struct tp_goal_cfg *c, bool sz_ok)
 {
-	if (!sz_ok)
+	/* -EINVAL wins over -ERANGE (docs/BAD_INPUT.md) */
+	if (!sz_ok || !c->goal || !c->min || c->min > c->max)
 		return -EINVAL;
 	if (c->goal > TP_GOAL_MAX || c->min > TP_GOAL_MAX ||
 	    c->max > TP_GOAL_MAX || c->init > TP_GOAL_MAX)
 		return -ERANGE;
-	if (!c->goal || !c->min || c->min > c->max)
-		return -EINVAL;
 	return 0;
 }
 
