@@ -256,8 +256,8 @@ static struct sthread *pick(struct sim *s, u64 *second)
 	*second = T_NEVER;
 	if (s->c->serial_clock) {
 		for (k = 1; k <= s->nr_thr; k++) {
-			i = (u32)((s->cur ? s->cur - s->thr : s->nr_thr - 1) +
-				  k) % s->nr_thr;
+			i = ((s->cur ? (u32)(s->cur - s->thr) : s->nr_thr - 1) +
+			     k) % s->nr_thr;
 			if (s->thr[i].state == TH_RUN)
 				return &s->thr[i];
 		}
