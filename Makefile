@@ -140,6 +140,7 @@ check: $(TEST_BINS)
 	done; \
 	if [ $$fail = 0 ]; then echo "ALL TESTS PASSED"; \
 	else echo "SOME TESTS FAILED"; exit 1; fi
+
 # ---- header hygiene and C++ (issue 13) -----------------------------------
 #
 #   make check-headers  every public header on its own and included twice,
@@ -217,7 +218,6 @@ check: check-headers check-cxx
 
 .PHONY: check-headers check-cxx
 
-
 # ---- examples and the main program --------------------------------------
 
 $(O)/examples/%: examples/%.c $(STATIC_LIB)
@@ -229,6 +229,7 @@ examples: $(EXAMPLE_BINS)
 
 # "make run" (tiersim's default suite) is in the tiersim section below.
 
+# ---- docs ----------------------------------------------------------------
 #
 #   make docs                the API reference: Doxygen HTML in
 #                            $(O)/docs/html, warnings are errors; the
@@ -240,7 +241,7 @@ examples: $(EXAMPLE_BINS)
 #                            and print what the pages say
 #                            (tests/docs/examples.sh); part of make check
 #   make check-bad-input-doc every test case docs/BAD_INPUT.md names exists
-#                            in tests/test_bad_input.c
+#                            in tests/test_bad_input*.c
 #                            (tests/docs/bad-input-rows.sh); part of make
 #                            check
 
@@ -251,24 +252,24 @@ check-doc-examples: $(STATIC_LIB) tests/docs/examples.sh
 
 check-bad-input-doc:
 	$(Q)sh tests/docs/bad-input-rows.sh docs/BAD_INPUT.md \
-		tests/test_bad_input.c
+		$(wildcard tests/test_bad_input*.c)
 
 check: check-doc-examples check-bad-input-doc
 
 .PHONY: check-doc-examples check-bad-input-doc
 
-# ---- docs ----------------------------------------------------------------
 
 docs:
 	@command -v doxygen >/dev/null || { \
 		echo "doxygen is missing. Run: sudo apt-get install doxygen" >&2; \
 		exit 1; }
-	$(Q)rm -rf $(O)/docs/html
 	$(call msg,DOXYGEN,$(O)/docs/html)
+	$(Q)rm -rf $(O)/docs/html
 	$(Q)mkdir -p $(O)/docs
-	$(Q)perl docs/check-links.pl $(O)/docs/html
 	$(Q)doxygen docs/Doxyfile
+	$(Q)perl docs/check-links.pl $(O)/docs/html
 
+# ---- install -------------------------------------------------------------
 #
 #   make install     headers, libtierpol.a, libtierpol.so.1, tierpol.pc,
 #                    tiersim and its man page, under PREFIX (/usr/local);
@@ -302,7 +303,6 @@ define LOADER_CACHE
 		echo "note: not root, so the loader's cache is not refreshed. If $(LIBDIR) is a system directory (/usr/local/lib, /usr/lib), run: sudo ldconfig. Otherwise link programs with -Wl,-rpath,$(LIBDIR) or run them with LD_LIBRARY_PATH=$(LIBDIR)."; \
 	fi
 endef
-# ---- install -------------------------------------------------------------
 
 install: all $(O)/examples/tiersim
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/tierpol \
@@ -441,7 +441,7 @@ freestanding:
 #                     and the stress program under ThreadSanitizer (TSAN_CC)
 #   make valgrind     every test under valgrind memcheck
 #   make check-debug  every test with -DTP_DEBUG: contract checks trap, and
-#                     tests/test_bad_input.c shows that they do
+#                     tests/test_bad_input*.c show that they do
 #   make stress       the concurrency stress program; STRESS_ARGS, e.g. -h
 #   make fuzz         every libFuzzer target for FUZZ_SECONDS (default 20)
 #   make coverage     lib/ line and branch coverage by the CMocka suites
@@ -536,7 +536,8 @@ $(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h
 RL_TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
 $(O)/fuzz/bin/fuzz_trace: $(RL_TIERSIM_SRCS)
 $(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
-	$(eval $(O)/$(d)/tests/test_tiersim: $(RL_TIERSIM_SRCS)))
+	$(eval $(O)/$(d)/tests/test_tiersim: $(RL_TIERSIM_SRCS)) \
+	$(eval $(O)/$(d)/tests/test_tiersim61: $(RL_TIERSIM_SRCS)))
 
 # $(call RL_RUN,binaries[,wrapper]): run each binary, keep its output in
 # <binary>.log, fail on a non-zero exit or a sanitizer report.
@@ -754,6 +755,7 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
 
 $(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(O)/tests/test_tiersim61: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
 	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)))

@@ -14,8 +14,9 @@
  * The baselines' loops are in the section's own file (ring.c, ...).
  *
  * Files: harness.c (measuring, options, targets, main), one file per
- * section: ring.c, atime.c, thresh.c, limiter.c, vma.c, decide.c (the
- * decision and a whole hint fault), inlining.c, memory.c, tiersim.c.
+ * section: ring.c, atime.c, thresh.c, algos.c (the primitives past Linux
+ * 6.1), limiter.c, vma.c, decide.c (the decision and a whole hint fault),
+ * inlining.c, memory.c, tiersim.c.
  */
 #ifndef _TIERPOL_BENCH_H
 #define _TIERPOL_BENCH_H
@@ -322,6 +323,7 @@ void dec_init(struct dec_setup *d, const struct dec_case *dc);
 void bench_ring(void);
 void bench_atime(void);
 void bench_thresh(void);
+void bench_algos(void);
 void bench_limiter(void);
 void bench_vma(void);
 void bench_decide(void);

@@ -573,6 +573,7 @@ int main(int argc, char **argv)
 	bench_ring();
 	bench_atime();
 	bench_thresh();
+	bench_algos();
 	bench_limiter();
 	bench_vma();
 	bench_decide();

@@ -33,6 +33,9 @@
 #include "../lib/vma_scan.c"
 #include "../lib/wmark.c"
 #include "../lib/version.c"
+#include "../lib/goal.c"
+#include "../lib/hotness.c"
+#include "../lib/fclock.c"
 
 #include "bench.h"
 

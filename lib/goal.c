@@ -9,11 +9,12 @@ static int goal_check(const struct tp_goal_cfg *cfg, struct tp_goal_set *s)
 {
 	if (!cfg || __tp_cfg_check(cfg, cfg->sz, sizeof(*cfg)))
 		return -EINVAL;
-	if (cfg->goal > TP_GOAL_MAX || cfg->min > TP_GOAL_MAX ||
-	    cfg->max > TP_GOAL_MAX || cfg->init > TP_GOAL_MAX)
-		return -ERANGE;
+	/* -EINVAL wins over -ERANGE */
 	if (!cfg->goal || !cfg->min || cfg->min > cfg->max)
 		return -EINVAL;
+	if (cfg->goal > TP_GOAL_MAX || cfg->max > TP_GOAL_MAX ||
+	    cfg->init > TP_GOAL_MAX)
+		return -ERANGE;
 	s->goal = cfg->goal;
 	s->min = cfg->min;
 	s->max = cfg->max;

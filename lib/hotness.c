@@ -86,7 +86,7 @@ u32 tp_hot_record(const struct tp_hot *h, u32 rec, u32 nid, u64 now)
 	const struct hot_layout *lo;
 	u32 cnt, ready, out;
 
-	TP_ASSERT(h && h->format <= TP_HOT_PRECISE);
+	TP_ASSERT(h && h->format <= TP_HOT_PRECISE && h->threshold);
 	lo = &hot_layouts[h->format];
 	if (h->format == TP_HOT_BYTE)
 		rec &= 0xff;
@@ -125,7 +125,7 @@ bool tp_hot_record32(const struct tp_hot *h, u32 *rec, u32 nid, u64 now)
 
 bool tp_hot_ready(const struct tp_hot *h, u32 rec)
 {
-	TP_ASSERT(h && h->format <= TP_HOT_PRECISE);
+	TP_ASSERT(h && h->format <= TP_HOT_PRECISE && h->threshold);
 	return rec & hot_layouts[h->format].ready;
 }
 
@@ -133,7 +133,7 @@ bool tp_hot_expired(const struct tp_hot *h, u32 rec, u64 now)
 {
 	const struct hot_layout *lo;
 
-	TP_ASSERT(h && h->format <= TP_HOT_PRECISE);
+	TP_ASSERT(h && h->format <= TP_HOT_PRECISE && h->threshold);
 	lo = &hot_layouts[h->format];
 	if (h->format == TP_HOT_BYTE)
 		rec &= 0xff;
@@ -142,7 +142,7 @@ bool tp_hot_expired(const struct tp_hot *h, u32 rec, u64 now)
 
 u32 tp_hot_nid(const struct tp_hot *h, u32 rec)
 {
-	TP_ASSERT(h && h->format <= TP_HOT_PRECISE);
+	TP_ASSERT(h && h->format <= TP_HOT_PRECISE && h->threshold);
 	if (h->format != TP_HOT_PRECISE)
 		return 0;
 	return hot_field(rec, hot_layouts[TP_HOT_PRECISE].nid_shift,
@@ -153,7 +153,7 @@ u32 tp_hot_count(const struct tp_hot *h, u32 rec)
 {
 	const struct hot_layout *lo;
 
-	TP_ASSERT(h && h->format <= TP_HOT_PRECISE);
+	TP_ASSERT(h && h->format <= TP_HOT_PRECISE && h->threshold);
 	lo = &hot_layouts[h->format];
 	return hot_field(rec, lo->cnt_shift, lo->cnt_max);
 }

@@ -24,6 +24,7 @@ int tp_policy_preset(struct tp_policy_cfg *cfg, u32 preset, u32 tps)
 	cfg->scan_period_max_ms = TP_DEFAULT_SCAN_PERIOD_MAX_MS;
 	cfg->cand_batch = TP_DEFAULT_CAND_BATCH;
 	cfg->burst_pages = 0;
+	cfg->hot_threshold_faults = 0;
 	if (preset == TP_PRESET_RFC2020) {
 		cfg->flags = TP_FLAGS_RFC2020;
 		cfg->rate_limit_mbps = 0;

@@ -1,61 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * CMocka: the bad-input table of docs/BAD_INPUT.md, one named case per row.
- *
- *  - config rows: one field of one public config struct (its size field
- *    included) set to a value at or beyond its documented range; init
- *    (and tune, where there is one) must return the documented code, and
- *    on error leave the object byte-for-byte unchanged; a tune must also
- *    keep the clock (tps) given at init;
- *  - call rows: bad per-call inputs (empty folio, watermarks out of order,
- *    empty VMA, ...) and NULL arguments of the functions that return an
- *    error for them (init, tune, preset);
- *  - contract rows: the functions whose NULL or uninitialised arguments are
- *    the caller's contract (TP_ASSERT in lib/tp_seam.h). Built with
- *    -DTP_DEBUG (make check-debug) each row forks a child that must die of
- *    SIGILL/SIGTRAP; in release builds the rows are skipped, since the
- *    violation is undefined there (a kernel build warns once with
- *    CONFIG_DEBUG_VM).
+ * CMocka: the bad-input table of docs/BAD_INPUT.md for the scan ring, the
+ * rate limiter, the threshold controller, the access-time stamp, the VMA
+ * scan and the helpers, one named case per row (tests/bad_input.h says
+ * what config, call and contract rows check). The policy and the decision
+ * are in test_bad_input_policy.c; the goal controller, the hotness record
+ * and the fault-count clock in test_bad_input_algos.c.
  */
-#include <errno.h>
-#include <setjmp.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <cmocka.h>
-
-#include <tierpol/tierpol.h>
-#include "selftest/selftest.h"	/* u32, u64 */
-
-#define U32_MAX_	0xffffffffULL
-#define U64_MAX_	(~0ULL)
-#define POISON		0xa5
+#include "bad_input.h"
 
 /* ---- config rows ---------------------------------------------------------- */
 
-enum comp { RING, LIMITER, THRESH, POLICY, ATIME, VMA };
-
-struct cfg_row {
-	const char *name;
-	enum comp comp;
-	size_t off, size;	/* the field */
-	u64 value;
-	int want;		/* 0, -EINVAL or -ERANGE */
-	u32 base;		/* base config variant (component specific) */
-};
-
-#define ROW_B(comp, type, field, val, want, base) {			\
-	#type "." #field " = " #val, comp, offsetof(struct type, field), \
-	sizeof(((struct type *)0)->field), (u64)(val), want, base }
-#define ROW(comp, type, field, val, want) \
-	ROW_B(comp, type, field, val, want, 0)
+enum comp { RING, LIMITER, THRESH, ATIME, VMA };
 
 static const struct cfg_row cfg_rows[] = {
 	/* the size field of every config: at least the known fields */
@@ -72,10 +28,6 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(THRESH, tp_thresh_cfg, sz, sizeof(struct tp_thresh_cfg) - 8,
 	    -EINVAL),
 	ROW(THRESH, tp_thresh_cfg, sz, U32_MAX_, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, sz, 0, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, sz, sizeof(struct tp_policy_cfg) - 8,
-	    -EINVAL),
-	ROW(POLICY, tp_policy_cfg, sz, U32_MAX_, -EINVAL),
 	ROW(ATIME, tp_atime_cfg, sz, 0, -EINVAL),
 	ROW(ATIME, tp_atime_cfg, sz, sizeof(struct tp_atime_cfg) - 4,
 	    -EINVAL),
@@ -152,78 +104,29 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(THRESH, tp_thresh_cfg, rate_limit, 0, 0),
 	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX, 0),
 	ROW(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX + 1, -ERANGE),
-	/* policy (base: the Linux 6.1 preset at 1000 ticks/s) */
-	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_DISABLED, 0),
-	ROW(POLICY, tp_policy_cfg, mode, TP_MODE_NORMAL | TP_MODE_TIERING, 0),
-	ROW(POLICY, tp_policy_cfg, mode, 4, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, mode, U32_MAX_, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags, 0, 0),
-	ROW(POLICY, tp_policy_cfg, flags, TP_POL_ALL, 0),
-	ROW(POLICY, tp_policy_cfg, flags, 0x200, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags, U32_MAX_, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags, TP_POL_ADAPTIVE, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags, TP_POL_WRITE_DOUBLE, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags, TP_POL_HOT_STRICT, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags,
-	    TP_POL_HOTNESS | TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags,
-	    TP_POL_HOTNESS | TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, flags,
-	    TP_POL_HOTNESS | TP_POL_ADAPTIVE | TP_POL_FREE_BYPASS |
-	    TP_POL_BYPASS_RESET, 0),
-	ROW(POLICY, tp_policy_cfg, flags,
-	    TP_POL_HOTNESS | TP_POL_RL_WMARK_DEFAULT, 0),
-	/* base 3: the token bucket, which takes no per-fault rate */
-	ROW_B(POLICY, tp_policy_cfg, flags,
-	      TP_POL_HOTNESS | TP_POL_RL_WMARK_DEFAULT, -EINVAL, 3),
-	ROW_B(POLICY, tp_policy_cfg, flags, TP_POL_ALL, -EINVAL, 3),
-	ROW_B(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX, 0, 3),
-	ROW_B(POLICY, tp_policy_cfg, burst_pages, 0, 0, 3),
-	/* base 4: the bucket at 1 MB/s, 1000 x 2^31 units a page */
-	ROW_B(POLICY, tp_policy_cfg, burst_pages, 1073741, 0, 4),
-	ROW_B(POLICY, tp_policy_cfg, burst_pages, 1073742, -ERANGE, 4),
-	ROW(POLICY, tp_policy_cfg, tps, 0, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, tps, 1, 0),
-	ROW(POLICY, tp_policy_cfg, tps, TP_TPS_MAX, 0),
-	ROW(POLICY, tp_policy_cfg, tps, TP_TPS_MAX + 1ULL, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, page_shift, 0, 0),
-	ROW(POLICY, tp_policy_cfg, page_shift, 9, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, page_shift, 10, 0),
-	ROW(POLICY, tp_policy_cfg, page_shift, 14, 0),
-	ROW(POLICY, tp_policy_cfg, page_shift, 16, 0),
-	ROW(POLICY, tp_policy_cfg, page_shift, 21, 0),
-	ROW(POLICY, tp_policy_cfg, page_shift, 30, 0),
-	ROW(POLICY, tp_policy_cfg, page_shift, 31, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, page_shift, U32_MAX_, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, hot_threshold_ms, 0, 0),
-	ROW(POLICY, tp_policy_cfg, hot_threshold_ms, 1, 0),
-	ROW(POLICY, tp_policy_cfg, hot_threshold_ms, U32_MAX_, 0),
-	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, 0, 0),
-	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, 1ULL << 24, 0),
-	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, (1ULL << 24) + 1, -ERANGE),
-	ROW(POLICY, tp_policy_cfg, rate_limit_mbps, U32_MAX_, -ERANGE),
-	/* base 1: 2 MiB pages, where every u32 rate fits */
-	ROW_B(POLICY, tp_policy_cfg, rate_limit_mbps, U32_MAX_, 0, 1),
-	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 0, 0),
-	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, 1, 0),
-	ROW(POLICY, tp_policy_cfg, scan_period_max_ms, U32_MAX_, 0),
-	ROW(POLICY, tp_policy_cfg, thresh_variant, TP_THRESH_RFC2020, 0),
-	ROW(POLICY, tp_policy_cfg, thresh_variant, 3, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, limiter_variant, TP_LIMITER_BUCKET, 0),
-	ROW(POLICY, tp_policy_cfg, limiter_variant, 3, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, wmark_variant, TP_WMARK_RFC2020, 0),
-	ROW(POLICY, tp_policy_cfg, wmark_variant, 2, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, burst_pages, 0, 0),
-	ROW(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX, 0),
-	ROW(POLICY, tp_policy_cfg, burst_pages, TP_RATE_MAX + 1, -ERANGE),
-	ROW(POLICY, tp_policy_cfg, burst_pages, U64_MAX_, -ERANGE),
-	ROW(POLICY, tp_policy_cfg, cand_batch, 0, 0),
-	ROW(POLICY, tp_policy_cfg, cand_batch, 1, 0),
-	ROW(POLICY, tp_policy_cfg, cand_batch, TP_CAND_BATCH_MAX, 0),
-	ROW(POLICY, tp_policy_cfg, cand_batch, TP_CAND_BATCH_MAX + 1, -EINVAL),
-	ROW(POLICY, tp_policy_cfg, cand_batch, U32_MAX_, -EINVAL),
-	/* base 2: also a burst above the range: -EINVAL is checked first */
-	ROW_B(POLICY, tp_policy_cfg, mode, 4, -EINVAL, 2),
+	ROW(THRESH, tp_thresh_cfg, variant, TP_THRESH_HISTOGRAM, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, 0, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, 1, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX, 0),
+	ROW(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX + 1, -EINVAL),
+	ROW(THRESH, tp_thresh_cfg, batch, U32_MAX_, -EINVAL),
+	/* base 1: the histogram (bins sized from the bound, 2^62 included) */
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, 0, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, 1, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, 1ULL << 13, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, TP_TIME_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, ref_th, TP_TIME_MAX + 1, -ERANGE, 1),
+	ROW_B(THRESH, tp_thresh_cfg, steps, 1, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, steps, TP_THRESH_STEPS_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, period, 0, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, rate_limit, 0, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, rate_limit, TP_RATE_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, batch, 8, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX, 0, 1),
+	ROW_B(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX + 1, -EINVAL, 1),
+	/* base 2: also a reference above the range: -EINVAL is checked first */
+	ROW_B(THRESH, tp_thresh_cfg, batch, TP_CAND_BATCH_MAX + 1, -EINVAL, 2),
+	ROW_B(THRESH, tp_thresh_cfg, variant, 3, -EINVAL, 2),
 	/* access-time stamp (base: bits 0 = 21) */
 	ROW(ATIME, tp_atime_cfg, bits, 0, 0),
 	ROW(ATIME, tp_atime_cfg, bits, 1, 0),
@@ -251,24 +154,6 @@ static const struct cfg_row cfg_rows[] = {
 	ROW(VMA, tp_vma_profile_cfg, scan_delay, TP_TIME_MAX / 4 + 1, -ERANGE),
 	ROW(VMA, tp_vma_profile_cfg, scan_delay, U64_MAX_, -ERANGE),
 };
-
-/* A tune with the row's config: the clock must stay the init's. */
-static int tune_want(const struct cfg_row *r, size_t tps_off, u32 tps)
-{
-	if (!r->want && r->off == tps_off && r->value != tps)
-		return -EINVAL;
-	return r->want;
-}
-
-static void set_field(void *cfg, const struct cfg_row *r)
-{
-	u32 v32 = (u32)r->value;
-
-	if (r->size == sizeof(u32))
-		memcpy((char *)cfg + r->off, &v32, sizeof(v32));
-	else
-		memcpy((char *)cfg + r->off, &r->value, sizeof(u64));
-}
 
 static struct tp_scan_pass passes[TP_RING_DEPTH_MAX];
 
@@ -322,15 +207,29 @@ static void row_limiter(const struct cfg_row *r)
 		assert_memory_equal(&l, &copy, sizeof(l));
 }
 
+/* Latencies a histogram records in the accepted rows: every bin, no UB. */
+static const u64 thresh_lat[] = {
+	0, 1, 999, 1000, 1ULL << 40, TP_TIME_MAX, U64_MAX_ - 1,
+	TP_LATENCY_UNKNOWN,
+};
+
 static void row_thresh(const struct cfg_row *r)
 {
 	struct tp_thresh_cfg good = { .sz = sizeof(good), .tps = 1000,
 				      .ref_th = 1000, .rate_limit = 100 };
-	struct tp_thresh_cfg cfg = good;
+	struct tp_thresh_cfg cfg;
+	struct tp_thresh_cpu cpu;
 	struct tp_thresh t, copy;
-	u64 cand = 3, th;
+	u64 cand = 3, th, max;
+	size_t i;
 	int ret;
 
+	/* base 1: the histogram; base 2: also a reference above the range */
+	if (r->base == 1)
+		good.variant = TP_THRESH_HISTOGRAM;
+	cfg = good;
+	if (r->base == 2)
+		cfg.ref_th = TP_TIME_MAX + 1;
 	set_field(&cfg, r);
 	memset(&t, POISON, sizeof(t));
 	copy = t;
@@ -343,12 +242,21 @@ static void row_thresh(const struct cfg_row *r)
 		 * Accepted: the threshold is positive and stays so, or 0 for
 		 * a reference of 0 (the kernel's "nothing is hot").
 		 */
+		max = cfg.variant == TP_THRESH_RFC2020 ? cfg.ref_th :
+		      2 * cfg.ref_th;
 		th = tp_thresh_get(&t);
 		assert_true(cfg.ref_th ? th > 0 : th == 0);
+		assert_true(th <= max);
+		/* Any latency and page count is recorded (or ignored). */
+		memset(&cpu, 0, sizeof(cpu));
+		for (i = 0; i < ARRAY_LEN(thresh_lat); i++)
+			tp_thresh_record(&t, &cpu, thresh_lat[i], i + 1);
+		tp_thresh_record(&t, &cpu, 5, TP_RATE_MAX);
 		cand += 1000000;
 		(void)tp_thresh_update(&t, cand, 100 + TP_TIME_MAX + 1);
 		th = tp_thresh_get(&t);
 		assert_true(cfg.ref_th ? th > 0 : th == 0);
+		assert_true(th <= max);
 	}
 
 	assert_int_equal(tp_thresh_init(&t, &good, cand, 100), 0);
@@ -358,39 +266,6 @@ static void row_thresh(const struct cfg_row *r)
 					good.tps));
 	if (ret)
 		assert_memory_equal(&t, &copy, sizeof(t));
-}
-
-static void row_policy(const struct cfg_row *r)
-{
-	struct tp_policy_cfg good, cfg;
-	struct tp_policy pol, copy;
-	int ret;
-
-	assert_int_equal(tp_policy_preset(&good, TP_PRESET_LINUX61, 1000), 0);
-	if (r->base == 1)
-		good.page_shift = 21;
-	if (r->base >= 3)
-		good.limiter_variant = TP_LIMITER_BUCKET;
-	if (r->base == 4)
-		good.rate_limit_mbps = 1;
-	cfg = good;
-	if (r->base == 2)
-		cfg.burst_pages = TP_RATE_MAX + 1;
-	set_field(&cfg, r);
-	memset(&pol, POISON, sizeof(pol));
-	copy = pol;
-	ret = tp_policy_init(&pol, &cfg);
-	assert_int_equal(ret, r->want);
-	if (ret)
-		assert_memory_equal(&pol, &copy, sizeof(pol));
-
-	assert_int_equal(tp_policy_init(&pol, &good), 0);
-	copy = pol;
-	ret = tp_policy_tune(&pol, &cfg);
-	assert_int_equal(ret, tune_want(r, offsetof(struct tp_policy_cfg, tps),
-					good.tps));
-	if (ret)
-		assert_memory_equal(&pol, &copy, sizeof(pol));
 }
 
 static void row_atime(const struct cfg_row *r)
@@ -447,9 +322,6 @@ static void run_cfg_row(void **state)
 	case THRESH:
 		row_thresh(r);
 		break;
-	case POLICY:
-		row_policy(r);
-		break;
 	case ATIME:
 		row_atime(r);
 		break;
@@ -460,126 +332,6 @@ static void run_cfg_row(void **state)
 }
 
 /* ---- call rows: bad per-call inputs and NULL arguments with an error ------- */
-
-static struct tp_node node;
-static struct tp_node_cpu slot;
-
-static void linux61(struct tp_policy *pol)
-{
-	struct tp_policy_cfg cfg;
-
-	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000), 0);
-	assert_int_equal(tp_policy_init(pol, &cfg), 0);
-	assert_int_equal(tp_node_init(&node, pol, 0), 0);
-	memset(&slot, 0, sizeof(slot));
-}
-
-static const struct tp_node_mem good_mem = {
-	.free = 1000000, .wmark_min = 100, .wmark_low = 200,
-	.wmark_high = 300, .wmark_promo = 400, .present = 1 << 20,
-};
-
-/* tp_decide() refuses the call with -EINVAL, counts and writes nothing. */
-static void expect_decide_einval(const struct tp_policy *pol,
-				 const struct tp_fault *f,
-				 const struct tp_node_mem *mem)
-{
-	struct tp_node_stats before, after;
-	struct tp_node node_copy = node;
-	struct tp_node_cpu slot_copy = slot;
-
-	tp_node_stats_read(pol, &node, &before);
-	tp_node_stats_add(&before, &slot);
-	assert_int_equal(tp_decide(pol, &node, &slot, f, mem, 10), -EINVAL);
-	tp_node_stats_read(pol, &node, &after);
-	tp_node_stats_add(&after, &slot);
-	assert_memory_equal(&before, &after, sizeof(before));
-	assert_memory_equal(&node, &node_copy, sizeof(node));
-	assert_memory_equal(&slot, &slot_copy, sizeof(slot));
-}
-
-static void call_decide_empty_folio(void **state)
-{
-	struct tp_fault f = { .latency = 1, .nr_pages = 0 };
-	struct tp_policy pol;
-
-	(void)state;
-	linux61(&pol);
-	expect_decide_einval(&pol, &f, &good_mem);
-}
-
-static void call_decide_huge_folio(void **state)
-{
-	struct tp_fault f = { .latency = 1, .nr_pages = TP_RATE_MAX + 1 };
-	struct tp_policy pol;
-
-	(void)state;
-	linux61(&pol);
-	expect_decide_einval(&pol, &f, &good_mem);
-	f.nr_pages = ~0ULL;
-	expect_decide_einval(&pol, &f, &good_mem);
-	/* 2^32 pages is the largest folio */
-	f.nr_pages = TP_RATE_MAX;
-	assert_true(tp_decide(&pol, &node, &slot, &f, &good_mem, 10) >= 0);
-}
-
-static void call_decide_wmarks_out_of_order(void **state)
-{
-	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
-	struct tp_node_mem m;
-	struct tp_policy pol;
-
-	(void)state;
-	linux61(&pol);
-	m = good_mem;
-	m.wmark_min = m.wmark_low + 1;
-	expect_decide_einval(&pol, &f, &m);
-	m = good_mem;
-	m.wmark_low = m.wmark_high + 1;
-	expect_decide_einval(&pol, &f, &m);
-	m = good_mem;
-	m.wmark_high = m.wmark_promo + 1;
-	expect_decide_einval(&pol, &f, &m);
-	/* Equal watermarks are in order. */
-	m = good_mem;
-	m.wmark_min = m.wmark_low = m.wmark_high = m.wmark_promo;
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
-	/* No promo watermark (before Linux 6.1): the high one stands in. */
-	m = good_mem;
-	m.wmark_promo = 0;
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
-	m.wmark_high = U64_MAX_;
-	m.wmark_low = m.wmark_min = 0;
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 10) >= 0);
-}
-
-/*
- * A kernel before Linux 6.1 has no promo watermark: 0 stands for none, the
- * high watermark takes its place in the bypass and the demotion target.
- */
-static void call_decide_no_promo_wmark(void **state)
-{
-	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
-	struct tp_node_mem m = good_mem;
-	struct tp_policy pol;
-
-	(void)state;
-	linux61(&pol);
-	m.wmark_promo = 0;
-	assert_int_equal(tp_demotion_target(&pol, &m), m.wmark_high);
-	/* bypass when free > high + max(1 GiB, present / 16) */
-	m.present = 16;
-	m.free = m.wmark_high + (1ULL << 18) + 1;
-	assert_true(tp_free_space_enough(&pol, &m));
-	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 10),
-			 TP_PROMOTE_NRL);
-	m.free--;
-	assert_false(tp_free_space_enough(&pol, &m));
-	/* a promo watermark of 0 with a high one above 0 is not "unordered" */
-	m.wmark_high = 100;
-	m.wmark_low = m.wmark_min = 0;
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 11) >= 0);
-}
 
 /* The names: every verdict and every error tierpol returns, and the rest. */
 static void call_names(void **state)
@@ -617,67 +369,6 @@ static void call_ring_init_short_array(void **state)
 	c.depth = 0;	/* the default depth, 16 */
 	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 15), -EINVAL);
 	assert_int_equal(tp_scan_ring_init(&r, &c, pass, 16), 0);
-}
-
-/*
- * A 32-bit counter zero-extended to 64 bits jumps back by 2^32 at its wrap:
- * no error and nothing undefined; the window and the controller's period
- * wait until the clock has caught up, then work again.
- */
-static void call_time_wraps(void **state)
-{
-	struct tp_fault f = { .latency = 1, .nr_pages = 1 };
-	struct tp_node_mem m = good_mem;
-	struct tp_limiter_cfg lc = { .sz = sizeof(lc),
-				     .variant = TP_LIMITER_WINDOW_LINUX61,
-				     .tps = 1000, .rate = 10 };
-	struct tp_limiter l;
-	struct tp_policy pol;
-	u64 t, before = 0xfffffff0ULL;	/* 16 ms before a 32-bit wrap */
-	int i, ok = 0;
-
-	(void)state;
-	assert_int_equal(tp_limiter_init(&l, &lc, before), 0);
-	/* Linux 6.1 counts a request before comparing: 9 of 10 a window */
-	for (i = 0; i < 9; i++)
-		assert_true(tp_limiter_consume(&l, NULL, 1, before));
-	assert_false(tp_limiter_consume(&l, NULL, 1, before));
-	/* the clock wrapped: now 200 ms "after", numerically before */
-	t = (before + 200) & 0xffffffffULL;
-	assert_false(tp_limiter_consume(&l, NULL, 1, t));
-	/* a second after the jump the window is still the old one ... */
-	assert_false(tp_limiter_consume(&l, NULL, 1, t + 1000));
-	/*
-	 * ... until the clock passes the old start by a second: the opener
-	 * is not counted against its window, then 9 more.
-	 */
-	for (i = 0; i < 20; i++)
-		ok += tp_limiter_consume(&l, NULL, 1, before + 1001 + i);
-	assert_int_equal(ok, 10);
-
-	linux61(&pol);
-	m.free = m.wmark_promo + 10;	/* no bypass */
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, before) >= 0);
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, t) >= 0);
-	assert_true(tp_decide(&pol, &node, &slot, &f, &m, 0) >= 0);
-}
-
-static void call_decide_unknown_latency_and_flags(void **state)
-{
-	struct tp_fault f = { .latency = TP_LATENCY_UNKNOWN, .nr_pages = 1 };
-	struct tp_node_mem m = good_mem;
-	struct tp_policy pol;
-
-	(void)state;
-	linux61(&pol);
-	m.free = m.wmark_promo + 10;	/* no bypass: the hotness check runs */
-	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 10),
-			 TP_REFUSE_COLD);
-	/* Unknown fault flag bits are ignored. */
-	f.latency = 0;
-	f.flags = 0xfffffff0U;
-	assert_int_equal(tp_decide(&pol, &node, &slot, &f, &m, 11),
-			 TP_PROMOTE);
 }
 
 static void call_limiter_requests(void **state)
@@ -726,24 +417,6 @@ static void call_vma_empty(void **state)
 	assert_int_equal(tp_vma_scan_check(&v, &p, &f, 0), TP_VMA_SCAN_ALL);
 }
 
-static void call_preset_bad(void **state)
-{
-	struct tp_policy_cfg cfg, copy;
-	struct tp_policy pol;
-
-	(void)state;
-	memset(&cfg, POISON, sizeof(cfg));
-	copy = cfg;
-	assert_int_equal(tp_policy_preset(&cfg, 2, 1000), -EINVAL);
-	assert_int_equal(tp_policy_preset(&cfg, U32_MAX_, 1000), -EINVAL);
-	assert_memory_equal(&cfg, &copy, sizeof(cfg));
-	assert_int_equal(tp_policy_preset(NULL, TP_PRESET_RFC2020, 1000),
-			 -EINVAL);
-	/* The preset does not check tps; tp_policy_init() does. */
-	assert_int_equal(tp_policy_preset(&cfg, TP_PRESET_RFC2020, 0), 0);
-	assert_int_equal(tp_policy_init(&pol, &cfg), -EINVAL);
-}
-
 static void call_init_null(void **state)
 {
 	struct tp_scan_ring_cfg rc = { .sz = sizeof(rc) };
@@ -751,11 +424,9 @@ static void call_init_null(void **state)
 	struct tp_thresh_cfg tc = { .sz = sizeof(tc), .tps = 1000 };
 	struct tp_atime_cfg ac = { .sz = sizeof(ac) };
 	struct tp_vma_profile_cfg vc = { .sz = sizeof(vc), .tps = 1000 };
-	struct tp_policy_cfg pc;
 	struct tp_scan_ring ring;
 	struct tp_limiter l;
 	struct tp_thresh t;
-	struct tp_policy pol;
 	struct tp_atime fmt;
 	struct tp_vma_profile p;
 
@@ -774,32 +445,10 @@ static void call_init_null(void **state)
 	assert_int_equal(tp_thresh_init(&t, &tc, 0, 0), 0);
 	assert_int_equal(tp_thresh_tune(NULL, &tc), -EINVAL);
 	assert_int_equal(tp_thresh_tune(&t, NULL), -EINVAL);
-	assert_int_equal(tp_policy_preset(&pc, TP_PRESET_RFC2020, 1000), 0);
-	assert_int_equal(tp_policy_init(NULL, &pc), -EINVAL);
-	assert_int_equal(tp_policy_init(&pol, NULL), -EINVAL);
-	assert_int_equal(tp_policy_init(&pol, &pc), 0);
-	assert_int_equal(tp_policy_tune(NULL, &pc), -EINVAL);
-	assert_int_equal(tp_policy_tune(&pol, NULL), -EINVAL);
-	assert_int_equal(tp_node_init(NULL, &pol, 0), -EINVAL);
-	assert_int_equal(tp_node_init(&node, NULL, 0), -EINVAL);
 	assert_int_equal(tp_atime_init(NULL, &ac), -EINVAL);
 	assert_int_equal(tp_atime_init(&fmt, NULL), -EINVAL);
 	assert_int_equal(tp_vma_profile_init(NULL, &vc), -EINVAL);
 	assert_int_equal(tp_vma_profile_init(&p, NULL), -EINVAL);
-}
-
-/* A policy never initialised (zero-filled): tp_node_init() refuses it. */
-static void call_node_init_uninitialised_policy(void **state)
-{
-	struct tp_policy pol;
-	struct tp_node copy;
-
-	(void)state;
-	memset(&pol, 0, sizeof(pol));
-	memset(&node, POISON, sizeof(node));
-	copy = node;
-	assert_int_equal(tp_node_init(&node, &pol, 0), -EINVAL);
-	assert_memory_equal(&node, &copy, sizeof(node));
 }
 
 /* A zero-filled ring (never initialised, no passes) answers -ENOENT. */
@@ -857,6 +506,48 @@ static void call_helpers_edges(void **state)
 }
 
 /*
+ * tp_thresh_record(): the other variants ignore it and write nothing; the
+ * histogram ignores an unknown latency and 0 pages; the largest folio
+ * (2^32 pages) is one batch by itself and reaches the shared bins at once.
+ */
+static void call_thresh_record_inputs(void **state)
+{
+	struct tp_thresh_cfg cfg = { .sz = sizeof(cfg),
+				     .variant = TP_THRESH_LINUX61, .tps = 1000,
+				     .ref_th = 1000, .period = 1000,
+				     .rate_limit = 100, .batch = 8 };
+	struct tp_thresh_cpu cpu, cpu_copy;
+	struct tp_thresh t, copy;
+
+	(void)state;
+	memset(&cpu, 0, sizeof(cpu));
+	memset(&t, 0, sizeof(t));	/* defined padding for the compares */
+	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
+	copy = t;
+	cpu_copy = cpu;
+	tp_thresh_record(&t, &cpu, 10, 5);
+	assert_memory_equal(&t, &copy, sizeof(t));
+	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
+
+	cfg.variant = TP_THRESH_HISTOGRAM;
+	assert_int_equal(tp_thresh_init(&t, &cfg, 0, 0), 0);
+	copy = t;
+	tp_thresh_record(&t, &cpu, TP_LATENCY_UNKNOWN, 5);
+	tp_thresh_record(&t, &cpu, 10, 0);
+	assert_memory_equal(&t, &copy, sizeof(t));
+	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
+
+	/*
+	 * 2^32 pages at 10 ms (bin [8, 16)) against a budget of 200: 8 +
+	 * 8 x 200 / 2^32 = 8, raised to the step, 125.
+	 */
+	tp_thresh_record(&t, &cpu, 10, TP_RATE_MAX);
+	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
+	assert_int_equal(tp_thresh_update(&t, 0, 1001), TP_TH_LOWERED);
+	assert_true(tp_thresh_get(&t) == 125);
+}
+
+/*
  * The largest documented mainline reference with one step: unit = max =
  * 2^63, where "th >= 2 * unit" overflowed and lowering stored th = 0 and
  * reported TP_TH_LOWERED for a threshold that did not move.
@@ -883,23 +574,13 @@ static void call_thresh_unit_2p63(void **state)
 
 /* ---- contract rows: TP_ASSERT traps under -DTP_DEBUG ------------------------ */
 
-struct contract_row {
-	const char *name;
-	void (*fn)(void);
-};
-
 static struct tp_scan_ring z_ring;
 static struct tp_limiter z_lim;
 static struct tp_thresh z_thr;
 static struct tp_atime z_fmt;
-static struct tp_policy z_pol;
-static struct tp_node_cpu z_cpu;
-static struct tp_fault z_fault = { .nr_pages = 1 };
-static struct tp_node_stats z_stats;
 static struct tp_vma_scan z_vs;
 static struct tp_vma_profile z_prof;
 static struct tp_vma_facts z_facts = { .vma_end = 1 };
-static struct tp_node_mem z_mem;
 static u64 z_u64;
 static u32 z_u32;
 
@@ -1002,113 +683,27 @@ static void c_thr_reset_null(void)
 	tp_thresh_reset(NULL, true, 0, 0);
 }
 
-static void c_policy_tune_uninit(void)
-{
-	struct tp_policy_cfg cfg;
+static struct tp_thresh_cpu z_thr_cpu;
 
-	if (tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000))
+static void c_thr_record_null(void)
+{
+	tp_thresh_record(NULL, &z_thr_cpu, 1, 1);
+}
+
+static void c_thr_record_uninit(void)
+{
+	tp_thresh_record(&z_thr, &z_thr_cpu, 1, 1);
+}
+
+/* The slot is checked whatever the variant (the RFC's ignores the call). */
+static void c_thr_record_null_slot(void)
+{
+	struct tp_thresh_cfg cfg = { .sz = sizeof(cfg), .tps = 1000 };
+	struct tp_thresh t;
+
+	if (tp_thresh_init(&t, &cfg, 0, 0))
 		_exit(3);
-	(void)tp_policy_tune(&z_pol, &cfg);
-}
-
-static void c_node_reset_null(void)
-{
-	tp_node_reset(NULL, 0);
-}
-
-/* A live policy and node for the rows that pass NULL for the others. */
-static struct tp_policy *live_policy(void)
-{
-	static struct tp_policy pol;
-	struct tp_policy_cfg cfg;
-
-	if (tp_policy_preset(&cfg, TP_PRESET_LINUX61, 1000) ||
-	    tp_policy_init(&pol, &cfg) || tp_node_init(&node, &pol, 0))
-		_exit(3);
-	return &pol;
-}
-
-static void c_decide_null_policy(void)
-{
-	(void)live_policy();
-	(void)tp_decide(NULL, &node, &z_cpu, &z_fault, &z_mem, 0);
-}
-
-static void c_decide_uninit_policy(void)
-{
-	(void)live_policy();
-	(void)tp_decide(&z_pol, &node, &z_cpu, &z_fault, &z_mem, 0);
-}
-
-static void c_decide_null_node(void)
-{
-	(void)tp_decide(live_policy(), NULL, &z_cpu, &z_fault, &z_mem, 0);
-}
-
-static void c_decide_null_slot(void)
-{
-	(void)tp_decide(live_policy(), &node, NULL, &z_fault, &z_mem, 0);
-}
-
-static void c_decide_null_fault(void)
-{
-	(void)tp_decide(live_policy(), &node, &z_cpu, NULL, &z_mem, 0);
-}
-
-static void c_decide_null_mem(void)
-{
-	(void)tp_decide(live_policy(), &node, &z_cpu, &z_fault, NULL, 0);
-}
-
-static void c_node_stats_null_policy(void)
-{
-	(void)live_policy();
-	tp_node_stats_read(NULL, &node, &z_stats);
-}
-
-static void c_node_stats_null(void)
-{
-	tp_node_stats_read(live_policy(), NULL, &z_stats);
-}
-
-static void c_node_stats_null_out(void)
-{
-	tp_node_stats_read(live_policy(), &node, NULL);
-}
-
-static void c_node_stats_add_null(void)
-{
-	tp_node_stats_add(&z_stats, NULL);
-}
-
-static void c_node_stats_add_null_out(void)
-{
-	tp_node_stats_add(NULL, &z_cpu);
-}
-
-static void c_free_space_null(void)
-{
-	(void)tp_free_space_enough(NULL, &z_mem);
-}
-
-static void c_promote_room_null(void)
-{
-	(void)tp_promote_room(NULL, 1);
-}
-
-static void c_demotion_null(void)
-{
-	(void)tp_demotion_target(&z_pol, NULL);
-}
-
-static void c_scan_wanted_null(void)
-{
-	(void)tp_scan_wanted(NULL, false);
-}
-
-static void c_group_local_null(void)
-{
-	(void)tp_group_fault_local(TP_GROUP_LINUX315, NULL, NULL, 0);
+	tp_thresh_record(&t, NULL, 1, 1);
 }
 
 static void c_atime_xchg_null(void)
@@ -1156,8 +751,6 @@ static void c_vma_done_null(void)
 	tp_vma_scan_done(NULL, 0);
 }
 
-#define CROW(fn, what)	{ #fn ": " what, fn }
-
 static const struct contract_row contract_rows[] = {
 	CROW(c_ring_record_null, "tp_scan_ring_record(NULL)"),
 	CROW(c_ring_record_uninit, "tp_scan_ring_record(zero-filled ring)"),
@@ -1176,24 +769,9 @@ static const struct contract_row contract_rows[] = {
 	CROW(c_thr_tune_uninit, "tp_thresh_tune(zero-filled)"),
 	CROW(c_thr_get_uninit, "tp_thresh_get(zero-filled)"),
 	CROW(c_thr_reset_null, "tp_thresh_reset(NULL)"),
-	CROW(c_policy_tune_uninit, "tp_policy_tune(zero-filled)"),
-	CROW(c_node_reset_null, "tp_node_reset(NULL)"),
-	CROW(c_decide_null_policy, "tp_decide(policy NULL)"),
-	CROW(c_decide_uninit_policy, "tp_decide(zero-filled policy)"),
-	CROW(c_decide_null_node, "tp_decide(node NULL)"),
-	CROW(c_decide_null_slot, "tp_decide(slot NULL)"),
-	CROW(c_decide_null_fault, "tp_decide(fault NULL)"),
-	CROW(c_decide_null_mem, "tp_decide(mem NULL)"),
-	CROW(c_node_stats_null_policy, "tp_node_stats_read(policy NULL)"),
-	CROW(c_node_stats_null, "tp_node_stats_read(node NULL)"),
-	CROW(c_node_stats_null_out, "tp_node_stats_read(stats NULL)"),
-	CROW(c_node_stats_add_null, "tp_node_stats_add(slot NULL)"),
-	CROW(c_node_stats_add_null_out, "tp_node_stats_add(stats NULL)"),
-	CROW(c_free_space_null, "tp_free_space_enough(NULL)"),
-	CROW(c_promote_room_null, "tp_promote_room(NULL)"),
-	CROW(c_demotion_null, "tp_demotion_target(mem NULL)"),
-	CROW(c_scan_wanted_null, "tp_scan_wanted(NULL)"),
-	CROW(c_group_local_null, "tp_group_fault_local(f NULL)"),
+	CROW(c_thr_record_null, "tp_thresh_record(NULL)"),
+	CROW(c_thr_record_uninit, "tp_thresh_record(zero-filled)"),
+	CROW(c_thr_record_null_slot, "tp_thresh_record(slot NULL)"),
 	CROW(c_atime_xchg_null, "tp_atime_xchg(NULL)"),
 	CROW(c_atime_fault_null_stamp, "tp_atime_fault(stamp NULL)"),
 	CROW(c_atime_fault_uninit, "tp_atime_fault(zero-filled format)"),
@@ -1204,85 +782,23 @@ static const struct contract_row contract_rows[] = {
 	CROW(c_vma_done_null, "tp_vma_scan_done(NULL)"),
 };
 
-static void run_contract_row(void **state)
-{
-#ifdef TP_DEBUG
-	const struct contract_row *r = *state;
-	struct rlimit no_core = { 0, 0 };
-	int status, sig;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* The child dies of the trap itself, not of CMocka's handler. */
-		signal(SIGILL, SIG_DFL);
-		signal(SIGTRAP, SIG_DFL);
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		setrlimit(RLIMIT_CORE, &no_core);
-		r->fn();
-		_exit(0);	/* no trap: the parent fails the row */
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	if (sig != SIGILL && sig != SIGTRAP)
-		print_error("%s: child %s %d, want SIGILL or SIGTRAP\n", r->name,
-			    sig ? "died of signal" : "exited with",
-			    sig ? sig : WEXITSTATUS(status));
-	assert_true(sig == SIGILL || sig == SIGTRAP);
-#else
-	(void)state;
-	skip();	/* contract checks compile away without TP_DEBUG */
-#endif
-}
-
 /* ---- main: one named CMocka case per row ------------------------------------ */
 
-#define N_CFG		(sizeof(cfg_rows) / sizeof(cfg_rows[0]))
-#define N_CONTRACT	(sizeof(contract_rows) / sizeof(contract_rows[0]))
-
 static const struct CMUnitTest call_tests[] = {
-	cmocka_unit_test(call_decide_empty_folio),
-	cmocka_unit_test(call_decide_huge_folio),
-	cmocka_unit_test(call_decide_wmarks_out_of_order),
-	cmocka_unit_test(call_decide_no_promo_wmark),
 	cmocka_unit_test(call_names),
 	cmocka_unit_test(call_ring_init_short_array),
-	cmocka_unit_test(call_time_wraps),
-	cmocka_unit_test(call_decide_unknown_latency_and_flags),
 	cmocka_unit_test(call_limiter_requests),
 	cmocka_unit_test(call_vma_empty),
-	cmocka_unit_test(call_preset_bad),
 	cmocka_unit_test(call_init_null),
-	cmocka_unit_test(call_node_init_uninitialised_policy),
 	cmocka_unit_test(call_ring_latency_zero_filled),
 	cmocka_unit_test(call_helpers_edges),
 	cmocka_unit_test(call_thresh_unit_2p63),
+	cmocka_unit_test(call_thresh_record_inputs),
 };
-
-#define N_CALL		(sizeof(call_tests) / sizeof(call_tests[0]))
 
 int main(void)
 {
-	static struct CMUnitTest tests[N_CFG + N_CALL + N_CONTRACT];
-	size_t i, n = 0;
-
-	for (i = 0; i < N_CFG; i++) {
-		tests[n].name = cfg_rows[i].name;
-		tests[n].test_func = run_cfg_row;
-		tests[n].initial_state = (void *)&cfg_rows[i];
-		n++;
-	}
-	for (i = 0; i < N_CALL; i++)
-		tests[n++] = call_tests[i];
-	for (i = 0; i < N_CONTRACT; i++) {
-		tests[n].name = contract_rows[i].name;
-		tests[n].test_func = run_contract_row;
-		tests[n].initial_state = (void *)&contract_rows[i];
-		n++;
-	}
-	return _cmocka_run_group_tests("bad_input", tests, n, NULL, NULL);
+	return run_bad_input("bad_input", cfg_rows, ARRAY_LEN(cfg_rows),
+			     run_cfg_row, call_tests, ARRAY_LEN(call_tests),
+			     contract_rows, ARRAY_LEN(contract_rows));
 }

@@ -91,7 +91,9 @@ static void test_init_rejects_untouched(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(sizeof(struct tp_thresh_cfg), 48);
+	/* 44 on i386, which aligns uint64_t to 4 */
+	assert_true(sizeof(struct tp_thresh_cfg) == 48 ||
+		    sizeof(struct tp_thresh_cfg) == 44);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		memset(&t, 0x3c, sizeof(t));
 		memcpy(&copy, &t, sizeof(t));

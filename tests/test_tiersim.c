@@ -27,11 +27,13 @@
 #include "../examples/tiersim/sim_reclaim.c"
 #include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim_mem.c"
+#include "../examples/tiersim/sim_kthread.c"
 #include "../examples/tiersim/sim_setup.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
 #include "../examples/tiersim/svg.c"
 #include "../examples/tiersim/out.c"
+#include "tiersim_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -66,51 +68,6 @@ static const char *write_file(const char *name, const char *text)
 	fputs(text, f);
 	assert_int_equal(fclose(f), 0);
 	return p;
-}
-
-struct setup {
-	struct wl_params wp;
-	struct wl wl;
-	struct sim_src src;
-	struct sim_cfg cfg;
-};
-
-/* A small synthetic machine: @pages, fast tier @fast pages, fast clock. */
-static void small_setup(struct setup *s, u32 kind, u64 pages, u64 accesses,
-			u64 fast)
-{
-	char err[SIM_ERRLEN];
-
-	wl_defaults(&s->wp, kind);
-	s->wp.pages = pages;
-	s->wp.accesses = accesses;
-	s->wp.burst_pages = pages / 16;
-	assert_int_equal(wl_init(&s->wl, &s->wp, err, sizeof(err)), 0);
-	assert_int_equal(sim_src_workload(&s->src, &s->wl), 0);
-	sim_cfg_defaults(&s->cfg);
-	s->cfg.fast_pages = fast;
-	s->cfg.slow_pages = pages;
-	/* Scan early and often so a short run exercises everything. */
-	s->cfg.scan_delay_ms = 5;
-	s->cfg.scan_period_ms = 5;
-	s->cfg.scan_size_mb = 4;
-	s->cfg.sample_ms = 2;
-	s->cfg.scan_period_max_ms = 50;
-}
-
-static void small_free(struct setup *s)
-{
-	sim_src_free(&s->src);
-	wl_free(&s->wl);
-}
-
-static void policy(struct sim_policy *p, const char *spec,
-		   const struct sim_cfg *c)
-{
-	char err[SIM_ERRLEN];
-
-	assert_int_equal(sim_policy_parse(spec, p, err, sizeof(err)), 0);
-	assert_int_equal(sim_policy_finalize(p, c, err, sizeof(err)), 0);
 }
 
 /* ---- allocation and watermarks ------------------------------------------ */
@@ -1038,35 +995,9 @@ static void test_policy_specs(void **state)
 static void check_invariants(const struct sim_src *src,
 			     const struct sim_result *r, u64 upages)
 {
-	u64 phases = 0;
-	u32 i;
-
-	assert_false(r->failed);
-	/* Totals match the stream's length. */
-	assert_int_equal(r->accesses, src->total);
-	for (i = 0; i < r->nr_phases; i++)
-		phases += r->phase[i].accesses;
-	assert_int_equal(phases, src->total);
-	/* Every allocated page is in exactly one tier. */
-	assert_int_equal(r->fast_used_end + r->slow_used_end,
-			 r->alloc_fast + r->alloc_slow);
-	/* Promotions minus demotions is the change in fast-tier occupancy. */
-	assert_int_equal(r->promotions - r->demotions,
-			 r->fast_used_end - r->alloc_fast);
+	check_accounting(src, r);
 	assert_int_equal(r->node.decided, r->hint_faults * upages);
 	assert_int_equal(r->node.pgpromote_success, r->promotions);
-	assert_true(r->fast_accesses <= r->accesses);
-}
-
-static char *json_of(const struct run_set *rs, size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-
-	assert_non_null(f);
-	out_json(f, rs, 1);
-	assert_int_equal(fclose(f), 0);
-	return buf;
 }
 
 static void run_all(struct setup *s, const char *const *specs, u32 n,

@@ -106,6 +106,17 @@ usage 'policy "mainline:rate=99999999999": rate=99999999999 is too large (allowe
 usage 'policy "mainline:hot=0": hot=0 is too small (allowed: 1 to 4294967295 ms; 0 would select the default of 1000 ms)' \
 	-p mainline:hot=0
 usage 'policy "mainline:rate=x": rate=x is not a whole number' -p mainline:rate=x
+# The policies past Linux 6.1: ranges, and the combinations that cannot work.
+usage 'policy "goal-bucket:target=0": target=0 is too small (allowed: 1 to 10000 parts per 10000)' \
+	-p goal-bucket:target=0
+usage 'policy "goal-bucket:goal=speed": goal=speed: unknown value' \
+	-p goal-bucket:goal=speed
+input 'policy "goal-bucket:rate-min=300": rate-min is above rate-max' \
+	-w zipf -p goal-bucket:rate-min=300
+input 'policy "pghot:src=abit:migrate=fault": src=abit needs migrate=kmigrated (a scanner is no fault to migrate in)' \
+	-w zipf -p pghot:src=abit:migrate=fault
+input 'policy "pghot:freq=4": freq is above what the record counts (byte: 3, precise: 7)' \
+	-w zipf -p pghot:freq=4
 
 # ---- --help, -V -------------------------------------------------------------
 

@@ -62,7 +62,10 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	U("refused_cold", n->refused_cold);
 	U("refused_ratelimit", n->refused_ratelimit);
 	U("refused_nospace", n->refused_nospace);
-	O("threshold_ms", r->has_threshold ? (double)n->threshold / 1e6 : -1);
+	O("threshold_ms", r->has_threshold && !r->th_faults ?
+	  (double)n->threshold / 1e6 : -1);
+	O("threshold_faults", r->has_threshold && r->th_faults ?
+	  (double)n->threshold : -1);
 	U("threshold_raised", n->th_raised);
 	U("threshold_lowered", n->th_lowered);
 	U("alloc_fast", r->alloc_fast);
@@ -80,6 +83,11 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	D("t_alloc_s", (double)r->t_alloc / 1e9);
 	D("t_tlb_s", (double)r->t_tlb / 1e9);
 	U("tlb_shootdowns", r->tlb_shootdowns);
+	D("t_kthread_s", (double)r->t_kthread / 1e9);
+	U("kmigrated_batches", r->kmig_batches);
+	U("abit_scanned", r->abit_scanned);
+	U("goal_steps", r->goal_steps);
+	U("rate_end_mbps", r->rate_end);
 	D("slow_util", r->sim_time_ns ?
 	  (double)r->busy_ns[0] / (double)r->sim_time_ns : 0);
 	D("fast_util", r->sim_time_ns ?
@@ -236,6 +244,7 @@ static const struct {
 	{ ", \"pte_updates\"", offsetof(struct sim_sample, pte_updates), 0 },
 	{ ", \"slow_util\"", offsetof(struct sim_sample, util[0]), 1000 },
 	{ ", \"fast_util\"", offsetof(struct sim_sample, util[1]), 1000 },
+	{ ", \"rate_mbps\"", offsetof(struct sim_sample, rate), 0 },
 };
 
 static void json_run(FILE *f, const struct run_set *rs,
@@ -460,7 +469,10 @@ void out_table(FILE *f, const struct run_set *rs)
 		const struct sim_result *r = &rs->res[i];
 		const struct sim_node_stats *n = &r->node;
 
-		if (r->has_threshold)
+		if (r->has_threshold && r->th_faults)
+			snprintf(th, sizeof(th), "%sf",
+				 compact(b[0], 16, n->threshold));
+		else if (r->has_threshold)
 			snprintf(th, sizeof(th), "%.0f",
 				 (double)n->threshold / 1e6);
 		else

@@ -34,9 +34,10 @@
 #define MAX_OVERLAY	4	/* policies that share a panel */
 #define NR_Q		3	/* quantities: fast share, rate, threshold */
 
+/* Tableau's ten, with dark indigo for its grey: the other runs are grey. */
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	"#e377c2", "#393b79", "#bcbd22", "#17becf",
 };
 
 static const char *const dashes[MAX_OVERLAY] = {
@@ -119,7 +120,7 @@ static void bucket(const struct sim_result *r, double width, struct series *s)
 					    4096.0 / 1048576.0 / dt;
 				s[1].ok[n] = 1;
 			}
-			if (r->has_threshold) {
+			if (r->has_threshold && !r->th_faults) {
 				s[2].v[n] = (double)b->thresh / 1e6;
 				s[2].ok[n] = 1;
 			}
@@ -522,8 +523,10 @@ static void small_multiples(FILE *f, const struct plot *p)
 					b.x + b.w / 2 - 55, b.y + b.h / 2 - 9);
 				svg_text(f, b.x + b.w / 2, b.y + b.h / 2 + 4,
 					 "class=\"nodata\" text-anchor=\"middle\" "
-					 "fill=\"#555\"", q == 2 ?
-					 "no hot threshold" : "no data");
+					 "fill=\"#555\"", q != 2 ? "no data" :
+					 rs->res[i].th_faults ?
+					 "threshold in faults" :
+					 "no hot threshold");
 			}
 			fputs("</g>\n", f);
 			last = b;

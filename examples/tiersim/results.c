@@ -34,6 +34,7 @@
 /* 16 x the default limit of that machine (19366 pages/s = 75.6 MB/s). */
 #define RATE16X_MBPS	1210
 
+
 const struct item results_items[] = {
 	{ .label = "rfc2020-pmbench", RFC2020, .rate_limit_mbps = -1,
 	  .policies = "none,rfc2020-p3,rfc2020-p4,rfc2020-p5,rfc2020-p6,"
@@ -42,10 +43,17 @@ const struct item results_items[] = {
 	  .rate_limit_mbps = RATE16X_MBPS,
 	  .policies = "rfc2020-p4,rfc2020-p5,rfc2020-p6,rfc2020-p7,"
 		      "rfc2020-p8" },
+	/* The ladder's machine also runs the policies past 6.1 (results61.c). */
+	{ .label = LADDER2022_LABEL, RFC2020, .rate_limit_mbps = -1,
+	  .policies = "promote-all,mainline-bypass-reset-adaptive,"
+		      "mainline-bypass-reset-adaptive:rate=" LADDER2022_STR ","
+		      "mainline:rate=" LADDER2022_STR ",none,mainline,"
+		      GOAL_POLICY PAST61_POLICIES ",oracle" },
 	/* The bypass knob's Redis: one thread, 8 GiB on CXL (wl.c). */
 	{ .label = "bypass-cold-burst", .workload = "cold-burst",
 	  .pages = 2 << 20, .accesses = 4000000,
-	  .policies = "none,mainline,mainline-bypass-off,oracle",
+	  .policies = "none,mainline,mainline-bypass-off," GOAL_POLICY
+		      PAST61_POLICIES ",oracle",
 	  .rate_limit_mbps = -1 },
 	/*
 	 * The 2023 RFC: 8 threads, 64 MiB and 1 GiB VMAs, a 1/64 model run
@@ -55,15 +63,15 @@ const struct item results_items[] = {
 	{ .label = "rfc2023-disjoint-vma", .workload = "disjoint-vma",
 	  .pages = 17 << 8, .scale = 64, .accesses = 150000000,
 	  .policies = "mainline:vma=pid,mainline:vma=disjoint,"
-		      "mainline:vma=mainline,mainline",
+		      "mainline:vma=mainline,mainline,none," GOAL_POLICY
+		      PAST61_POLICIES ",oracle",
 	  .rate_limit_mbps = -1 },
 };
 
 const unsigned int results_nr_items = sizeof(results_items) /
 				      sizeof(results_items[0]);
 
-static const struct sim_result *find(const struct run_set *rs,
-				     const char *policy)
+const struct sim_result *res_find(const struct run_set *rs, const char *policy)
 {
 	u32 i;
 
@@ -73,8 +81,8 @@ static const struct sim_result *find(const struct run_set *rs,
 	return NULL;
 }
 
-static const struct run_set *find_set(const struct run_set *rs, u32 nr,
-				      const char *title)
+const struct run_set *res_find_set(const struct run_set *rs, u32 nr,
+				   const char *title)
 {
 	u32 i;
 
@@ -84,7 +92,7 @@ static const struct run_set *find_set(const struct run_set *rs, u32 nr,
 	return NULL;
 }
 
-static int find_phase(const struct run_set *rs, const char *name)
+int res_find_phase(const struct run_set *rs, const char *name)
 {
 	u32 i;
 
@@ -94,26 +102,26 @@ static int find_phase(const struct run_set *rs, const char *name)
 	return -1;
 }
 
-static const char *yes(int ok)
+const char *res_yes(int ok)
 {
 	return ok ? "**yes**" : "**no**";
 }
 
 /* A signed percentage with two decimals and an explicit sign. */
-static const char *pct(char *b, size_t n, double v)
+const char *res_pct(char *b, size_t n, double v)
 {
 	snprintf(b, n, "%+.2f %%", v);
 	return b;
 }
 
 /* @v within a factor of 2 of the source's @ref (same sign). */
-static int within2(double v, double ref)
+int res_within2(double v, double ref)
 {
 	return (v > 0) == (ref > 0) && fabs(v) >= 0.5 * fabs(ref) &&
 	       fabs(v) <= 2 * fabs(ref);
 }
 
-static double sec(u64 ns)
+double res_sec(u64 ns)
 {
 	return (double)ns / 1e9;
 }
@@ -157,7 +165,7 @@ static void md_set(FILE *f, const struct run_set *rs)
 	}
 }
 
-static void md_setup(FILE *f, const struct run_set *rs)
+void res_md_setup(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
 	const u64 k = c->scale ? c->scale : 1;
@@ -191,7 +199,7 @@ static void md_setup(FILE *f, const struct run_set *rs)
 			"the stream stands for %llu)", (unsigned long long)k,
 			(unsigned long long)k);
 	fprintf(f, "; %.0f s simulated.\n",
-		rs->nr ? sec(rs->res[0].sim_time_ns) : 0.0);
+		rs->nr ? res_sec(rs->res[0].sim_time_ns) : 0.0);
 }
 
 /*
@@ -208,19 +216,19 @@ static void row2020(FILE *f, const char *claim, const char *says,
 {
 	double ds = out_pct(sim_throughput(b), sim_throughput(a));
 	double dm = out_pct((double)b->promotions, (double)a->promotions);
-	double cand = sec(b->sim_time_ns) > 0 ?
+	double cand = res_sec(b->sim_time_ns) > 0 ?
 		      (double)b->node.pgpromote_candidate /
-		      sec(b->sim_time_ns) : 0;
+		      res_sec(b->sim_time_ns) : 0;
 	char b1[32], b2[32], b3[32], b4[32];
 
 	fprintf(f, "| %s | %s | score %s, promotions %s (%llu -> %llu) | "
-		"%s / %s | %s / %s | ", claim, says, pct(b1, sizeof(b1), ds),
-		pct(b2, sizeof(b2), dm), (unsigned long long)a->promotions,
+		"%s / %s | %s / %s | ", claim, says, res_pct(b1, sizeof(b1), ds),
+		res_pct(b2, sizeof(b2), dm), (unsigned long long)a->promotions,
 		(unsigned long long)b->promotions,
-		yes((ds > 0) == (src_score > 0) && ds != 0),
-		yes((dm < 0) == (src_migr < 0) && dm != 0),
-		yes(within2(ds, src_score)), yes(within2(dm, src_migr)));
-	if (within2(ds, src_score) && within2(dm, src_migr)) {
+		res_yes((ds > 0) == (src_score > 0) && ds != 0),
+		res_yes((dm < 0) == (src_migr < 0) && dm != 0),
+		res_yes(res_within2(ds, src_score)), res_yes(res_within2(dm, src_migr)));
+	if (res_within2(ds, src_score) && res_within2(dm, src_migr)) {
 		fprintf(f, "Both within a factor of 2. |\n");
 		return;
 	}
@@ -237,14 +245,14 @@ static void row2020(FILE *f, const char *claim, const char *says,
 					     b->node.th_raised),
 			(unsigned long long)b->node.th_lowered,
 			(unsigned long long)b->node.th_raised,
-			(double)b->node.threshold / 1e6, sec(b->sim_time_ns));
+			(double)b->node.threshold / 1e6, res_sec(b->sim_time_ns));
 	if (ra && rb)
 		fprintf(f, " With the limit 16 times higher "
 			"(`rfc2020-pmbench-rate16x`) the step gives score %s, "
 			"promotions %s%s.",
-			pct(b3, sizeof(b3), out_pct(sim_throughput(rb),
+			res_pct(b3, sizeof(b3), out_pct(sim_throughput(rb),
 						    sim_throughput(ra))),
-			pct(b4, sizeof(b4), out_pct((double)rb->promotions,
+			res_pct(b4, sizeof(b4), out_pct((double)rb->promotions,
 						    (double)ra->promotions)),
 			b->node.th_lowered + b->node.th_raised &&
 			!rb->node.th_lowered && !rb->node.th_raised ?
@@ -252,9 +260,9 @@ static void row2020(FILE *f, const char *claim, const char *says,
 			"the limit's share of a period: the controller never "
 			"moves the threshold, which the RFC caps at its "
 			"start)" :
-			within2(out_pct(sim_throughput(rb),
+			res_within2(out_pct(sim_throughput(rb),
 					sim_throughput(ra)), src_score) &&
-			within2(out_pct((double)rb->promotions,
+			res_within2(out_pct((double)rb->promotions,
 					(double)ra->promotions), src_migr) ?
 			": both within a factor of 2 of the RFC's" : "");
 	fprintf(f, " |\n");
@@ -270,24 +278,24 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 	FILE *f;
 	u32 i;
 
-	s0 = find_set(rs, nr, "rfc2020-pmbench");
-	s16 = find_set(rs, nr, "rfc2020-pmbench-rate16x");
-	s2 = find_set(rs, nr, "bypass-cold-burst");
-	s4 = find_set(rs, nr, "rfc2023-disjoint-vma");
+	s0 = res_find_set(rs, nr, "rfc2020-pmbench");
+	s16 = res_find_set(rs, nr, "rfc2020-pmbench-rate16x");
+	s2 = res_find_set(rs, nr, "bypass-cold-burst");
+	s4 = res_find_set(rs, nr, "rfc2023-disjoint-vma");
 	if (!s0 || !s2 || !s4)
 		return -1;
 	for (i = 3; i <= 8; i++) {
 		snprintf(name, sizeof(name), "rfc2020-p%u", i);
-		p[i] = find(s0, name);
-		q[i] = find(s16, name);
+		p[i] = res_find(s0, name);
+		q[i] = res_find(s16, name);
 		if (!p[i])
 			return -1;
 	}
-	ml = find(s2, "mainline");
-	off = find(s2, "mainline-bypass-off");
-	pid = find(s4, "mainline:vma=pid");
-	dj = find(s4, "mainline:vma=disjoint");
-	l67 = find(s4, "mainline:vma=mainline");
+	ml = res_find(s2, "mainline");
+	off = res_find(s2, "mainline-bypass-off");
+	pid = res_find(s4, "mainline:vma=pid");
+	dj = res_find(s4, "mainline:vma=disjoint");
+	l67 = res_find(s4, "mainline:vma=mainline");
 	if (!ml || !off || !pid || !dj || !l67)
 		return -1;
 	limit = s0->cfg->wmark[2];
@@ -330,24 +338,24 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			"tier (`rfc2020-p4` vs `rfc2020-p3`) | score +4.6 %%; "
 			"hint faults on the DRAM node reduced to almost 0 | "
 			"score %s; hint faults on the fast tier %llu -> %llu | "
-			"%s / %s | %s / - | ", pct(b1, sizeof(b1), ds),
+			"%s / %s | %s / - | ", res_pct(b1, sizeof(b1), ds),
 			(unsigned long long)p[3]->hint_faults_fast,
 			(unsigned long long)p[4]->hint_faults_fast,
-			yes(ds > 0), yes(ok_f), yes(within2(ds, 4.6)));
-		if (within2(ds, 4.6))
+			res_yes(ds > 0), res_yes(ok_f), res_yes(res_within2(ds, 4.6)));
+		if (res_within2(ds, 4.6))
 			fprintf(f, "The fast-tier faults and their scanning "
 				"cost the threads %.1f s of fault time and %.1f "
 				"s of shootdowns more than with the step.",
-				sec(p[3]->t_fault) - sec(p[4]->t_fault),
-				sec(p[3]->t_tlb) - sec(p[4]->t_tlb));
+				res_sec(p[3]->t_fault) - res_sec(p[4]->t_fault),
+				res_sec(p[3]->t_tlb) - res_sec(p[4]->t_tlb));
 		else
 			fprintf(f, "The fast-tier faults cost %.1f s of the "
 				"threads' %.0f s; in the RFC's kernel each also "
 				"ran task_numa_fault()'s NUMA-group statistics "
 				"on a two-socket machine, which tiersim does "
-				"not model.", sec(p[3]->t_fault) -
-				sec(p[4]->t_fault),
-				sec(p[3]->sim_time_ns) * s0->src->nr_threads);
+				"not model.", res_sec(p[3]->t_fault) -
+				res_sec(p[4]->t_fault),
+				res_sec(p[3]->sim_time_ns) * s0->src->nr_threads);
 		fprintf(f, " |\n");
 	}
 	row2020(f, "2020 RFC patch 5/8: promote only pages accessed twice "
@@ -365,7 +373,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 
 	/* The bypass knob: cold-key burst with the bypass off. */
 	{
-		int bp = find_phase(s2, "burst");
+		int bp = res_find_phase(s2, "burst");
 		double t_on = bp >= 0 ? sim_phase_throughput(ml, (u32)bp) : 0;
 		double t_off = bp >= 0 ? sim_phase_throughput(off, (u32)bp) : 0;
 		double ds = out_pct(t_off, t_on);
@@ -381,9 +389,9 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			"acc/s) | %s / %s | - / %s | ",
 			(unsigned long long)ml->region_promo[WL_REGION_BURST],
 			(unsigned long long)off->region_promo[WL_REGION_BURST],
-			pct(b1, sizeof(b1), ds), t_on, t_off, yes(ok_p),
-			yes(ds > 0), yes(within2(ds, 21.5)));
-		if (within2(ds, 21.5))
+			res_pct(b1, sizeof(b1), ds), t_on, t_off, res_yes(ok_p),
+			res_yes(ds > 0), res_yes(res_within2(ds, 21.5)));
+		if (res_within2(ds, 21.5))
 			fprintf(f, "With the bypass every burst page that "
 				"faults is copied to DRAM inside the request "
 				"(%.1f us of migration per burst page).",
@@ -403,7 +411,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 		const struct sim_vma_stats *a = &pid->vma[1], *b = &dj->vma[1];
 		int ok_scan = b->pte_updates > a->pte_updates;
 		int ok_hot = b->promotions > a->promotions;
-		int mp = find_phase(s4, "main");
+		int mp = res_find_phase(s4, "main");
 
 		fprintf(f, "| the 2023 RFC: forced scan of a VMA the scanning "
 			"task never accessed (`mainline:vma=disjoint` vs "
@@ -440,7 +448,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 			mp >= 0 && dj->phase[mp].accesses ?
 			(double)dj->phase[mp].fast /
 			(double)dj->phase[mp].accesses : 0,
-			yes(ok_scan), yes(ok_hot),
+			res_yes(ok_scan), res_yes(ok_hot),
 			(unsigned long long)dj->node.refused_nospace,
 			(unsigned long long)l67->region_promo[WL_REGION_HOT]);
 	}
@@ -453,7 +461,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 
 	fprintf(f, "## The runs\n\n");
 	fprintf(f, "### The 2020 RFC: pmbench, the series step by step\n\n");
-	md_setup(f, s0);
+	res_md_setup(f, s0);
 	fprintf(f, "\nThe RFC reports no thread count, footprint or run "
 		"length; this is one socket with 16 threads, a footprint four "
 		"times its DRAM, run about ten minutes (docs/tiersim.md, "
@@ -465,13 +473,13 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 	if (s16) {
 		fprintf(f, "\n#### The same steps with the rate limit 16 times "
 			"higher\n\n");
-		md_setup(f, s16);
+		res_md_setup(f, s16);
 		fprintf(f, "\n");
 		md_set(f, s16);
 	}
 	fprintf(f, "\n### The bypass knob (2026): cold-key burst with the "
 		"free-space bypass on and off\n\n");
-	md_setup(f, s2);
+	res_md_setup(f, s2);
 	fprintf(f, "\n85 %% of the data starts on the slow tier (the test "
 		"reclaimed it there), the fast tier has free room, the "
 		"benchmark reads 10 %% hot keys, then 256 MiB of cold keys once "
@@ -496,7 +504,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 	md_set(f, s2);
 	fprintf(f, "\n### The 2023 RFC: two thread groups on a 64 MiB and a "
 		"1 GiB VMA\n\n");
-	md_setup(f, s4);
+	res_md_setup(f, s4);
 	fprintf(f, "\nThe first group runs alone on the small VMA until the "
 		"scanner has finished its first sequences; then the second "
 		"group populates the large VMA and both run. Per VMA:\n\n"
@@ -522,6 +530,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 	}
 	fprintf(f, "\n");
 	md_set(f, s4);
+	results61_write(f, rs, nr);
 	fprintf(f, "\n## Reproduce\n\n```\nmake results      # runs "
 		"tiersim --suite results --outdir build/results "
 		"--results-md docs/RESULTS.md\n```\n\nThe runs are "

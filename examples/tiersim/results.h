@@ -53,6 +53,54 @@ struct item {
 extern const struct item results_items[];
 extern const unsigned int results_nr_items;
 
+/*
+ * Huang Ying's 2022 ladder ("memory tiering: hot page selection") on the
+ * 2020 RFC's machine: the base's MRU promotion, hot-page selection (a fixed
+ * 1 s threshold on the access-time stamp), the rate limit, the automatic
+ * threshold. The cover letter does not say which limit it set; its
+ * promotion rate falls by 70 % at that step (544.0 -> 165.2 MB/s), so the
+ * limit here is 30 % of the hot-page selection step's promotion rate on
+ * that machine (161 MB/s).
+ */
+#define LADDER2022_STR		"48"
+#define LADDER2022_LABEL	"ladder2022-pmbench"
+
+/* The one policy of issue 16's goal, in the default suite's list. */
+#define GOAL_POLICY		"pghot-abit"
+
+/*
+ * The other policies past Linux 6.1, which the results suite adds to the
+ * default suite's workloads and the sources' (docs/tiersim.md, "Policies
+ * past Linux 6.1"): the histogram threshold at the rate the limiters are
+ * compared at.
+ */
+#define PAST61_POLICIES \
+	",goal-bucket,histogram:rate=64,goal-histogram,pghot,fault-clock"
+
+/*
+ * The results suite also runs the default suite's workloads, labelled with
+ * this prefix, with the policies past Linux 6.1 added (suite.c).
+ */
+#define RESULTS61_PREFIX	"past61-"
+
+/* results.c's helpers, shared with results61.c. */
+const struct sim_result *res_find(const struct run_set *rs,
+				  const char *policy);
+const struct run_set *res_find_set(const struct run_set *rs, u32 nr,
+				   const char *title);
+int res_find_phase(const struct run_set *rs, const char *name);
+const char *res_yes(int ok);
+/* A signed percentage with two decimals and an explicit sign. */
+const char *res_pct(char *b, size_t n, double v);
+/* @v within a factor of 2 of the source's @ref (same sign). */
+int res_within2(double v, double ref);
+double res_sec(u64 ns);
+/* A set's machine and run, one paragraph. */
+void res_md_setup(FILE *f, const struct run_set *rs);
+
+/* The page's section on the policies past Linux 6.1 (results61.c). */
+void results61_write(FILE *f, const struct run_set *rs, u32 nr);
+
 /* Write the results page from the runs of results_items, in order. */
 int results_write(const char *path, const struct run_set *rs, u32 nr);
 

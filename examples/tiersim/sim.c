@@ -56,6 +56,7 @@ static void take_sample(struct sim *s)
 	sm->pte_updates = r->pte_updates;
 	sm->util[0] = (u64)(s->util[0] * 1000 + 0.5);
 	sm->util[1] = (u64)(s->util[1] * 1000 + 0.5);
+	sm->rate = s->pcfg.rate_limit_mbps;
 	while (s->next_sample <= s->now)
 		s->next_sample += s->sample_ns;
 }
@@ -68,6 +69,14 @@ static void sim_events(struct sim *s)
 			take_sample(s);
 		if (s->kswapd_awake && s->now >= s->kswapd_clock)
 			kswapd_run(s);
+		if (s->now >= s->next_ctl)
+			ctl_step(s);
+		if (s->now >= s->abit_clock)
+			abit_run(s);
+		if (s->now >= s->next_age)
+			hot_age(s);
+		if (s->now >= s->kmig_clock)
+			kmig_run(s);
 		if (s->now >= s->next_bw) {
 			bw_epoch(s, s->now - s->next_bw + BW_EPOCH_NS);
 			s->next_bw = s->now + BW_EPOCH_NS;
@@ -247,8 +256,8 @@ static struct sthread *pick(struct sim *s, u64 *second)
 	*second = T_NEVER;
 	if (s->c->serial_clock) {
 		for (k = 1; k <= s->nr_thr; k++) {
-			i = (u32)((s->cur ? s->cur - s->thr : s->nr_thr - 1) +
-				  k) % s->nr_thr;
+			i = ((s->cur ? (u32)(s->cur - s->thr) : s->nr_thr - 1) +
+			     k) % s->nr_thr;
 			if (s->thr[i].state == TH_RUN)
 				return &s->thr[i];
 		}
@@ -452,8 +461,12 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
 	snprintf(r->policy, sizeof(r->policy), "%s", p->name);
+	/* A record fed only by the scanner compares no latency. */
 	r->has_threshold = !!(p->cfg.flags & TP_POL_HOTNESS) &&
-			   (p->cfg.mode & TP_MODE_TIERING) && !p->oracle;
+			   (p->cfg.mode & TP_MODE_TIERING) && !p->oracle &&
+			   (p->hot.record == REC_NONE ||
+			    (p->hot.sources & SRC_HINT));
+	r->th_faults = !!(p->cfg.flags & TP_POL_LAT_FAULTS);
 	r->response_ms = -1;
 	r->nr_phases = src->nr_phases;
 	r->pages = src->pages;
@@ -471,7 +484,11 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 				   (s.lru ? 2 * sizeof(u64) : 0)) +
 			 (src->wl ? wl_bytes_per_page(src->wl) * src->pages :
 			  0) +
-			 (p->oracle ? sizeof(u32) * src->pages : 0);
+			 (p->oracle ? sizeof(u32) * src->pages : 0) +
+			 (s.rec[0].b || s.rec[1].b ? s.nr_units : 0) +
+			 (s.rec[1].b && s.rec[0].b ? s.nr_units : 0) +
+			 (s.rec[0].w ? 4 * s.nr_units : 0) +
+			 (s.kq ? 8 * s.nr_units : 0);
 
 	sim_loop(&s, progress);
 	if (s.failed)
@@ -489,6 +506,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	r->scan_period_end_ms = s.fixed_period ? s.fixed_period / SIM_NS_PER_MS :
 				period / SIM_NS_PER_MS;
 	node_stats(&s, &r->node);
+	r->rate_end = s.pcfg.rate_limit_mbps;
 	r->fast_used_end = s.fused * s.upages;
 	r->slow_used_end = s.sused * s.upages;
 	if (r->accesses != src->total) {

@@ -43,6 +43,7 @@ typedef int64_t s64;
 #define PF_PINNED	0x10	/* oracle: belongs in the fast tier */
 #define PF_ACTIVE	0x20	/* --lru two-list: on the active list */
 #define PF_REFD		0x40	/* --lru two-list: PG_referenced */
+#define PF_QUEUED	0x80	/* admitted, waiting for kmigrated */
 #define PF_SLOWPATH	(PF_NOALLOC | PF_PROT)
 
 /**
@@ -108,7 +109,33 @@ static inline u32 sim_demote_ns(const struct sim_costs *c)
 enum sim_lat_src {
 	LAT_RING = 0,		/* scan-history ring (the 2020 RFC patch 6/8) */
 	LAT_ATIME = 1,		/* per-page access-time stamp (mainline) */
+	LAT_FAULTS = 2,		/* the stamp on the fault-count clock (RFC 2024) */
 };
+
+/* Where a page that tierpol promotes is migrated. */
+enum sim_migrate {
+	MIG_FAULT = 0,		/* in the hint fault, by the faulting thread */
+	MIG_KMIGRATED = 1,	/* by a migration thread, in batches (pghot) */
+};
+
+/* What the goal controller (DAMOS quota goals) measures and drives. */
+enum sim_goal {
+	GOAL_NONE = 0,
+	GOAL_USED = 1,		/* the fast tier's used pages, parts per 10000 */
+	GOAL_FREE = 2,		/* its free pages: target = the free share */
+	GOAL_PINGPONG = 3,	/* promoted pages demoted again, per promotion */
+};
+
+/* The per-page hotness record (pghot). */
+enum sim_record {
+	REC_NONE = 0,
+	REC_BYTE = 1,		/* one byte a page (TP_HOT_BYTE) */
+	REC_PRECISE = 2,	/* four bytes a page (TP_HOT_PRECISE) */
+};
+
+/* Sources of accesses for the hotness record. */
+#define SRC_HINT	0x1U	/* NUMA hint faults */
+#define SRC_ABIT	0x2U	/* an accessed-bit scanner (kmmscand) */
 
 enum sim_vma_filter {
 	VMAF_NONE = TP_VMA_FILTER_NONE,
@@ -125,12 +152,51 @@ enum sim_vma_filter {
 #define SPEC_PERIOD	0x4U
 
 /**
+ * struct sim_goal_cfg - the control loop of a goal-driven policy
+ * @metric: &enum sim_goal
+ * @target: the metric's goal, parts per 10000
+ * @ctl_ms: the control period: the simulated kernel measures the metric
+ *	and retunes the policy this often
+ * @rate_min: the smallest promotion rate it sets, MB/s
+ * @rate_max: the largest, MB/s
+ */
+struct sim_goal_cfg {
+	int metric;
+	u32 target;
+	u32 ctl_ms;
+	u32 rate_min;
+	u32 rate_max;
+};
+
+/**
+ * struct sim_hot_cfg - the hotness record and its migration thread
+ * @record: &enum sim_record
+ * @sources: SRC_* (hint faults, the accessed-bit scanner)
+ * @freq: accesses within the window that make a page ready (0: 2)
+ * @window_ms: the window (0: 3000)
+ * @abit_ms: the accessed-bit scanner's period
+ * @room: a second record, pghot's default one (2 accesses within 3 s),
+ *	whose ready pages only the free-space bypass promotes
+ */
+struct sim_hot_cfg {
+	int record;
+	u32 sources;
+	u32 freq;
+	u32 window_ms;
+	u32 abit_ms;
+	int room;
+};
+
+/**
  * struct sim_policy - one policy as named on the command line
  * @name: the spec as given (the row label)
  * @oracle: static optimum (pins the most-accessed pages; no scanning)
  * @demote: kswapd demotes to the slow tier
  * @lat_src: &enum sim_lat_src
  * @vma_filter: &enum sim_vma_filter
+ * @migrate: &enum sim_migrate
+ * @goal: the goal controller's loop (@goal.metric GOAL_NONE: none)
+ * @hot: the hotness record (@hot.record REC_NONE: none)
  * @cfg: tierpol settings
  * @set: SPEC_* fields the spec set (global sysctl options do not override)
  */
@@ -140,6 +206,9 @@ struct sim_policy {
 	int demote;
 	int lat_src;
 	int vma_filter;
+	int migrate;
+	struct sim_goal_cfg goal;
+	struct sim_hot_cfg hot;
 	struct tp_policy_cfg cfg;
 	u32 set;
 };
@@ -300,6 +369,7 @@ struct sim_sample {
 	u64 fast_used;
 	u64 pte_updates;
 	u64 util[2];		/* utilisation of the slow, fast tier, 1/1000 */
+	u64 rate;		/* the promotion rate limit in force, MB/s */
 };
 
 /**
@@ -351,6 +421,7 @@ struct sim_node_stats {
 struct sim_result {
 	char policy[96];
 	int has_threshold;
+	int th_faults;		/* the threshold counts hint faults */
 	u64 accesses;
 	u64 measured_accesses;
 	u64 measured_time_ns;
@@ -361,6 +432,11 @@ struct sim_result {
 	u64 fast_accesses;
 	u64 t_cpu, t_mem, t_fault, t_migr, t_scan, t_alloc, t_tlb;
 	u64 tlb_shootdowns;	/* TLB flushes sent to other CPUs */
+	u64 t_kthread;		/* kmigrated's and the A-bit scanner's CPU */
+	u64 kmig_batches;	/* kmigrated's batches */
+	u64 abit_scanned;	/* PTEs the accessed-bit scanner examined */
+	u64 goal_steps;		/* control steps that changed the rate */
+	u64 rate_end;		/* the promotion rate limit at the end, MB/s */
 	u64 busy_ns[2];		/* slow, fast tier: media busy time */
 	u64 promotions;
 	u64 demotions;
@@ -426,6 +502,8 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 			char *err, size_t errlen);
 void sim_policy_help(FILE *f);
+/* The hotness record's format of a policy with one. */
+void sim_hot_cfg(const struct sim_policy *p, struct tp_hot_cfg *hc);
 
 /* Sources. */
 int sim_src_workload(struct sim_src *s, struct wl *w);

@@ -11,6 +11,8 @@
  *   sim_numa.c     the adaptive scan period, hint faults and promotion, the
  *                  NUMA scanner
  *   sim_mem.c      TLBs and shootdowns, bandwidth and loaded latency
+ *   sim_kthread.c  past Linux 6.1: the goal controller's loop, the hotness
+ *                  record, kmigrated, the accessed-bit scanner
  *   sim_setup.c    a run's setup and teardown, the self-checks
  *   sim.c          the threads, sampling, events and the main loop
  *
@@ -97,6 +99,17 @@ struct sthread {
 	u64 locality[2];
 	u64 next_tick;
 };
+
+/* A hotness record of every unit: a format and its array (byte or word). */
+struct sim_hotrec {
+	struct tp_hot fmt;
+	u8 *b;
+	u32 *w;
+};
+
+/* What hot_access() found. */
+#define HOT_READY	1	/* the policy's record is ready */
+#define HOT_ROOM	2	/* only the record for a tier with room is */
 
 struct sim {
 	const struct sim_cfg *c;
@@ -194,6 +207,24 @@ struct sim {
 
 	u64 next_sample, sample_ns;
 
+	/* The control loop and kernel threads past Linux 6.1 (sim_kthread.c) */
+	struct tp_policy_cfg pcfg;	/* the settings in force */
+	struct tp_goal goal;
+	u64 next_ctl;		/* the next control step, T_NEVER: none */
+	u64 ctl_ns;
+	u64 ctl_promo, ctl_pp;	/* promotions and ping-pong at the last */
+	struct sim_hotrec rec[2];	/* the record, the one for room */
+	u64 *kq;		/* kmigrated's queue of admitted units */
+	u64 kq_head, kq_n;
+	u64 kmig_clock;		/* kmigrated's clock, T_NEVER: none */
+	int kmig_wait;		/* kmigrated waits for kswapd to make room */
+	u64 next_age;		/* kmigrated's next walk over the records */
+	u64 abit_clock;		/* the A-bit scanner's next pass, T_NEVER */
+	u64 abit_ns;
+	struct tp_fault_clock fclk;	/* LAT_FAULTS */
+	struct tp_fault_clock_cpu fcpu;
+	struct tp_atime ffmt;	/* stamps on the fault-count clock */
+
 	int failed;
 };
 
@@ -247,6 +278,14 @@ static inline void update_next_event(struct sim *s)
 		t = s->next_bw;
 	if (s->kswapd_awake && s->kswapd_clock < t)
 		t = s->kswapd_clock;
+	if (s->next_ctl < t)
+		t = s->next_ctl;
+	if (s->kmig_clock < t)
+		t = s->kmig_clock;
+	if (s->abit_clock < t)
+		t = s->abit_clock;
+	if (s->next_age < t)
+		t = s->next_age;
 	s->next_event = t;
 }
 
@@ -313,7 +352,18 @@ void kswapd_run(struct sim *s);
 void kswapd_finish(struct sim *s);
 u8 alloc_unit(struct sim *s, u64 u);
 
+/* sim_kthread.c */
+int kthread_setup(struct sim *s);
+void kthread_teardown(struct sim *s);
+void ctl_step(struct sim *s);
+int hot_access(struct sim *s, u64 u);
+void hot_age(struct sim *s);
+void kmig_queue(struct sim *s, u64 u);
+void kmig_run(struct sim *s);
+void abit_run(struct sim *s);
+
 /* sim_numa.c */
+void unit_to_fast(struct sim *s, u64 u, u64 when);
 u64 task_scan_min_ns(const struct sim *s);
 u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid);
 void numa_thread_init(struct sim *s, struct sthread *t);

@@ -132,31 +132,73 @@ static void numa_fault_stats(struct sim *s, struct sthread *t, int local)
 /* ---- promotion and hint faults --------------------------------------------- */
 
 /*
+ * Unit @u is on the fast tier from @when on: its state, its copy's traffic
+ * on both tiers, its translation out of the TLBs, the statistics. The
+ * migrating thread pays the time and the shootdown.
+ */
+void unit_to_fast(struct sim *s, u64 u, u64 when)
+{
+	struct sim_result *r = s->r;
+
+	s->sused--;
+	s->flags[u] = (u8)((s->flags[u] | PF_FAST) & ~PF_QUEUED);
+	tlb_invalidate(s, u);
+	media_traffic(s, 0, 0, s->ubytes);
+	media_traffic(s, 1, 1, s->ubytes);
+	r->promotions += s->upages;
+	slot_insert(s, u, (u32)(when / SIM_NS_PER_MS) + 1);
+	s->vst[vma_of(s, u)].promotions += s->upages;
+	if (s->src->wl)
+		r->region_promo[wl_region(s->src->wl, u << s->ushift)] +=
+			s->upages;
+}
+
+/*
  * Migrate unit @u to the fast tier, in the faulting thread's time: the
  * migration's CPU time, a wait for the migration channel, and the TLB
  * shootdown of the unmap.
  */
-static void promote(struct sim *s, u64 u, u32 vi)
+static void promote(struct sim *s, u64 u)
 {
-	struct sim_result *r = s->r;
 	u64 start = s->now > s->mig_free_at ? s->now : s->mig_free_at;
 	u64 stall = start - s->now + s->mig_cpu_ns;
 
-	s->sused--;
-	s->flags[u] |= PF_FAST;
 	s->mig_free_at = start + s->xfer_ns;
 	s->now += stall;
-	r->t_migr += stall;
-	tlb_invalidate(s, u);
+	s->r->t_migr += stall;
 	tlb_shootdown(s, &s->now, 1);
-	media_traffic(s, 0, 0, s->ubytes);
-	media_traffic(s, 1, 1, s->ubytes);
-	r->promotions += s->upages;
-	slot_insert(s, u, (u32)(s->now / SIM_NS_PER_MS) + 1);
-	s->vst[vi].promotions += s->upages;
-	if (s->src->wl)
-		r->region_promo[wl_region(s->src->wl, u << s->ushift)] +=
-			s->upages;
+	unit_to_fast(s, u, s->now);
+}
+
+/* The hint fault's latency, and the page's new stamp or history. */
+static u64 fault_latency(struct sim *s, u64 u, int fast)
+{
+	u64 lat, fnow;
+
+	if (s->p->lat_src == LAT_FAULTS) {
+		/* Every hint fault (each machine page of a unit) ticks. */
+		fnow = tp_fault_clock_tick(&s->fclk, &s->fcpu, s->K);
+		if (fast || !s->atime)
+			return TP_LATENCY_UNKNOWN;
+		lat = tp_atime_latency(&s->ffmt, s->atime[u], fnow);
+		s->atime[u] = tp_atime_encode(&s->ffmt, fnow);
+		return lat;
+	}
+	if (fast || (s->p->lat_src == LAT_ATIME && !s->atime))
+		return TP_LATENCY_UNKNOWN;
+	if (s->p->lat_src == LAT_RING) {
+		if (tp_scan_ring_latency(&s->ring, unit_addr(s, u), s->now,
+					 &lat) < 0)
+			lat = TP_LATENCY_UNKNOWN;
+		return lat;
+	}
+	/*
+	 * tp_atime_fault() without its atomic exchange: one simulation owns
+	 * its pages.
+	 */
+	lat = tp_atime_latency(&s->fmt, s->atime[u], s->now);
+	s->atime[u] = tp_atime_encode(&s->fmt, s->now);
+	return lat;
 }
 
 u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
@@ -167,7 +209,6 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 	u8 f = s->flags[u];
 	int fast = f & PF_FAST, v;
 	u32 vi = vma_of(s, u);
-	u64 lat;
 
 	/* With --scale, a unit's machine pages each take a fault. */
 	r->hint_faults += s->K;
@@ -185,29 +226,28 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 	tf.flags = (fast ? TP_FAULT_TOPTIER : 0) |
 		   ((f & PF_YOUNG) ? TP_FAULT_YOUNG : 0) |
 		   (write ? TP_FAULT_WRITE : 0);
-	if (fast || (s->p->lat_src == LAT_ATIME && !s->atime)) {
-		tf.latency = TP_LATENCY_UNKNOWN;
-	} else if (s->p->lat_src == LAT_RING) {
-		if (tp_scan_ring_latency(&s->ring, unit_addr(s, u), s->now,
-					 &lat) < 0)
-			lat = TP_LATENCY_UNKNOWN;
-		tf.latency = lat;
-	} else {
-		/*
-		 * tp_atime_fault() without its atomic exchange: one
-		 * simulation owns its pages.
-		 */
-		tf.latency = tp_atime_latency(&s->fmt, s->atime[u], s->now);
-		s->atime[u] = tp_atime_encode(&s->fmt, s->now);
-	}
+	tf.latency = fault_latency(s, u, fast);
+	/*
+	 * A page kmigrated is to move is on its way; with a hotness record
+	 * the fault records the access, and only a ready page is judged.
+	 */
+	if (!fast && ((f & PF_QUEUED) ||
+		      (s->p->hot.record != REC_NONE &&
+		       (s->p->hot.sources & SRC_HINT) && !hot_access(s, u))))
+		return f;
 	fast_mem(s, &m);
 	v = node_decide(s, &tf, &m);
 	if (v < 0) {
 		sim_fail(s, "tp_decide", v);
 		return f;
 	}
-	if (tp_verdict_promotes(v)) {
-		promote(s, u, vi);
+	if (s->kq && (tp_verdict_promotes(v) || v == TP_REFUSE_NOSPACE)) {
+		/* Admitted: kmigrated moves it once there is room. */
+		kmig_queue(s, u);
+		if (v == TP_REFUSE_NOSPACE)
+			wake_kswapd(s);
+	} else if (tp_verdict_promotes(v)) {
+		promote(s, u);
 		numa_fault_stats(s, t, 0);
 	} else if (v == TP_REFUSE_NOSPACE) {
 		wake_kswapd(s);
@@ -227,7 +267,10 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
  */
 static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 {
-	const u32 stamp_val = tp_atime_encode(&s->fmt, s->now);
+	const u32 stamp_val = s->p->lat_src == LAT_FAULTS ?
+			      tp_atime_encode(&s->ffmt,
+					      tp_fault_clock_now(&s->fclk)) :
+			      tp_atime_encode(&s->fmt, s->now);
 	u64 u, scanned = 0, updates = 0;
 	u8 *flags = s->flags;
 
@@ -238,7 +281,7 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 			continue;	/* no PTE */
 		scanned++;
 		if (f & PF_PROT) {
-			/* Seed 000 5/8: still PROT_NONE: not accessed. */
+			/* The 2020 RFC, patch 5/8: still PROT_NONE: not accessed. */
 			if (s->young_clear)
 				flags[u] = f & (u8)~PF_YOUNG;
 			continue;

@@ -50,6 +50,23 @@ static const struct base bases[] = {
 	  "the per-second window" },
 	{ "oracle", "static optimum: pins the most-accessed pages of the whole "
 	  "stream in the fast tier; no scanning or migration" },
+	{ "goal-bucket", "token bucket whose rate the DAMOS goal controller "
+	  "retunes every second from the fast tier's use (goal 99.7 %, 1 to "
+	  "200 MB/s)" },
+	{ "histogram", "mainline with the capacity-fitted (histogram) hot "
+	  "threshold: fits the candidates to the rate limit each period" },
+	{ "goal-histogram", "goal-bucket with the histogram threshold: the "
+	  "goal sets the rate, the threshold fits the candidates to it" },
+	{ "pghot", "pghot's one-byte hotness record from hint faults: ready "
+	  "after 2 accesses within 3 s, promoted by kmigrated (batches of 512 "
+	  "pages, 100 ms sleep)" },
+	{ "pghot-precise", "pghot's four-byte record (5 s window)" },
+	{ "pghot-abit", "pghot's records fed by an accessed-bit scanner every "
+	  "20 ms instead of hint faults: hot when seen accessed in 7 "
+	  "consecutive scans; with room, 2 accesses within 3 s (free-space "
+	  "bypass); kmigrated" },
+	{ "fault-clock", "mainline with latencies and the threshold counted in "
+	  "hint faults (1000000 faults)" },
 };
 
 struct sw {
@@ -85,9 +102,15 @@ void sim_policy_help(FILE *f)
 "    scanner marks fast-tier pages too).\n"
 "  Keys: rate=MB/s (0: see --rate-limit-mbps) hot=ms period=ms (threshold\n"
 "    period) burst=pages (0: one second of the rate)\n"
-"    limiter=bucket|window-rfc2020|window-mainline thresh=rfc2020|mainline\n"
-"    wmark=rfc2020|mainline lat=ring|atime vma=none|pid|disjoint|mainline\n"
-"    mode=0..3 demote=0|1\n");
+"    limiter=bucket|window-rfc2020|window-mainline\n"
+"    thresh=rfc2020|mainline|histogram wmark=rfc2020|mainline\n"
+"    lat=ring|atime|faults hot-faults=N (threshold in hint faults)\n"
+"    vma=none|pid|disjoint|mainline mode=0..3 demote=0|1\n"
+"    migrate=fault|kmigrated (in the hint fault, or by kmigrated)\n"
+"    goal=none|used|free|pingpong target=1..10000 (parts per 10000)\n"
+"    ctl=ms (control period) rate-min=MB/s rate-max=MB/s\n"
+"    record=none|byte|precise src=hint|abit|both freq=1..7 window=ms\n"
+"    abit=ms (the accessed-bit scanner's period)\n");
 }
 
 /* The numeric keys: their range, unit, and why 0 is refused. */
@@ -105,6 +128,18 @@ static const struct {
 	{ "burst", 0, UINT32_MAX, " pages", NULL },
 	{ "mode", 0, TP_MODE_NORMAL | TP_MODE_TIERING, "", NULL },
 	{ "demote", 0, 1, "", NULL },
+	{ "hot-faults", 1, UINT32_MAX, " faults",
+	  "0 would select the default of 1000000" },
+	{ "target", 1, 10000, " parts per 10000", NULL },
+	{ "ctl", 1, UINT32_MAX, " ms", "the control period cannot be 0" },
+	{ "rate-min", 1, (u32)(TP_RATE_MAX >> 8), " MB/s",
+	  "the goal controller's output is at least 1" },
+	{ "rate-max", 1, (u32)(TP_RATE_MAX >> 8), " MB/s",
+	  "the goal controller's output is at least 1" },
+	{ "freq", 1, 7, " accesses", "0 would select the default of 2" },
+	{ "window", 1, 16000, " ms", "0 would select the default of 3000 ms" },
+	{ "abit", 1, UINT32_MAX, " ms", "the scanner's period cannot be 0" },
+	{ "room-record", 0, 1, "", NULL },
 };
 
 /*
@@ -146,6 +181,11 @@ static int set_base(const char *b, struct sim_policy *p)
 	p->demote = 1;
 	p->oracle = 0;
 	p->vma_filter = VMAF_NONE;
+	p->migrate = MIG_FAULT;
+	p->goal = (struct sim_goal_cfg){ .metric = GOAL_NONE, .ctl_ms = 1000,
+					 .rate_min = 1, .rate_max = 200 };
+	p->hot = (struct sim_hot_cfg){ .record = REC_NONE, .sources = SRC_HINT,
+				       .abit_ms = 2000 };
 	if (!strcmp(b, "none") || !strcmp(b, "oracle")) {
 		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
 		c->mode = TP_MODE_DISABLED;
@@ -159,6 +199,61 @@ static int set_base(const char *b, struct sim_policy *p)
 		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
 		c->flags = TP_POL_FREE_BYPASS;
 		p->lat_src = LAT_ATIME;
+		return 0;
+	}
+	if (!strcmp(b, "goal-bucket") || !strcmp(b, "goal-histogram")) {
+		/*
+		 * DAMON's tiering goal (samples/damon/mtier.c): promote until
+		 * the fast node is 99.7 % used, at most 200 MB/s, the quota
+		 * retuned every second.
+		 */
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
+		p->lat_src = LAT_ATIME;
+		c->limiter_variant = TP_LIMITER_BUCKET;
+		c->rate_limit_mbps = p->goal.rate_max;
+		p->goal.metric = GOAL_USED;
+		if (!strcmp(b, "goal-histogram"))
+			c->thresh_variant = TP_THRESH_HISTOGRAM;
+		return 0;
+	}
+	if (!strcmp(b, "histogram") || !strcmp(b, "fault-clock")) {
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
+		p->lat_src = LAT_ATIME;
+		if (!strcmp(b, "histogram")) {
+			c->thresh_variant = TP_THRESH_HISTOGRAM;
+		} else {
+			p->lat_src = LAT_FAULTS;
+			c->flags |= TP_POL_LAT_FAULTS;
+		}
+		return 0;
+	}
+	if (!strcmp(b, "pghot-abit")) {
+		/*
+		 * Hot: seen accessed in 7 consecutive scans of an accessed-bit
+		 * scanner every 20 ms (pghot's precise record with a window of
+		 * 1.6 scans); with room, pghot's default record through the
+		 * free-space bypass; kmigrated migrates.
+		 */
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
+		c->flags = TP_POL_HOTNESS | TP_POL_FREE_BYPASS;
+		p->lat_src = LAT_ATIME;
+		p->migrate = MIG_KMIGRATED;
+		p->hot = (struct sim_hot_cfg){
+			.record = REC_PRECISE, .sources = SRC_ABIT, .freq = 7,
+			.window_ms = 32, .abit_ms = 20, .room = 1,
+		};
+		return 0;
+	}
+	if (!strcmp(b, "pghot") || !strcmp(b, "pghot-precise")) {
+		/*
+		 * The record decides (no latency test, no free-space bypass);
+		 * kmigrated migrates what tierpol admits.
+		 */
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
+		c->flags = 0;
+		p->lat_src = LAT_ATIME;
+		p->migrate = MIG_KMIGRATED;
+		p->hot.record = strcmp(b, "pghot") ? REC_PRECISE : REC_BYTE;
 		return 0;
 	}
 	if (!strcmp(b, "mainline") || !strcmp(b, "mainline-bypass-off") ||
@@ -222,9 +317,72 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 			c->burst_pages = v;
 		} else if (!strcmp(key, "mode")) {
 			c->mode = v;
-		} else {
+		} else if (!strcmp(key, "demote")) {
 			p->demote = !!v;
+		} else if (!strcmp(key, "hot-faults")) {
+			c->hot_threshold_faults = v;
+		} else if (!strcmp(key, "target")) {
+			p->goal.target = v;
+		} else if (!strcmp(key, "ctl")) {
+			p->goal.ctl_ms = v;
+		} else if (!strcmp(key, "rate-min")) {
+			p->goal.rate_min = v;
+		} else if (!strcmp(key, "rate-max")) {
+			p->goal.rate_max = v;
+		} else if (!strcmp(key, "freq")) {
+			p->hot.freq = v;
+		} else if (!strcmp(key, "window")) {
+			p->hot.window_ms = v;
+		} else if (!strcmp(key, "room-record")) {
+			p->hot.room = (int)v;
+		} else {
+			p->hot.abit_ms = v;
 		}
+		return 0;
+	}
+	if (!strcmp(key, "migrate")) {
+		if (!strcmp(val, "fault"))
+			p->migrate = MIG_FAULT;
+		else if (!strcmp(val, "kmigrated"))
+			p->migrate = MIG_KMIGRATED;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "goal")) {
+		static const char *const names[] = {
+			[GOAL_NONE] = "none", [GOAL_USED] = "used",
+			[GOAL_FREE] = "free", [GOAL_PINGPONG] = "pingpong",
+		};
+
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!strcmp(val, names[k]))
+				break;
+		if (k == sizeof(names) / sizeof(names[0]))
+			goto bad;
+		p->goal.metric = (int)k;
+		return 0;
+	}
+	if (!strcmp(key, "record")) {
+		if (!strcmp(val, "none"))
+			p->hot.record = REC_NONE;
+		else if (!strcmp(val, "byte"))
+			p->hot.record = REC_BYTE;
+		else if (!strcmp(val, "precise"))
+			p->hot.record = REC_PRECISE;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "src")) {
+		if (!strcmp(val, "hint"))
+			p->hot.sources = SRC_HINT;
+		else if (!strcmp(val, "abit"))
+			p->hot.sources = SRC_ABIT;
+		else if (!strcmp(val, "both"))
+			p->hot.sources = SRC_HINT | SRC_ABIT;
+		else
+			goto bad;
 		return 0;
 	}
 	if (!strcmp(key, "limiter")) {
@@ -236,6 +394,10 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 			c->limiter_variant = TP_LIMITER_WINDOW_LINUX61;
 		else
 			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "thresh") && !strcmp(val, "histogram")) {
+		c->thresh_variant = TP_THRESH_HISTOGRAM;
 		return 0;
 	}
 	if (!strcmp(key, "thresh") || !strcmp(key, "wmark")) {
@@ -255,8 +417,14 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 			p->lat_src = LAT_RING;
 		else if (!strcmp(val, "atime"))
 			p->lat_src = LAT_ATIME;
+		else if (!strcmp(val, "faults"))
+			p->lat_src = LAT_FAULTS;
 		else
 			goto bad;
+		if (p->lat_src == LAT_FAULTS)
+			c->flags |= TP_POL_LAT_FAULTS;
+		else
+			c->flags &= ~TP_POL_LAT_FAULTS;
 		return 0;
 	}
 	if (!strcmp(key, "vma")) {
@@ -383,6 +551,66 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 	return 0;
 }
 
+void sim_hot_cfg(const struct sim_policy *p, struct tp_hot_cfg *hc)
+{
+	memset(hc, 0, sizeof(*hc));
+	hc->sz = sizeof(*hc);
+	hc->format = p->hot.record == REC_PRECISE ? TP_HOT_PRECISE :
+		     TP_HOT_BYTE;
+	hc->tps = SIM_TPS;
+	hc->freq_threshold = p->hot.freq;
+	/* pghot's precise mode keeps 5 s, the byte record about 3 s */
+	hc->window_ms = p->hot.window_ms ? p->hot.window_ms :
+			p->hot.record == REC_PRECISE ? 5000 : 0;
+}
+
+/*
+ * The simulator's own choices that do not fit together; the goal's default
+ * target; the goal controller's first rate, inside its bounds.
+ */
+static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
+{
+	static const u32 def_target[] = {
+		[GOAL_USED] = 9970, [GOAL_FREE] = 50, [GOAL_PINGPONG] = 1000,
+	};
+	const char *why = NULL;
+
+	if (p->goal.metric != GOAL_NONE) {
+		if (!p->goal.target)
+			p->goal.target = def_target[p->goal.metric];
+		if (p->goal.rate_min > p->goal.rate_max)
+			why = "rate-min is above rate-max";
+		else if (p->cfg.rate_limit_mbps < p->goal.rate_min)
+			p->cfg.rate_limit_mbps = p->goal.rate_min;
+		else if (p->cfg.rate_limit_mbps > p->goal.rate_max)
+			p->cfg.rate_limit_mbps = p->goal.rate_max;
+	}
+	if ((p->hot.sources & SRC_ABIT) && p->hot.record == REC_NONE)
+		why = "src=abit needs a hotness record (record=byte|precise)";
+	else if ((p->hot.sources & SRC_ABIT) && p->migrate != MIG_KMIGRATED)
+		why = "src=abit needs migrate=kmigrated (a scanner is no fault "
+		      "to migrate in)";
+	else if (p->hot.record != REC_NONE) {
+		struct tp_hot h;
+		struct tp_hot_cfg hc;
+		int ret;
+
+		sim_hot_cfg(p, &hc);
+		ret = tp_hot_init(&h, &hc);
+		if (ret == -EINVAL)
+			why = "freq is above what the record counts (byte: 3, "
+			      "precise: 7)";
+		else if (ret)
+			why = "window is longer than the record spans (byte: "
+			      "about 4 s, precise: about 16 s)";
+	}
+	if (why) {
+		snprintf(err, errlen, "policy \"%s\": %s", p->name, why);
+		return -1;
+	}
+	return 0;
+}
+
 int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 			char *err, size_t errlen)
 {
@@ -398,6 +626,8 @@ int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 					    c->scan_period_max_ms;
 	if (c->rate_limit_mbps >= 0 && !(p->set & SPEC_RATE))
 		p->cfg.rate_limit_mbps = (u32)c->rate_limit_mbps;
+	if (sim_policy_check(p, err, errlen))
+		return -1;
 	ret = tp_policy_init(&tpp, &p->cfg);
 	if (ret) {
 		snprintf(err, errlen, "policy \"%s\": tierpol refuses the "

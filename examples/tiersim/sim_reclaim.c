@@ -232,6 +232,24 @@ void kswapd_finish(struct sim *s)
 }
 
 /*
+ * kswapd goes back to sleep (balanced, or given up): a migration thread
+ * waiting for room tries again now.
+ */
+static void kswapd_sleep(struct sim *s)
+{
+	s->kswapd_awake = 0;
+	s->kround = 0;
+	s->kswapd_n = 0;
+	s->picking = 0;
+	if (s->kmig_wait) {
+		s->kmig_wait = 0;
+		s->kmig_clock = s->kswapd_clock > s->now ? s->kswapd_clock :
+				s->now;
+		update_next_event(s);
+	}
+}
+
+/*
  * --kswapd rounds: 6.1's balance_pgdat(). Each round (kswapd_shrink_node())
  * examines lru_size >> priority pages, or fewer once it has reclaimed
  * nr_to_reclaim (the zone's high watermark, at least SWAP_CLUSTER_MAX); the
@@ -279,8 +297,7 @@ static void kswapd_rounds(struct sim *s)
 	}
 	return;
 sleep:
-	s->kswapd_awake = 0;
-	s->kround = 0;
+	kswapd_sleep(s);
 }
 
 /* Batches of SWAP_CLUSTER_MAX; a pick interrupted by its cost resumes. */
@@ -317,9 +334,7 @@ void kswapd_run(struct sim *s)
 	}
 	return;
 sleep:
-	s->kswapd_awake = 0;
-	s->kswapd_n = 0;
-	s->picking = 0;
+	kswapd_sleep(s);
 }
 
 /* ---- allocation ----------------------------------------------------------- */

@@ -130,6 +130,13 @@ int sim_setup(struct sim *s)
 		ret = tp_scan_ring_init(&s->ring, &rc, s->pass,
 					TP_DEFAULT_RING_DEPTH);
 	if (!ret) {
+		/* The fault-count clock's stamps: 21 bits of single faults. */
+		ac.shift = 0;
+		ret = tp_atime_init(&s->ffmt, &ac);
+	}
+	if (!ret)
+		ret = tp_fault_clock_init(&s->fclk, 0);
+	if (!ret) {
 		vc.filter = p->vma_filter == VMAF_PID ? TP_VMA_FILTER_PID :
 			    (u32)p->vma_filter;
 		vc.tps = SIM_TPS;
@@ -152,7 +159,7 @@ int sim_setup(struct sim *s)
 	s->r->vma = s->vst;		/* the result owns the VMA statistics */
 	s->r->nr_vmas = s->nr_vmas;
 	/* Stamps exist only where the scanner writes them. */
-	need_atime = p->lat_src == LAT_ATIME && !p->oracle &&
+	need_atime = p->lat_src != LAT_RING && !p->oracle &&
 		     (p->cfg.mode & TP_MODE_TIERING);
 	if (need_atime)
 		s->atime = malloc(s->nr_units * sizeof(*s->atime));
@@ -191,11 +198,14 @@ int sim_setup(struct sim *s)
 	}
 
 	s->tiering = !!(p->cfg.mode & TP_MODE_TIERING);
-	s->scan_on = p->cfg.mode != TP_MODE_DISABLED && !p->oracle;
+	/* A hotness record fed by the accessed-bit scanner alone: no hints. */
+	s->scan_on = p->cfg.mode != TP_MODE_DISABLED && !p->oracle &&
+		     (p->hot.record == REC_NONE ||
+		      (p->hot.sources & SRC_HINT));
 	s->scan_fast = tp_scan_wanted(&s->tpp, true);
 	s->scan_slow = tp_scan_wanted(&s->tpp, false);
 	s->young_clear = s->tiering && (p->cfg.flags & TP_POL_YOUNG);
-	s->stamp = s->tiering && p->lat_src == LAT_ATIME;
+	s->stamp = s->tiering && p->lat_src != LAT_RING;
 	s->scan_units = ((u64)c->scan_size_mb << 8) / s->upages;
 	if (!s->scan_units)
 		s->scan_units = 1;
@@ -247,6 +257,9 @@ int sim_setup(struct sim *s)
 	for (i = 1; 2 * i <= c->tlb_entries / s->K; i *= 2)
 		;
 	s->tlb_mask = i - 1;
+	s->next_ctl = s->kmig_clock = s->abit_clock = s->next_age = T_NEVER;
+	if (kthread_setup(s))
+		return -1;
 	update_next_event(s);
 
 	ret = setup_threads(s);
@@ -280,6 +293,7 @@ void sim_teardown(struct sim *s)
 	free(s->fslot);
 	free(s->ffree);
 	free(s->vma);
+	kthread_teardown(s);
 }
 
 /* Every allocated unit is on exactly one tier; the counts agree. */

@@ -17,7 +17,8 @@
  */
 #define MAIN_POLICIES \
 	"none,promote-all,rfc2020,mainline,mainline-bypass-off," \
-	"mainline:rate=64,token-bucket:rate=64,oracle"
+	"mainline:rate=64,token-bucket:rate=64," GOAL_POLICY ",oracle"
+
 
 /*
  * The default suite: machines of 4 GiB (1 Mi pages) and 4 threads, run as
@@ -30,6 +31,10 @@
 	.label = w, .workload = w, .pages = 1 << 16, .threads = 4, \
 	.scale = 16, .thresh_period_ms = 2000, .rate_limit_mbps = -1, \
 	.policies = MAIN_POLICIES
+
+#define DISJOINT_POLICIES \
+	"none,mainline,mainline:vma=pid,mainline:vma=disjoint," \
+	"mainline:vma=mainline," GOAL_POLICY ",oracle"
 
 static const struct item suite_default[] = {
 	{ MACHINE4G("pmbench"), .accesses = 26000000 },
@@ -44,9 +49,15 @@ static const struct item suite_default[] = {
 	{ .label = "disjoint-vma", .workload = "disjoint-vma",
 	  .pages = 17 << 8, .scale = 64, .accesses = 100000000,
 	  .thresh_period_ms = 2000,
-	  .policies = "none,mainline,mainline:vma=pid,mainline:vma=disjoint,"
-		      "mainline:vma=mainline,oracle",
-	  .rate_limit_mbps = -1 },
+	  .policies = DISJOINT_POLICIES, .rate_limit_mbps = -1 },
+};
+
+/*
+ * The results suite: results.c's items, then the default suite's again
+ * with the policies past Linux 6.1 added (results61.c reads them).
+ */
+static const char *const past61_policies[] = {
+	MAIN_POLICIES PAST61_POLICIES, DISJOINT_POLICIES PAST61_POLICIES,
 };
 
 /* CI: every workload kind of the claims, small; well under a minute. */
@@ -54,7 +65,8 @@ static const struct item suite_short[] = {
 	{ .label = "pmbench", .workload = "pmbench", .pages = 1 << 14,
 	  .threads = 4, .scale = 16, .thresh_period_ms = 2000,
 	  .accesses = 3000000,
-	  .policies = "none,rfc2020,mainline,token-bucket:rate=16,oracle",
+	  .policies = "none,rfc2020,mainline,token-bucket:rate=16,"
+		      GOAL_POLICY ",oracle",
 	  .rate_limit_mbps = -1 },
 	{ .label = "phase-shift", .workload = "phase-shift", .pages = 1 << 14,
 	  .threads = 4, .scale = 16, .accesses = 3000000,
@@ -82,6 +94,35 @@ static const struct suite suites[] = {
 	{ "short", suite_short, sizeof(suite_short) / sizeof(suite_short[0]) },
 	{ "results", results_items, 0 },
 };
+
+/*
+ * results.c's items, then "past61-<label>" for each default item: one
+ * allocation, the labels after the items.
+ */
+static struct item *results_suite(u32 *nr)
+{
+	const u32 nd = sizeof(suite_default) / sizeof(suite_default[0]);
+	const u32 n = results_nr_items + nd;
+	struct item *it = calloc(1, n * sizeof(*it) + nd * 48);
+	char *label = (char *)(it + n);
+	u32 i;
+
+	if (!it)
+		return NULL;
+	for (i = 0; i < results_nr_items; i++)
+		it[i] = results_items[i];
+	for (i = 0; i < nd; i++, label += 48) {
+		it[results_nr_items + i] = suite_default[i];
+		snprintf(label, 48, "%s%s", RESULTS61_PREFIX,
+			 suite_default[i].label);
+		it[results_nr_items + i].label = label;
+		it[results_nr_items + i].policies =
+			past61_policies[!strcmp(suite_default[i].policies,
+						DISJOINT_POLICIES)];
+	}
+	*nr = n;
+	return it;
+}
 
 static int mkdir_p(const char *path)
 {
@@ -123,6 +164,7 @@ int run_suite(const struct opts *o)
 {
 	const struct suite *su = NULL;
 	const struct item *items;
+	struct item *all = NULL;
 	const char *dir = o->outdir ? o->outdir : "build/run";
 	struct set *sets;
 	u32 i, nr, warned = 0;
@@ -134,10 +176,15 @@ int run_suite(const struct opts *o)
 	if (!su)
 		die_usage("unknown suite \"%s\" (default, short, results)",
 			  o->suite);
-	items = su->items;
-	nr = su->nr ? su->nr : results_nr_items;
 	if (o->workload || o->trace || o->have_policies)
 		die_usage("--suite runs its own workloads and policies");
+	items = su->items;
+	nr = su->nr;
+	if (!nr) {
+		items = all = results_suite(&nr);
+		if (!all)
+			die(1, "out of memory");
+	}
 	if (mkdir_p(dir))
 		die(1, "%s: %s", dir, strerror(errno));
 	sets = calloc(nr, sizeof(*sets));
@@ -190,6 +237,7 @@ int run_suite(const struct opts *o)
 	for (i = 0; i < nr; i++)
 		free_set(&sets[i]);
 	free(sets);
+	free(all);
 	return o->strict && warned ? EXIT_USAGE : 0;
 }
 

@@ -63,16 +63,23 @@ void svg_rule(FILE *f, double x1, double y1, double x2, double y2,
 double svg_nice_step(double span, int max_steps)
 {
 	static const double m[] = { 1, 2, 2.5, 5 };
-	double p;
-	int i;
+	double step;
+	int i, e;
 
 	if (!(span > 0) || max_steps < 1)
 		return 1;
-	p = pow(10, floor(log10(span / max_steps)));
-	for (;; p *= 10)
-		for (i = 0; i < 4; i++)
-			if (span / (m[i] * p) <= max_steps + 1e-9)
-				return m[i] * p;
+	/*
+	 * The power of ten as an integer exponent, and a step below 1 as a
+	 * quotient (2.5 / 10, not 2.5 * 0.1): exact where the step is
+	 * (0.25), whatever the floating point unit (x87 on i386 too).
+	 */
+	e = (int)floor(log10(span / max_steps));
+	for (;; e++)
+		for (i = 0; i < 4; i++) {
+			step = e >= 0 ? m[i] * pow(10, e) : m[i] / pow(10, -e);
+			if (span / step <= max_steps + 1e-9)
+				return step;
+		}
 }
 
 void svg_frame(FILE *f, int x, int y, int w, int h, const char *stroke)

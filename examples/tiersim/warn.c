@@ -40,8 +40,9 @@ static int classify(const struct set *s, u32 i)
 	const struct sim_cfg *c = &s->cfg;
 	u64 k = c->scale ? c->scale : 1, end_ms = r->sim_time_ns / 1000000;
 
-	if (p->oracle || p->cfg.mode == TP_MODE_DISABLED)
-		return -1;	/* does not scan */
+	if (p->oracle || p->cfg.mode == TP_MODE_DISABLED ||
+	    (p->hot.record != REC_NONE && !(p->hot.sources & SRC_HINT)))
+		return -1;	/* takes no hint faults */
 	if (!r->scan_passes)
 		return WARN_NO_SCAN;
 	if (r->scan_passes < sim_scan_windows(c, s->src.pages * k))

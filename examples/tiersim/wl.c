@@ -503,10 +503,10 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		break;
 	case WL_DISJOINT_VMA:
 		/*
-		 * Seed 004's corner cases (d) and (e): the first group runs
-		 * alone on the small VMA while the scanner finishes its first
-		 * sequences; then the second group populates the large VMA
-		 * and both run.
+		 * The 2023 disjoint-VMA RFC's corner cases (d) and (e): the
+		 * first group runs alone on the small VMA while the scanner
+		 * finishes its first sequences; then the second group
+		 * populates the large VMA and both run.
 		 */
 		before = (uint64_t)(p->shift_at * (double)acc);
 		add_phase(w, "warm", before, 1, 0, p->threads / 2);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Fault-count clock: hint-fault latency counted in hint faults instead of
- * time (Bharata B Rao, "[RFC] sched/numa: Hot page detection using hint
- * fault count", linux-kernel, 2024-03-27, message-id
+ * time (Bharata B Rao, "[RFC PATCH 1/2] sched/numa: Fault count based NUMA
+ * hint fault latency", linux-kernel and linux-mm, 2024-03-27, message-id
  * 20240327160237.2355-2-bharata@amd.com).
  *
  * A time-based latency ("how long after its scan did the page fault?")

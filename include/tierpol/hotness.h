@@ -74,7 +74,8 @@ enum tp_hot_format {
  *	1..3 (%TP_HOT_BYTE) or 1..7 (%TP_HOT_PRECISE); 0 selects 2, pghot's
  *	default
  * @window_ms: the window in milliseconds, at most the format's span less
- *	one bucket; 0 selects 3000, pghot's default
+ *	two buckets (30 of 32 byte-format buckets); 0 selects 3000, pghot's
+ *	default
  * @bucket_shift: log2 of a time bucket in ticks, 0..40; 0 selects about
  *	1/8 s (%TP_HOT_BYTE) or about 1 ms (%TP_HOT_PRECISE)
  */

@@ -309,10 +309,7 @@ struct tp_node {
 	struct tp_atomic64 th_lowered;
 } TP_CACHELINE_ALIGNED;
 
-/**
- * Verdicts the statistics have room for: a later 1.x release may add
- * verdicts up to this many without changing a structure's layout.
- */
+/** Room for verdicts in the statistics: 1.x may add up to this many. */
 #define TP_VERDICT_SLOTS	16U
 /** The slot counter of refusals for room on the bypass path (private). */
 #define TP_NODE_NOSPACE_NRL	TP_VERDICT_SLOTS
@@ -507,8 +504,8 @@ TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
  * Context: Any context, lock-free.
  */
 TP_API void tp_node_stats_read(const struct tp_policy *pol,
-			  const struct tp_node *node,
-			  struct tp_node_stats *stats);
+			       const struct tp_node *node,
+			       struct tp_node_stats *stats);
 
 /**
  * tp_node_stats_add() - fold one slot into a snapshot

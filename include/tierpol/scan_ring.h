@@ -65,7 +65,7 @@ struct tp_scan_ring_cfg {
  *
  * Within a run the passes' ranges are sorted and disjoint, so the lookup
  * binary-searches the current and the previous sweep and walks older passes
- * one by one; the answer is the same as the seed's newest-first walk.
+ * one by one; the answer is the same as the RFC's newest-first walk.
  *
  * All fields are private; use the functions below. One writer at a time:
  * callers serialize tp_scan_ring_record(), tp_scan_ring_advance() and
@@ -89,7 +89,7 @@ struct tp_scan_ring {
  * @TP_LAT_EXACT: a recorded pass covers the address; the latency is exact
  * @TP_LAT_OLDEST: no recorded pass covers the address (the history is
  *	shorter than a full sweep of the address space); the latency is that of
- *	the oldest recorded pass, as the seed approximates it, and is a lower
+ *	the oldest recorded pass, as the RFC approximates it, and is a lower
  *	bound of the true latency
  */
 enum tp_lat_result {
@@ -142,7 +142,7 @@ TP_API void tp_scan_ring_record(struct tp_scan_ring *ring, uint64_t start,
  *	began at 0, whose wrap can only be told by passing the limit: an
  *	offset equal to the start is a pass without progress.
  *
- * Call it before the PTEs of the range are marked, as the seed does, so a
+ * Call it before the PTEs of the range are marked, as the RFC does, so a
  * fault on a freshly marked page always finds its pass.
  *
  * Context: The single writer. Wait-free.
@@ -170,7 +170,7 @@ TP_API void tp_scan_ring_reset(struct tp_scan_ring *ring);
  * start of the next newer pass); a pass whose end lies below its start
  * wrapped and covers [start, limit). A newest pass that has made no
  * progress yet (start == offset) covers nothing: no PTE of it is marked, so
- * no fault can come from it (the seed instead stretched it by 10 GiB, which
+ * no fault can come from it (the RFC instead stretched it by 10 GiB, which
  * gives faults from the previous sweep a near-zero latency; see
  * docs/algorithms.md).
  *

@@ -194,7 +194,8 @@ static void thresh_bounds(u32 variant, u32 steps, u64 ref, u64 *unit,
 {
 	u64 s = steps ? steps : TP_DEFAULT_THRESH_STEPS;
 
-	*max = variant == TP_THRESH_LINUX61 ? 2 * ref : ref;
+	/* Linux 6.1's bounds, and the histogram's, go up to twice the ref. */
+	*max = variant == TP_THRESH_RFC2020 ? ref : 2 * ref;
 	*unit = !*max ? 0 : *max / s ? *max / s : 1;
 }
 

@@ -209,13 +209,13 @@ static struct tp_thresh thr;
 static bool thr_ok;
 static struct {
 	u64 ref, unit, max, period, rate, ref_cand, start, base, cand;
-	u32 tps;
+	u32 tps, variant;
 } tm;
 
 static int thresh_expect(const struct tp_thresh_cfg *c, bool bad_sz,
 			 bool tune, int ret)
 {
-	bool einval = bad_sz || c->variant > TP_THRESH_LINUX61 || !c->tps ||
+	bool einval = bad_sz || c->variant > TP_THRESH_HISTOGRAM || !c->tps ||
 		      c->tps > TP_TPS_MAX || c->steps > TP_THRESH_STEPS_MAX;
 	bool erange = c->ref_th > TP_TIME_MAX || c->period > TP_TIME_MAX ||
 		      c->rate_limit > TP_RATE_MAX;
@@ -236,6 +236,7 @@ static void thresh_model(const struct tp_thresh_cfg *c)
 
 	tm.period = c->period;
 	tm.ref = c->ref_th;
+	tm.variant = c->variant;
 	tm.rate = c->rate_limit;
 	thresh_bounds(c->variant, c->steps, tm.ref, &tm.unit, &tm.max);
 	rc = (u128)tm.period * c->rate_limit / c->tps;
@@ -356,6 +357,20 @@ static void thresh_op(struct input *in, u8 sub)
 			CHECK(after == before, "idle moved the threshold");
 			break;
 		}
+		/*
+		 * The histogram's fit depends on the bins (fuzz_algos checks
+		 * it): here its bounds and an event that says what it did.
+		 */
+		if (tm.variant == TP_THRESH_HISTOGRAM) {
+			CHECK(ev == (after < before ? TP_TH_LOWERED :
+				     after > before ? TP_TH_RAISED :
+				     TP_TH_KEPT), "event %d for %llu -> %llu",
+			      ev, ULL(before), ULL(after));
+			tm.start = clk;
+			if ((s64)(tm.cand - tm.base) > 0)
+				tm.base = tm.cand;
+			break;
+		}
 		/* The kernel's integer comparisons, without its overflow. */
 		diff = (s64)(tm.cand - tm.base) > 0 ? tm.cand - tm.base : 0;
 		if (diff > (u128)tm.ref_cand * 11 / 10)
@@ -403,6 +418,15 @@ static struct {
  * the threshold's variants, and tp_policy_tune() the clock last, against
  * docs/BAD_INPUT.md's "-EINVAL wins" (reported).
  */
+/* The reference threshold: in ticks, or in faults (TP_POL_LAT_FAULTS). */
+static u64 policy_ref(const struct tp_policy_cfg *c)
+{
+	if (c->flags & TP_POL_LAT_FAULTS)
+		return c->hot_threshold_faults ? c->hot_threshold_faults :
+		       TP_DEFAULT_HOT_THRESHOLD_FAULTS;
+	return ms_to_ticks(c->hot_threshold_ms, c->tps);
+}
+
 static bool policy_expect(const struct tp_policy_cfg *c, bool tune, int ret,
 			  struct tp_limiter_set *lim)
 {
@@ -419,13 +443,14 @@ static bool policy_expect(const struct tp_policy_cfg *c, bool tune, int ret,
 		 ((f & TP_POL_RL_WMARK_DEFAULT) &&
 		  c->limiter_variant == TP_LIMITER_BUCKET) ||
 		 !c->tps || c->tps > TP_TPS_MAX || shift < 10 || shift > 30 ||
-		 c->thresh_variant > TP_THRESH_LINUX61 ||
+		 c->thresh_variant > TP_THRESH_HISTOGRAM ||
 		 c->limiter_variant > TP_LIMITER_WINDOW_LINUX61 ||
 		 c->wmark_variant > TP_WMARK_LINUX61 ||
 		 c->cand_batch > TP_CAND_BATCH_MAX ||
 		 (tune && c->tps != pm.tps);
 	rate = tp_mbps_to_pages(c->rate_limit_mbps, shift);
-	erange = rate > TP_RATE_MAX || c->burst_pages > TP_RATE_MAX;
+	erange = rate > TP_RATE_MAX || c->burst_pages > TP_RATE_MAX ||
+		 policy_ref(c) > TP_TIME_MAX;
 	if (!erange && c->tps && c->tps <= TP_TPS_MAX &&
 	    c->limiter_variant <= TP_LIMITER_WINDOW_LINUX61 &&
 	    !limiter_derive(c->limiter_variant, c->tps, c->cand_batch, rate,
@@ -439,7 +464,7 @@ static bool policy_expect(const struct tp_policy_cfg *c, bool tune, int ret,
 static void policy_model(const struct tp_policy_cfg *c,
 			 const struct tp_limiter_set *lim)
 {
-	u64 ref = ms_to_ticks(c->hot_threshold_ms, c->tps);
+	u64 ref = policy_ref(c);
 
 	pm.hot_th = ref;
 	if (c->flags & TP_POL_ADAPTIVE) {
@@ -590,7 +615,7 @@ static void policy_cfg_op(struct input *in, bool tune)
 	}
 	/* Mutate a few fields. */
 	while ((u8)take(in, 1) % 3) {
-		switch (take(in, 1) % 14) {
+		switch (take(in, 1) % 15) {
 		case 0:
 			cfg.mode = value32(in);
 			break;
@@ -629,6 +654,9 @@ static void policy_cfg_op(struct input *in, bool tune)
 			break;
 		case 12:	/* another size: all bad, none bigger here */
 			cfg.sz = (u32)take(in, 1) % sizeof(cfg);
+			break;
+		case 13:	/* the fault-count clock's threshold */
+			cfg.hot_threshold_faults = value(in);
 			break;
 		default:
 			cfg.flags = value32(in);

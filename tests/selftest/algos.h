@@ -312,7 +312,7 @@ static struct tp_thresh_cpu tp_st_hist_cpu;
 
 /*
  * ms ticks, ref 1000 (bounds [125, 2000], steps 16), the first bin 1 ms
- * wide (2000 < 2^14: shift 0): bins [0,1) [1,2) [2,4) ... [8192, inf).
+ * wide (2000 < 2^14: shift 0): bins [0,1) [1,2) [2,4) ... [16384, inf).
  * Pages recorded: 100 at 10 ms (bin 4, [8, 16)), 100 at 100 ms (bin 7,
  * [64, 128)), 100 at 1000 ms (bin 10, [512, 1024)). The budget is two
  * periods of the rate (1000 ms periods).
@@ -333,6 +333,13 @@ static void tp_st_hist_fill(struct tp_thresh *t, u64 rate, u32 batch)
 		tp_thresh_record(t, &tp_st_hist_cpu, 1000, 1);
 	}
 }
+
+/* The same controller at 10 pages/s: a budget of 20. */
+static const struct tp_thresh_cfg tp_st_hist_top = {
+	.sz = sizeof(struct tp_thresh_cfg), .variant = TP_THRESH_HISTOGRAM,
+	.tps = 1000, .ref_th = 1000, .period = 1000, .rate_limit = 10,
+	.batch = 1,
+};
 
 struct tp_st_hist_row {
 	const char *name;
@@ -389,6 +396,18 @@ static int tp_st_histogram(struct tp_st *st)
 	TP_ST_CHECK(st, tp_thresh_update(t, 0, 1001) == TP_TH_LOWERED &&
 		    tp_thresh_get(t) == 522,
 		    "histogram: pending pages are not counted yet");
+
+	/*
+	 * Pages only in the top bin ([16384, inf), which starts above the
+	 * upper bound by construction), 100 of them against a budget of 20:
+	 * the budget runs out in that bin, the threshold is its lower edge,
+	 * clamped: the upper bound, 2000.
+	 */
+	tp_thresh_init(t, &tp_st_hist_top, 0, 0);
+	tp_thresh_record(t, &tp_st_hist_cpu, 20000, 100);
+	TP_ST_CHECK(st, tp_thresh_update(t, 0, 1001) == TP_TH_RAISED &&
+		    tp_thresh_get(t) == 2000,
+		    "histogram: over budget in the top bin: the upper bound");
 
 	/* Unknown latencies are not counted. */
 	tp_st_hist_fill(t, 100, 1);

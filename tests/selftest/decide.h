@@ -21,7 +21,7 @@ static const struct tp_node_mem tp_st_pol_mems[] = {
 	{ 20000, 2500, 5000, 10000, 12000, 1000000 },
 	/* 1: bypass for both (mainline mark 12000 + 262144) */
 	{ 300000, 2500, 5000, 10000, 12000, 1000000 },
-	/* 2: bypass for the seed only */
+	/* 2: bypass for the 2020 RFC only */
 	{ 40000, 2500, 5000, 10000, 12000, 1000000 },
 	/* 3: bypass for mainline only (seed mark 600000, mainline 472144) */
 	{ 500000, 50000, 100000, 200000, 210000, 1000000 },
@@ -195,6 +195,20 @@ static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
 	  ST_UNK, 1, 0, 12, TP_PROMOTE_NRL, 0, 1 },
 	{ "RFC, promo 0: a hot page promotes", ST_S, 0, 0, ST_K, ST_K, 10, 1,
 	  ST_Y, 10, TP_PROMOTE, 1, 0 },
+	/* the RFC preset's own window, limited (no bypass below 30480) */
+	{ "RFC, 40 MB/s: 10241 pages at once are limited", ST_S, 0, 0, ST_K,
+	  40, 10, 10241, ST_Y, 0, TP_REFUSE_RATELIMIT, 1, 0 },
+	{ "RFC, 40 MB/s: 9000 pages at once promote", ST_S, 0, 0, ST_K, 40,
+	  10, 9000, ST_Y, 0, TP_PROMOTE, 1, 0 },
+	/* the RFC's switches with 6.1's watermarks: 6.1's bypass mark */
+	{ "RFC with 6.1 watermarks: 6.1's mark bypasses", ST_S,
+	  TP_ST_POL_WM61, 0, ST_K, ST_K, ST_UNK, 1, 0, 3, TP_PROMOTE_NRL, 0,
+	  1 },
+	{ "RFC with 6.1 watermarks: the RFC's mark does not", ST_S,
+	  TP_ST_POL_WM61, 0, ST_K, ST_K, ST_UNK, 1, ST_Y, 2, TP_REFUSE_COLD, 0,
+	  0 },
+	{ "RFC with 6.1's threshold: hot young read", ST_S, TP_ST_POL_TH61,
+	  0, ST_K, ST_K, 1000, 1, ST_Y, 0, TP_PROMOTE, 1, 0 },
 	/* the largest folio (2^32 pages) is a valid request */
 	{ "6.1: a 2^32-page folio is over the rate limit", ST_M, 0, 0,
 	  ST_K, ST_K, 10, TP_RATE_MAX, 0, 0, TP_REFUSE_RATELIMIT, 1, 0 },
@@ -209,26 +223,87 @@ static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
 #undef ST_W
 #undef ST_UNK
 
-static void tp_st_pol_check_decisions(struct tp_st *st)
+/*
+ * The generic twin of the configuration: the threshold in faults
+ * (TP_POL_LAT_FAULTS) with the value it has in ticks, the same decisions.
+ * A preset's switches and variants as they are take the decision's
+ * specialised instance (constants for the switches, lib/decide.c); with
+ * one more switch the generic instance decides, testing each at run time.
+ * Both must give every row's answer.
+ */
+static bool tp_st_pol_twin(void)
 {
-	const struct tp_st_pol_dec *r;
+	struct tp_policy_cfg *c = &tp_st_pol_big.c;
+
+	if (c->flags & TP_POL_LAT_FAULTS || !c->hot_threshold_ms ||
+	    c->tps != 1000)
+		return false;
+	c->flags |= TP_POL_LAT_FAULTS;
+	c->hot_threshold_faults = c->hot_threshold_ms;
+	return tp_st_pol_reinit();
+}
+
+static bool tp_st_pol_check_row(const struct tp_st_pol_dec *r, bool twin)
+{
 	struct tp_node_stats *s = &tp_st_pol_stats;
-	unsigned int i;
 	bool ok;
 	int v;
 
+	ok = tp_st_pol_setup(r->preset, r->set, r->clr, r->mode, r->rate);
+	if (twin)
+		ok = ok && tp_st_pol_twin();
+	v = tp_st_pol_decide(r->latency, r->nr, r->fflags,
+			     &tp_st_pol_mems[r->mem], 1);
+	ok = ok && v == r->verdict && tp_st_pol_snap();
+	return ok && s->verdict[v] == r->nr && s->decided == r->nr &&
+	       s->candidate == r->cand * r->nr &&
+	       s->candidate_nrl == r->nrl * r->nr &&
+	       s->success == (tp_verdict_promotes(v) ? r->nr : 0);
+}
+
+static void tp_st_pol_check_decisions(struct tp_st *st)
+{
+	const struct tp_st_pol_dec *r;
+	unsigned int i;
+
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_pol_dec_rows); i++) {
 		r = &tp_st_pol_dec_rows[i];
-		ok = tp_st_pol_setup(r->preset, r->set, r->clr, r->mode,
-				     r->rate);
-		v = tp_st_pol_decide(r->latency, r->nr, r->fflags,
-				     &tp_st_pol_mems[r->mem], 1);
-		ok = ok && v == r->verdict && tp_st_pol_snap();
-		ok = ok && s->verdict[v] == r->nr && s->decided == r->nr &&
-		     s->candidate == r->cand * r->nr &&
-		     s->candidate_nrl == r->nrl * r->nr &&
-		     s->success == (tp_verdict_promotes(v) ? r->nr : 0);
-		TP_ST_CHECK(st, ok, r->name);
+		TP_ST_CHECK(st, tp_st_pol_check_row(r, false) &&
+			    tp_st_pol_check_row(r, true), r->name);
+	}
+}
+
+/*
+ * The RFC's switches with either threshold controller: a period of 100
+ * ms without a candidate raises the threshold one step, to 6.1's bound
+ * of twice the reference, or not at all with the RFC's bound of the
+ * reference itself. (Cold young faults: no bypass, the rate is the high
+ * watermark's, 1000 candidates a period.)
+ */
+static void tp_st_pol_check_thresh_variant(struct tp_st *st)
+{
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int pass;
+	bool ok;
+
+	for (pass = 0; pass < 2; pass++) {
+		ok = tp_st_pol_setup(TP_PRESET_RFC2020,
+				     pass ? TP_ST_POL_TH61 : 0, 0,
+				     TP_ST_POL_KEEP, TP_ST_POL_KEEP);
+		tp_st_pol_big.c.scan_period_max_ms = 100;
+		ok = ok && tp_st_pol_reinit();
+		ok = ok && tp_st_pol_decide(5000, 1, TP_FAULT_YOUNG,
+					    &tp_st_pol_mems[0], 50) ==
+			   TP_REFUSE_COLD;
+		ok = ok && tp_st_pol_decide(5000, 1, TP_FAULT_YOUNG,
+					    &tp_st_pol_mems[0], 102) ==
+			   TP_REFUSE_COLD;
+		ok = ok && tp_st_pol_snap() && s->th_lowered == 0 &&
+		     s->th_raised == (pass ? 1 : 0) &&
+		     s->threshold == (pass ? 1125 : 1000);
+		TP_ST_CHECK(st, ok, pass ?
+				    "RFC with 6.1's threshold: raised to 1125" :
+				    "RFC: the threshold's bound is the reference");
 	}
 }
 
@@ -696,6 +771,7 @@ static int tp_st_decide(struct tp_st *st)
 	unsigned int failed = st->failed;
 
 	tp_st_pol_check_decisions(st);
+	tp_st_pol_check_thresh_variant(st);
 	tp_st_pol_check_burst(st);
 	tp_st_pol_check_bypass_reset(st);
 	tp_st_pol_check_zero(st);

@@ -40,8 +40,15 @@
 				 TP_POL_WRITE_DOUBLE | TP_POL_HOT_STRICT | \
 				 TP_POL_BYPASS_RESET)
 #define TP_ST_POL_BYPASS	(TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET)
-/* Not a switch: in a row's @set, selects the token bucket limiter. */
+/*
+ * Not switches: in a row's @set, they select the token bucket limiter,
+ * Linux 6.1's watermarks and Linux 6.1's threshold controller.
+ */
 #define TP_ST_POL_BUCKET	0x80000000U
+#define TP_ST_POL_WM61		0x40000000U
+#define TP_ST_POL_TH61		0x20000000U
+#define TP_ST_POL_VARIANTS	(TP_ST_POL_BUCKET | TP_ST_POL_WM61 | \
+				 TP_ST_POL_TH61)
 
 /*
  * The configuration, followed by bytes a newer header would add: the
@@ -100,7 +107,11 @@ static bool tp_st_pol_setup(u32 preset, u32 set, u32 clr, u32 mode, u32 rate)
 		return false;
 	if (set & TP_ST_POL_BUCKET)
 		c->limiter_variant = TP_LIMITER_BUCKET;
-	c->flags = (c->flags | (set & ~TP_ST_POL_BUCKET)) & ~clr;
+	if (set & TP_ST_POL_WM61)
+		c->wmark_variant = TP_WMARK_LINUX61;
+	if (set & TP_ST_POL_TH61)
+		c->thresh_variant = TP_THRESH_LINUX61;
+	c->flags = (c->flags | (set & ~TP_ST_POL_VARIANTS)) & ~clr;
 	if (mode != TP_ST_POL_KEEP)
 		c->mode = mode;
 	if (rate != TP_ST_POL_KEEP)

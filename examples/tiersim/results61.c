@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The results page's section on the policies past Linux 6.1 (issue 16):
+ * the goal (one policy that, on every workload of the default suite,
+ * closes half the throughput gap between the best preset and the oracle,
+ * is never worse than "none" and migrates at most half as many pages as
+ * mainline), every new policy on every workload, and the sources' anchors:
+ * Huang Ying's 2022 ladder, the one-second window's bursts, DAMON's goal.
+ * Every figure is computed from the runs of the results suite.
+ */
+#include "results.h"
+
+#include <string.h>
+
+/* The 64 MB/s the limiters are compared at, in 4 KiB pages a second. */
+#define CMP_RATE_PAGES	(64ULL << 8)
+
+/* The policies the page counts as past Linux 6.1 (not presets). */
+static int is_past61(const char *p)
+{
+	static const char *const pre[] = {
+		"goal-", "histogram", "pghot", "fault-clock",
+	};
+	u32 i;
+
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(p, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/* The default suite's sets, as the results suite ran them again. */
+static u32 past61_sets(const struct run_set *rs, u32 nr,
+		       const struct run_set **out, u32 max)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < nr && n < max; i++)
+		if (!strncmp(rs[i].title, RESULTS61_PREFIX,
+			     strlen(RESULTS61_PREFIX)))
+			out[n++] = &rs[i];
+	return n;
+}
+
+static const char *wl_name(const struct run_set *s)
+{
+	return s->title + strlen(RESULTS61_PREFIX);
+}
+
+/* The best run of a set that is neither the oracle nor past 6.1. */
+static const struct sim_result *best_preset(const struct run_set *s)
+{
+	const struct sim_result *b = NULL;
+	u32 i;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct sim_result *r = &s->res[i];
+
+		if (!strcmp(r->policy, "oracle") || is_past61(r->policy))
+			continue;
+		if (!b || sim_throughput(r) > sim_throughput(b))
+			b = r;
+	}
+	return b;
+}
+
+static u64 migrations(const struct sim_result *r)
+{
+	return r->promotions + r->demotions;
+}
+
+/* The fast tier's capacity in the machine's pages. */
+static u64 fast_cap(const struct run_set *s)
+{
+	return s->cfg->fast_pages * (s->cfg->scale ? s->cfg->scale : 1);
+}
+
+/**
+ * struct goal_row - how one policy fares against the goal on one workload
+ * @gap: the share of the gap between the best preset and the oracle it
+ *	closes (1 = all of it)
+ * @vs_none: its throughput against none's, in %
+ * @migr: its migrations over mainline's
+ * @met: all three criteria hold
+ */
+struct goal_row {
+	double gap, vs_none, migr;
+	int met;
+};
+
+static int goal_row(const struct run_set *s, const struct sim_result *r,
+		    struct goal_row *g)
+{
+	const struct sim_result *b = best_preset(s), *o = res_find(s, "oracle"),
+				*n = res_find(s, "none"),
+				*m = res_find(s, "mainline");
+	double tb, to;
+
+	if (!b || !o || !n || !m || !r)
+		return -1;
+	tb = sim_throughput(b);
+	to = sim_throughput(o);
+	g->gap = to > tb ? (sim_throughput(r) - tb) / (to - tb) : 0;
+	g->vs_none = out_pct(sim_throughput(r), sim_throughput(n));
+	g->migr = migrations(m) ? (double)migrations(r) /
+		  (double)migrations(m) : 0;
+	g->met = g->gap >= 0.5 && sim_throughput(r) >= sim_throughput(n) &&
+		 2 * migrations(r) <= migrations(m);
+	return 0;
+}
+
+/* Most promotions within any @win_ns of a run (from its samples). */
+static u64 max_promo_in(const struct sim_result *r, u64 win_ns)
+{
+	u64 best = 0;
+	u32 i, j = 0;
+
+	for (i = 0; i < r->nr_samples; i++) {
+		while (r->sample[i].t_ns - r->sample[j].t_ns > win_ns)
+			j++;
+		if (r->sample[i].promo - r->sample[j].promo > best)
+			best = r->sample[i].promo - r->sample[j].promo;
+	}
+	return best;
+}
+
+static void goal_table(FILE *f, const struct run_set **w, u32 nw)
+{
+	struct goal_row g;
+	u32 i, met = 0;
+	char b1[32];
+
+	fprintf(f, "### The goal: one policy on every workload of the default "
+		"suite\n\n"
+		"`%s`, the same configuration everywhere: an accessed-bit "
+		"scanner tests and clears the young bit of every slow-tier page "
+		"every 20 ms (in its own time, no hint faults) and records the "
+		"pages it finds accessed in pghot's precise record with a "
+		"window of 1.6 scans, so the record counts consecutive scans; "
+		"a page seen in 7 consecutive scans is hot. While the fast node "
+		"has room (Linux 6.1's free-space bypass), pghot's default "
+		"record (2 accesses within 3 s) is enough. kmigrated promotes "
+		"what tierpol admits, 512 pages a batch, and kswapd demotes as "
+		"before. The goal: close at least half of the throughput gap "
+		"between the best existing policy (the presets and `none`; no "
+		"policy past 6.1) and the oracle, measured in the same run, "
+		"never fall below `none`, and migrate (promotions plus "
+		"demotions) at most half as many pages as `mainline`.\n\n"
+		"| workload | best existing | its M acc/s | oracle | `none` | "
+		"`%s` | gap closed | vs `none` | migrations | vs `mainline` | "
+		"goal met |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+		"---|\n", GOAL_POLICY, GOAL_POLICY);
+	for (i = 0; i < nw; i++) {
+		const struct sim_result *r = res_find(w[i], GOAL_POLICY),
+					*b = best_preset(w[i]);
+
+		if (goal_row(w[i], r, &g))
+			continue;
+		met += g.met;
+		fprintf(f, "| %s | `%s` | %.3f | %.3f | %.3f | %.3f | %.0f %% | "
+			"%s | %llu | %.2f | %s |\n", wl_name(w[i]), b->policy,
+			sim_throughput(b),
+			sim_throughput(res_find(w[i], "oracle")),
+			sim_throughput(res_find(w[i], "none")),
+			sim_throughput(r), 100 * g.gap,
+			res_pct(b1, sizeof(b1), g.vs_none),
+			(unsigned long long)migrations(r), g.migr,
+			res_yes(g.met));
+	}
+	fprintf(f, "\n`%s` meets all three on %u of the %u workloads.",
+		GOAL_POLICY, met, nw);
+	for (i = 0; i < nw; i++) {
+		const struct sim_result *r = res_find(w[i], GOAL_POLICY),
+					*m = res_find(w[i], "mainline");
+
+		if (goal_row(w[i], r, &g) || g.met)
+			continue;
+		fprintf(f, " On %s it closes %.0f %% of the gap, %s against "
+			"`none`, and migrates %.2f times what `mainline` does "
+			"(%llu promoted, %llu demoted; `mainline` %llu and "
+			"%llu)", wl_name(w[i]), 100 * g.gap,
+			res_pct(b1, sizeof(b1), g.vs_none), g.migr,
+			(unsigned long long)r->promotions,
+			(unsigned long long)r->demotions,
+			(unsigned long long)m->promotions,
+			(unsigned long long)m->demotions);
+		if (r->region_promo[WL_REGION_HOT] && wl_name(w[i])[0] == 'c')
+			fprintf(f, ": %llu of its promotions are the hot keys "
+				"that started on the slow tier, more than half "
+				"of `mainline`'s migrations on their own, and "
+				"%llu burst pages",
+				(unsigned long long)
+				r->region_promo[WL_REGION_HOT],
+				(unsigned long long)
+				r->region_promo[WL_REGION_BURST]);
+		else if (r->alloc_fast > fast_cap(w[i]) &&
+			 m->alloc_fast > fast_cap(w[i]))
+			fprintf(f, ": kswapd demoted %llu pages while the "
+				"initialisation pass filled the fast tier, "
+				"before any promotion, as it does for every "
+				"tiering policy (`mainline`: %llu); without "
+				"them on both sides the ratio is %.2f",
+				(unsigned long long)(r->alloc_fast -
+						     fast_cap(w[i])),
+				(unsigned long long)(m->alloc_fast -
+						     fast_cap(w[i])),
+				(double)(migrations(r) - (r->alloc_fast -
+							  fast_cap(w[i]))) /
+				(double)(migrations(m) - (m->alloc_fast -
+							  fast_cap(w[i]))));
+		fprintf(f, ".");
+	}
+	fprintf(f, " Its kernel threads (the scanner and kmigrated) are not "
+		"charged to the workload's CPUs, as kswapd is not; their CPU "
+		"time is in the last table of each run below.\n\n");
+}
+
+static void matrix(FILE *f, const struct run_set **w, u32 nw)
+{
+	const struct run_set *s0 = w[0];
+	struct goal_row g;
+	u32 i, k;
+
+	fprintf(f, "### Every policy past 6.1 on every workload\n\n"
+		"Each cell: the gap closed, throughput against `none`, "
+		"migrations against `mainline`; **bold** where all three "
+		"criteria of the goal hold.\n\n| policy |");
+	for (k = 0; k < nw; k++)
+		fprintf(f, " %s |", wl_name(w[k]));
+	fprintf(f, "\n|---|");
+	for (k = 0; k < nw; k++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (i = 0; i < s0->nr; i++) {
+		const char *p = s0->res[i].policy;
+
+		if (!is_past61(p))
+			continue;
+		fprintf(f, "| `%s` |", p);
+		for (k = 0; k < nw; k++) {
+			if (goal_row(w[k], res_find(w[k], p), &g)) {
+				fprintf(f, " - |");
+				continue;
+			}
+			fprintf(f, " %s%.0f %%, %+.0f %%, %.2fx%s |",
+				g.met ? "**" : "", 100 * g.gap, g.vs_none,
+				g.migr, g.met ? "**" : "");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
+/*
+ * What the runs measure about a step of the ladder out of a factor of 2:
+ * the fast-tier ratios, what the limiter refused, the threshold's moves.
+ */
+static void ladder_note(FILE *f, const struct sim_result *a,
+			const struct sim_result *b, int ok)
+{
+	u64 moves = b->node.th_raised + b->node.th_lowered;
+
+	if (ok) {
+		fprintf(f, "Both within a factor of 2.");
+		return;
+	}
+	fprintf(f, "Fast-tier ratio %.3f -> %.3f.", sim_fast_ratio(a),
+		sim_fast_ratio(b));
+	if (b->node.refused_ratelimit)
+		fprintf(f, " The limit refused %.0f %% of the %llu candidate "
+			"pages.", 100.0 * (double)b->node.refused_ratelimit /
+			(double)(b->node.pgpromote_candidate ?
+				 b->node.pgpromote_candidate : 1),
+			(unsigned long long)b->node.pgpromote_candidate);
+	if (b->has_threshold && moves)
+		fprintf(f, " The controller moved the threshold %llu times "
+			"(down %llu, up %llu) to %.0f ms in %.0f s (60 s "
+			"periods).", (unsigned long long)moves,
+			(unsigned long long)b->node.th_lowered,
+			(unsigned long long)b->node.th_raised,
+			(double)b->node.threshold / 1e6,
+			res_sec(b->sim_time_ns));
+	else if (b->has_threshold)
+		fprintf(f, " The threshold stayed at %.0f ms.",
+			(double)b->node.threshold / 1e6);
+}
+
+/* Huang Ying's 2022 ladder: one row per step. */
+static void ladder(FILE *f, const struct run_set *s)
+{
+	static const struct {
+		const char *step, *policy;
+		double score, mbps;
+	} st[] = {
+		{ "base (MRU promotion)", "promote-all", 146887704.1, 725.6 },
+		{ "hot-page selection", "mainline-bypass-reset-adaptive",
+		  165695601.2, 544.0 },
+		{ "rate limit", "mainline-bypass-reset-adaptive:rate="
+		  LADDER2022_STR, 162814569.8, 165.2 },
+		{ "threshold auto-adjustment", "mainline:rate=" LADDER2022_STR,
+		  170495294.0, 136.9 },
+	};
+	const struct sim_result *r[4];
+	char b1[32], b2[32], b3[32], b4[32];
+	u32 i;
+
+	for (i = 0; i < 4; i++) {
+		r[i] = res_find(s, st[i].policy);
+		if (!r[i])
+			return;
+	}
+	fprintf(f, "#### Huang Ying's 2022 ladder (\"memory tiering: hot page "
+		"selection\", LKML, April 2022)\n\n");
+	res_md_setup(f, s);
+	fprintf(f, "\nThe cover letter's pmbench on a two-socket DRAM + PMEM "
+		"server, step by step, against the same steps in tiersim on "
+		"the 2020 RFC's machine (the rate limit: %s MB/s, see "
+		"`examples/tiersim/results.h`). The promotion rate is over the "
+		"measured phase.\n\n"
+		"| step | policy | source: score, promotion MB/s | tiersim: "
+		"score (M acc/s), promotion MB/s | source: change | tiersim: "
+		"change | direction matches | within a factor of 2 | notes |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", LADDER2022_STR);
+	for (i = 0; i < 4; i++) {
+		double mb = (double)r[i]->phase[r[i]->nr_phases - 1].promotions *
+			    4096.0 / 1048576.0 /
+			    res_sec(r[i]->measured_time_ns);
+		double mb0 = i ? (double)r[i - 1]->phase[r[i - 1]->nr_phases -
+							 1].promotions *
+			    4096.0 / 1048576.0 /
+			    res_sec(r[i - 1]->measured_time_ns) : 0;
+		double ds = i ? out_pct(st[i].score, st[i - 1].score) : 0;
+		double dm = i ? out_pct(st[i].mbps, st[i - 1].mbps) : 0;
+		double ts = i ? out_pct(sim_throughput(r[i]),
+					sim_throughput(r[i - 1])) : 0;
+		double tm = i ? out_pct(mb, mb0) : 0;
+
+		fprintf(f, "| %s | `%s` | %.3g, %.1f | %.3f, %.1f |", st[i].step,
+			st[i].policy, st[i].score, st[i].mbps,
+			sim_throughput(r[i]), mb);
+		if (!i) {
+			fprintf(f, " - | - | - | - | - |\n");
+			continue;
+		}
+		fprintf(f, " score %s, promotion %s | score %s, promotion %s "
+			"| %s / %s | %s / %s | ", res_pct(b1, sizeof(b1), ds),
+			res_pct(b2, sizeof(b2), dm), res_pct(b3, sizeof(b3), ts),
+			res_pct(b4, sizeof(b4), tm),
+			res_yes((ts > 0) == (ds > 0) && ts != 0),
+			res_yes((tm > 0) == (dm > 0) && tm != 0),
+			res_yes(res_within2(ts, ds)), res_yes(res_within2(tm, dm)));
+		ladder_note(f, r[i - 1], r[i],
+			    res_within2(ts, ds) && res_within2(tm, dm));
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\n");
+}
+
+/*
+ * The highest rate limit a run had in force, in pages a second (the goal
+ * controller's changes over time; the others' one setting).
+ */
+static u64 rate_max(const struct sim_result *r)
+{
+	u64 m = r->rate_end;
+	u32 i;
+
+	for (i = 0; i < r->nr_samples; i++)
+		if (r->sample[i].rate > m)
+			m = r->sample[i].rate;
+	return m << 8;
+}
+
+/*
+ * Promotions in consecutive 0.1 s bins of a run: the bins with any, and
+ * those above twice the per-bin share of @limit pages a second.
+ */
+static void bins(const struct sim_result *r, u64 limit, u32 *active,
+		 u32 *over)
+{
+	const u64 bin = 100 * SIM_NS_PER_MS;
+	u64 end = bin, before = 0, last = 0;
+	u32 i;
+
+	*active = *over = 0;
+	for (i = 0; i < r->nr_samples; i++) {
+		const struct sim_sample *m = &r->sample[i];
+
+		while (m->t_ns >= end) {
+			if (last > before)
+				(*active)++;
+			if ((last - before) * 10 > 2 * limit)
+				(*over)++;
+			before = last;
+			end += bin;
+		}
+		last = m->promo;
+	}
+}
+
+/* The one-second window's bursts against the token bucket's rate. */
+static void bursts(FILE *f, const struct run_set **w, u32 nw)
+{
+	static const char *const pol[] = {
+		"mainline:rate=64", "histogram:rate=64", "token-bucket:rate=64",
+		"goal-bucket",
+	};
+	u32 i, k, act, over;
+
+	fprintf(f, "#### The one-second window's bursts (Li Zhijian's "
+		"PGPROMOTE_CANDIDATE thread, July 2025)\n\n"
+		"The thread saw 168,301 and 207,149 pages promoted in one "
+		"second where the limit was far lower: promotions through the "
+		"free-space bypass pass no limiter. Here the limiters at 64 "
+		"MB/s (`goal-bucket` at the highest rate its goal set): the "
+		"most pages promoted within any second, the limiter's and the "
+		"bypass's pages, and of the 0.1 s bins with promotions, those "
+		"above twice the limit's rate (a burst).\n\n"
+		"| workload | policy | limiter | limit (pages/s) | most in 1 s | "
+		"x limit | through the bypass | refused by the limit | 0.1 s "
+		"bins above 2x the limit |\n"
+		"|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+	for (k = 0; k < nw; k++) {
+		const char *n = wl_name(w[k]);
+
+		if (strcmp(n, "pmbench") && strcmp(n, "cold-burst"))
+			continue;
+		for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
+			const struct sim_result *r = res_find(w[k], pol[i]);
+			u64 m1, lim;
+
+			if (!r)
+				continue;
+			lim = rate_max(r);
+			m1 = max_promo_in(r, 1000 * SIM_NS_PER_MS);
+			bins(r, lim, &act, &over);
+			fprintf(f, "| %s | `%s` | %s | %llu | %llu | %.1f | %llu "
+				"| %llu | %u of %u |\n", n, pol[i],
+				strstr(pol[i], "bucket") ? "token bucket" :
+				"6.1's window", (unsigned long long)lim,
+				(unsigned long long)m1,
+				lim ? (double)m1 / (double)lim : 0,
+				(unsigned long long)r->node.promote_nrl,
+				(unsigned long long)r->node.refused_ratelimit,
+				over, act);
+		}
+	}
+	fprintf(f, "\nA bucket admits at most its burst (one second of the "
+		"rate) plus the rate over any interval: above twice the rate "
+		"only while its first burst drains. The window admits its "
+		"whole second's limit as fast as candidates come, then nothing "
+		"until the next second. Neither limits the bypass.\n\n");
+}
+
+/* DAMON's goal: the fast node's use while the hot set moves. */
+static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
+{
+	static const char *const pol[] = { "goal-bucket", "mainline" };
+	const struct run_set *s = NULL;
+	u32 i, k;
+
+	for (k = 0; k < nw; k++)
+		if (!strcmp(wl_name(w[k]), "phase-shift"))
+			s = w[k];
+	if (!s)
+		return;
+	fprintf(f, "#### DAMON's goal while the hot set moves (SeongJae Park, "
+		"\"mm/damon: auto-tune DAMOS for memory tiering\", April "
+		"2025)\n\n"
+		"DAMON's tiering sample promotes until the fast node is 99.7 "
+		"%% used, at most 200 MiB/s. `goal-bucket` drives the token "
+		"bucket's rate with the same feedback once a second; the fast "
+		"node's use on phase-shift over the measured phases (first "
+		"touch is over), and the rate the controller set:\n\n"
+		"| policy | fast node used: min | mean | max | rate set: min | "
+		"max (MB/s) | second hot set promoted | recovery after the "
+		"shift |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
+		const struct sim_result *r = res_find(s, pol[i]);
+		u64 cap = fast_cap(s), t0 = 0;
+		double lo = 1, hi = 0, sum = 0, rlo = 1e18, rhi = 0;
+		u32 j, n = 0;
+
+		if (!r || !cap)
+			continue;
+		/* From the first measured phase on (first touch is done). */
+		for (j = r->nr_phases; j-- > 0;)
+			if (s->src->phase_measured[j])
+				t0 = r->phase[j].start_ns;
+		for (j = 0; j < r->nr_samples; j++) {
+			const struct sim_sample *m = &r->sample[j];
+			double u = (double)m->fast_used / (double)cap;
+
+			if (m->t_ns < t0)
+				continue;
+			lo = u < lo ? u : lo;
+			hi = u > hi ? u : hi;
+			sum += u;
+			n++;
+			if (m->rate < rlo)
+				rlo = (double)m->rate;
+			if (m->rate > rhi)
+				rhi = (double)m->rate;
+		}
+		fprintf(f, "| `%s` | %.2f %% | %.2f %% | %.2f %% | %.0f | %.0f | "
+			"%llu | ", pol[i], 100 * lo, n ? 100 * sum / n : 0,
+			100 * hi, rlo, rhi,
+			(unsigned long long)r->region_promo[WL_REGION_HOT2]);
+		if (r->response_ms >= 0)
+			fprintf(f, "%.2f s |\n", r->response_ms / 1e3);
+		else
+			fprintf(f, "not within the run |\n");
+	}
+	{
+		const struct sim_result *g = res_find(s, "goal-bucket");
+		u64 cap = fast_cap(s);
+		double top = cap ? 1.0 - (double)s->cfg->wmark[2] /
+			     (double)cap : 0;
+
+		fprintf(f, "\nPromotions stop at the fast node's high "
+			"watermark (%llu pages of %llu) and kswapd demotes "
+			"to its promo watermark, so promotions fill the node "
+			"to %.2f %% at most%s", (unsigned long long)
+			s->cfg->wmark[2], (unsigned long long)cap, 100 * top,
+			top < 0.997 ? ", below DAMON's goal: the controller "
+			"sees the goal ahead and keeps the rate at its cap. "
+			"DAMON's tiering sample pairs it with a demotion "
+			"scheme whose goal is 0.5 % free; a promotion goal "
+			"alone does not choose what to promote." : ".");
+		if (g)
+			fprintf(f, " `goal-bucket` changed the rate %llu "
+				"times.", (unsigned long long)g->goal_steps);
+		fprintf(f, "\n\n");
+	}
+}
+
+/*
+ * The policies past 6.1 on the sources' machines: the 2020 RFC's (the
+ * ladder's set), the bypass knob's Redis, the 2023 RFC's two VMAs.
+ */
+static void sources(FILE *f, const struct run_set *rs, u32 nr)
+{
+	static const char *const sets[] = {
+		LADDER2022_LABEL, "bypass-cold-burst", "rfc2023-disjoint-vma",
+	};
+	struct goal_row g;
+	char b1[32];
+	u32 k, i;
+
+	fprintf(f, "### On the sources' machines\n\n"
+		"The same policies on the machines of the results suite's "
+		"claims (tables above): the 2020 RFC's pmbench (16 threads, "
+		"128 GiB, the set of the 2022 ladder), the bypass knob's Redis "
+		"and the 2023 RFC's two VMAs, against the best of the other "
+		"policies of the set, `none` and the oracle.\n\n"
+		"| machine | policy | M acc/s | gap closed | vs `none` | "
+		"migrations | vs `mainline` | goal met | kernel threads (s) |\n"
+		"|---|---|---:|---:|---:|---:|---:|---|---:|\n");
+	for (k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+		const struct run_set *s = res_find_set(rs, nr, sets[k]);
+		const struct sim_result *b;
+
+		if (!s || !(b = best_preset(s)) || goal_row(s, b, &g))
+			continue;
+		fprintf(f, "| %s | `%s` (best other) | %.3f | - | %s | %llu | "
+			"%.2f | - | - |\n", sets[k], b->policy,
+			sim_throughput(b), res_pct(b1, sizeof(b1), g.vs_none),
+			(unsigned long long)migrations(b), g.migr);
+		for (i = 0; i < s->nr; i++) {
+			const struct sim_result *r = &s->res[i];
+
+			if (!is_past61(r->policy) || goal_row(s, r, &g))
+				continue;
+			fprintf(f, "| %s | `%s` | %.3f | %.0f %% | %s | %llu | "
+				"%.2f | %s | %.2f |\n", sets[k], r->policy,
+				sim_throughput(r), 100 * g.gap,
+				res_pct(b1, sizeof(b1), g.vs_none),
+				(unsigned long long)migrations(r), g.migr,
+				res_yes(g.met), res_sec(r->t_kthread));
+		}
+	}
+	fprintf(f, "\n");
+}
+
+/* The runs: a compact table per workload. */
+static void runs(FILE *f, const struct run_set **w, u32 nw)
+{
+	u32 k, i;
+
+	fprintf(f, "### The runs\n\nThe default suite's workloads and "
+		"machines (`make run`), with the policies past 6.1 added; "
+		"kernel threads: CPU seconds of kmigrated and the accessed-bit "
+		"scanner.\n\n");
+	for (k = 0; k < nw; k++) {
+		fprintf(f, "#### %s\n\n", wl_name(w[k]));
+		res_md_setup(f, w[k]);
+		fprintf(f, "\n| policy | fast-tier ratio | throughput (M "
+			"acc/s) | promotions | demotions | ping-pong | hint "
+			"faults | kernel threads (s) |\n|---|---:|---:|---:|"
+			"---:|---:|---:|---:|\n");
+		for (i = 0; i < w[k]->nr; i++) {
+			const struct sim_result *r = &w[k]->res[i];
+
+			fprintf(f, "| `%s` | %.4f | %.3f | %llu | %llu | %llu | "
+				"%llu | %.2f |\n", r->policy, sim_fast_ratio(r),
+				sim_throughput(r),
+				(unsigned long long)r->promotions,
+				(unsigned long long)r->demotions,
+				(unsigned long long)r->pingpong,
+				(unsigned long long)r->hint_faults,
+				res_sec(r->t_kthread));
+		}
+		fprintf(f, "\n");
+	}
+}
+
+void results61_write(FILE *f, const struct run_set *rs, u32 nr)
+{
+	const struct run_set *w[8], *lad;
+	u32 nw = past61_sets(rs, nr, w, 8);
+
+	if (!nw)
+		return;
+	fprintf(f, "\n## Policies past Linux 6.1\n\n"
+		"The policies built from tierpol's goal controller, "
+		"capacity-fitted (histogram) threshold, pghot hotness record "
+		"and fault-count clock ([tiersim.md](tiersim.md), \"Policies "
+		"past Linux 6.1\", says what each is and where it comes from), "
+		"run on the default suite's workloads beside the presets.\n\n");
+	goal_table(f, w, nw);
+	matrix(f, w, nw);
+	sources(f, rs, nr);
+	fprintf(f, "### The anchors\n\n");
+	lad = res_find_set(rs, nr, LADDER2022_LABEL);
+	if (lad)
+		ladder(f, lad);
+	bursts(f, w, nw);
+	damon_goal(f, w, nw);
+	runs(f, w, nw);
+}

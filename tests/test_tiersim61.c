@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim: the policies past Linux 6.1 (sim_kthread.c and their specs):
+ * the goal controller's loop, pghot's records and their aging, kmigrated,
+ * the accessed-bit scanner, the fault-count clock's latencies, end-to-end
+ * runs of every new base checked against the model's invariants, and the
+ * results page's goal table (results61.c) on runs made up for it.
+ *
+ * The simulator's sources are compiled into this test, as in
+ * test_tiersim.c.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../examples/tiersim/wl.c"
+#include "../examples/tiersim/wl_gen.c"
+#include "../examples/tiersim/trace.c"
+#include "../examples/tiersim/sim_cfg.c"
+#include "../examples/tiersim/sim_src.c"
+#include "../examples/tiersim/sim_reclaim.c"
+#include "../examples/tiersim/sim_numa.c"
+#include "../examples/tiersim/sim_mem.c"
+#include "../examples/tiersim/sim_kthread.c"
+#include "../examples/tiersim/sim_setup.c"
+#include "../examples/tiersim/sim.c"
+#include "../examples/tiersim/sim_policy.c"
+#include "../examples/tiersim/svg.c"
+#include "../examples/tiersim/out.c"
+#include "../examples/tiersim/results.c"
+#include "../examples/tiersim/results61.c"
+#include "tiersim_test.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* The error sim_policy_parse() or _finalize() gives for @spec. */
+static const char *refused(const char *spec, const struct sim_cfg *c)
+{
+	static char err[SIM_ERRLEN];
+	struct sim_policy p;
+
+	err[0] = 0;
+	if (!sim_policy_parse(spec, &p, err, sizeof(err)) &&
+	    !sim_policy_finalize(&p, c, err, sizeof(err)))
+		return NULL;
+	assert_true(err[0] != 0);
+	return err;
+}
+
+/*
+ * A struct sim on 4096 pages with a fast tier of 1024 and the watermarks
+ * 10/20/30/40, every page allocated by hand (the first 1024 - 20 on the
+ * fast tier, as first touch stops at the low watermark).
+ */
+static void part(struct setup *st, struct sim *s, struct sim_policy *p,
+		 struct sim_result *r, u32 threads, const char *spec)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	char err[SIM_ERRLEN];
+	u64 u;
+
+	small_setup_threads(st, WL_UNIFORM, 4096, 1000, 1024, threads);
+	memcpy(st->cfg.wmark, wm, sizeof(wm));
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
+			 0);
+	policy(p, spec, &st->cfg);
+	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
+	s->c = &st->cfg;
+	s->p = p;
+	s->src = &st->src;
+	s->r = r;
+	assert_int_equal(sim_setup(s), 0);
+	for (u = 0; u < 4096; u++)
+		alloc_unit(s, u);
+	assert_int_equal(fast_free_pages(s), 20);
+	/* Whatever the allocations woke is not part of the tests. */
+	s->kswapd_awake = 0;
+	memset(s->r, 0, sizeof(*s->r));
+	s->r->vma = s->vst;
+	s->r->nr_vmas = s->nr_vmas;
+}
+
+/* Demote @n units of the fast tier at once (room for promotions). */
+static void make_room(struct sim *s, u64 n)
+{
+	u64 sl;
+
+	for (sl = 0; sl < s->fcap && n; sl++) {
+		u64 u = s->fslot[sl];
+
+		if (u == NO_SLOT)
+			continue;
+		if (s->lru)
+			lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
+		slot_remove(s, sl);
+		s->flags[u] &= (u8)~PF_FAST;
+		s->sused++;
+		n--;
+	}
+	assert_int_equal(n, 0);
+}
+
+static void part_free(struct setup *st, struct sim *s)
+{
+	sim_teardown(s);
+	sim_result_free(s->r);
+	small_free(st);
+}
+
+/* ---- specs --------------------------------------------------------------- */
+
+static void test_specs(void **state)
+{
+	struct sim_policy p;
+	struct sim_cfg c;
+	const char *e;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+
+	policy(&p, "goal-bucket", &c);
+	assert_int_equal(p.cfg.limiter_variant, TP_LIMITER_BUCKET);
+	assert_int_equal(p.goal.metric, GOAL_USED);
+	assert_int_equal(p.goal.target, 9970);	/* DAMON's 99.7 % */
+	assert_int_equal(p.cfg.rate_limit_mbps, 200);
+	assert_int_equal(p.goal.ctl_ms, 1000);
+	policy(&p, "goal-histogram:goal=pingpong:ctl=250:rate-max=1024", &c);
+	assert_int_equal(p.cfg.thresh_variant, TP_THRESH_HISTOGRAM);
+	assert_int_equal(p.goal.metric, GOAL_PINGPONG);
+	assert_int_equal(p.goal.target, 1000);
+	assert_int_equal(p.goal.ctl_ms, 250);
+	assert_int_equal(p.cfg.rate_limit_mbps, 200);
+	/* The first rate is clamped into the controller's bounds. */
+	policy(&p, "goal-bucket:rate=4:rate-min=16", &c);
+	assert_int_equal(p.cfg.rate_limit_mbps, 16);
+	policy(&p, "goal-bucket:goal=free", &c);
+	assert_int_equal(p.goal.target, 50);
+	policy(&p, "histogram", &c);
+	assert_int_equal(p.cfg.thresh_variant, TP_THRESH_HISTOGRAM);
+	assert_int_equal(p.goal.metric, GOAL_NONE);
+	policy(&p, "mainline:thresh=histogram", &c);
+	assert_int_equal(p.cfg.thresh_variant, TP_THRESH_HISTOGRAM);
+
+	policy(&p, "fault-clock", &c);
+	assert_int_equal(p.lat_src, LAT_FAULTS);
+	assert_true(p.cfg.flags & TP_POL_LAT_FAULTS);
+	policy(&p, "mainline:lat=faults:hot-faults=5000", &c);
+	assert_true(p.cfg.flags & TP_POL_LAT_FAULTS);
+	assert_int_equal(p.cfg.hot_threshold_faults, 5000);
+	policy(&p, "fault-clock:lat=atime", &c);
+	assert_false(p.cfg.flags & TP_POL_LAT_FAULTS);
+
+	policy(&p, "pghot", &c);
+	assert_int_equal(p.migrate, MIG_KMIGRATED);
+	assert_int_equal(p.hot.record, REC_BYTE);
+	assert_int_equal(p.hot.sources, SRC_HINT);
+	assert_int_equal(p.cfg.flags, 0);
+	policy(&p, "pghot-precise", &c);
+	assert_int_equal(p.hot.record, REC_PRECISE);
+	policy(&p, "pghot-abit", &c);
+	assert_int_equal(p.hot.sources, SRC_ABIT);
+	assert_int_equal(p.hot.freq, 7);
+	assert_int_equal(p.hot.abit_ms, 20);
+	assert_int_equal(p.hot.window_ms, 32);
+	assert_true(p.hot.room);
+	assert_int_equal(p.cfg.flags, TP_POL_HOTNESS | TP_POL_FREE_BYPASS);
+	policy(&p, "mainline:migrate=kmigrated", &c);
+	assert_int_equal(p.migrate, MIG_KMIGRATED);
+	policy(&p, "pghot:src=both:freq=3:window=1000", &c);
+	assert_int_equal(p.hot.sources, SRC_HINT | SRC_ABIT);
+
+	/* Bad values, each with its reason. */
+	e = refused("goal-bucket:goal=speed", &c);
+	assert_non_null(e);
+	assert_non_null(strstr(e, "goal=speed: unknown value"));
+	e = refused("goal-bucket:target=0", &c);
+	assert_non_null(strstr(e, "too small"));
+	e = refused("goal-bucket:target=10001", &c);
+	assert_non_null(strstr(e, "too large"));
+	e = refused("goal-bucket:ctl=0", &c);
+	assert_non_null(strstr(e, "control period cannot be 0"));
+	e = refused("goal-bucket:rate-min=300", &c);
+	assert_non_null(strstr(e, "rate-min is above rate-max"));
+	e = refused("mainline:src=abit", &c);
+	assert_non_null(strstr(e, "needs a hotness record"));
+	e = refused("pghot:src=abit:migrate=fault", &c);
+	assert_non_null(strstr(e, "needs migrate=kmigrated"));
+	e = refused("pghot:freq=4", &c);
+	assert_non_null(strstr(e, "freq is above"));
+	e = refused("pghot:window=5000", &c);
+	assert_non_null(strstr(e, "window is longer"));
+	assert_null(refused("pghot-precise:freq=7:window=5000", &c));
+	e = refused("pghot-precise:window=17000", &c);
+	assert_non_null(strstr(e, "too large"));
+	e = refused("pghot:room-record=2", &c);
+	assert_non_null(strstr(e, "too large"));
+	e = refused("pghot-abit:abit=0", &c);
+	assert_non_null(strstr(e, "cannot be 0"));
+	e = refused("mainline:migrate=later", &c);
+	assert_non_null(strstr(e, "unknown value"));
+	e = refused("mainline:thresh=median", &c);
+	assert_non_null(strstr(e, "unknown value"));
+	e = refused("mainline:lat=faults:hot-faults=0", &c);
+	assert_non_null(strstr(e, "default of 1000000"));
+}
+
+/* ---- the goal controller's loop ------------------------------------------- */
+
+static void test_goal_loop(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+
+	(void)state;
+	assert_non_null(r);
+	part(&st, &s, &p, r, 1, "goal-bucket:rate=100");
+	assert_int_equal(s.next_ctl, 1000 * SIM_NS_PER_MS);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 100);
+
+	/*
+	 * Used: 1004 of 1024 pages = 9804 parts per 10000 under the goal of
+	 * 9970: 100 x (2 x 9970 - 9804) / 9970 = 101.66, down to 101.
+	 */
+	s.now = s.next_ctl;
+	ctl_step(&s);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 101);
+	assert_int_equal(r->goal_steps, 1);
+	assert_int_equal(s.next_ctl, 2000 * SIM_NS_PER_MS);
+	/* The policy the decisions read has the rate in its limiter. */
+	assert_int_equal(s.tpp.set[0].lim.limit, 101 << 8);
+	assert_int_equal(s.tpp.set[1].lim.limit, 101 << 8);
+
+	/* Half the tier free: 5000 parts, the rate x 1.498, capped at 200. */
+	make_room(&s, 492);
+	s.now = s.next_ctl;
+	ctl_step(&s);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 151);
+	s.now = s.next_ctl + 3 * s.ctl_ns;	/* late: one step, the next due */
+	ctl_step(&s);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 200);
+	assert_int_equal(s.next_ctl, 7000 * SIM_NS_PER_MS);
+	/* At the cap no step publishes anything. */
+	s.now = s.next_ctl;
+	ctl_step(&s);
+	assert_int_equal(r->goal_steps, 3);
+	part_free(&st, &s);
+
+	/* Ping-pong: half the period's promotions came back: halve. */
+	part(&st, &s, &p, r, 1, "goal-bucket:goal=pingpong:rate=64");
+	r->promotions = 100;
+	r->pingpong = 50;
+	s.now = s.next_ctl;
+	ctl_step(&s);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 32);
+	/* None in the next period: the rate doubles. */
+	r->promotions = 300;
+	s.now = s.next_ctl;
+	ctl_step(&s);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 64);
+	/* The floor: rate-min (1). */
+	for (int i = 0; i < 10; i++) {
+		r->pingpong += 10;
+		s.now = s.next_ctl;
+		ctl_step(&s);
+	}
+	assert_int_equal(s.pcfg.rate_limit_mbps, 1);
+	part_free(&st, &s);
+	free(r);
+}
+
+/* ---- kmigrated ------------------------------------------------------------- */
+
+static void test_kmigrated(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	u64 u, t0, shoot;
+
+	(void)state;
+	assert_non_null(r);
+	part(&st, &s, &p, r, 4, "promote-all:migrate=kmigrated");
+	assert_non_null(s.kq);
+	/* Room for 10 pages above the high watermark (30): free 40. */
+	make_room(&s, 20);
+	for (u = 2000; u < 2015; u++)
+		kmig_queue(&s, u);
+	assert_true(s.flags[2000] & PF_QUEUED);
+	/* Asleep until its first wakeup, 100 ms in. */
+	s.now = 99 * SIM_NS_PER_MS;
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 0);
+	s.now = 100 * SIM_NS_PER_MS;
+	t0 = s.kmig_clock;
+	assert_int_equal(t0, s.now);
+	s.now = 10000 * SIM_NS_PER_MS;	/* the threads are far ahead */
+	kmig_run(&s);
+	/*
+	 * Free > high + n holds for n up to 9 (40 > 30 + 9): one batch of 9,
+	 * one shootdown, each unit's migration on kmigrated's clock.
+	 */
+	assert_int_equal(r->promotions, 9);
+	assert_int_equal(r->kmig_batches, 1);
+	assert_int_equal(r->tlb_shootdowns, 1);
+	assert_true(s.flags[2000] & PF_FAST);
+	assert_false(s.flags[2000] & PF_QUEUED);
+	assert_true(s.flags[2009] & PF_QUEUED);
+	assert_false(s.flags[2009] & PF_FAST);
+	assert_true(r->t_kthread >= 9 * s.mig_cpu_ns);
+	/* The threads lost no time to it but the IPIs of one shootdown. */
+	assert_int_equal(r->t_migr, 0);
+	assert_int_equal(r->t_tlb, 4 * (u64)st.cfg.costs.ipi_ns);
+	/* No room for the rest: kswapd is woken, kmigrated waits for it. */
+	assert_true(s.kswapd_awake);
+	assert_true(s.kmig_wait);
+	assert_int_equal(s.kmig_clock, T_NEVER);
+	/* kswapd never works ahead of the threads: let them run on. */
+	s.now += 1000 * SIM_NS_PER_MS;
+	kswapd_run(&s);
+	assert_false(s.kswapd_awake);
+	assert_false(s.kmig_wait);
+	assert_true(s.kmig_clock <= s.now);
+	shoot = r->tlb_shootdowns;
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 15);
+	assert_true(r->tlb_shootdowns > shoot);
+	/* The queue is empty: it sleeps 100 ms at a time. */
+	assert_int_equal(s.kq_n, 0);
+	assert_true(s.kmig_clock > s.now);
+	assert_true(s.kmig_clock - s.now <= 100 * SIM_NS_PER_MS);
+	part_free(&st, &s);
+
+	/* Batches hold 512 pages: 600 units at 1 page each are 2 batches. */
+	part(&st, &s, &p, r, 1, "promote-all:migrate=kmigrated");
+	make_room(&s, 700);
+	for (u = 2000; u < 2600; u++)
+		kmig_queue(&s, u);
+	s.now = 10000 * SIM_NS_PER_MS;
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 600);
+	assert_int_equal(r->kmig_batches, 2);
+	/* The thread running the process takes one IPI a batch. */
+	assert_int_equal(r->tlb_shootdowns, 2);
+	assert_int_equal(r->t_tlb, 2 * (u64)st.cfg.costs.ipi_ns);
+	part_free(&st, &s);
+	free(r);
+}
+
+/* ---- records, their aging, the accessed-bit scanner ---------------------- */
+
+static void test_records(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	u64 u = 3000;
+
+	(void)state;
+	assert_non_null(r);
+	/* pghot's default: ready at the second access within 3 s. */
+	part(&st, &s, &p, r, 1, "pghot");
+	assert_non_null(s.rec[0].b);
+	assert_null(s.rec[1].b);
+	s.now = 1000 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), 0);
+	s.now += 2900 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), HOT_READY);
+	/* The walk clears what left its window before it could alias. */
+	s.now += 4000 * SIM_NS_PER_MS;
+	assert_true(s.rec[0].b[u] != 0);
+	s.next_age = s.now;
+	hot_age(&s);
+	assert_int_equal(s.rec[0].b[u], 0);
+	assert_true(s.next_age > s.now);
+	/* kmigrated drops a queued page whose record went stale. */
+	s.now = 20000 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), 0);
+	kmig_queue(&s, u);
+	s.now += 3500 * SIM_NS_PER_MS;
+	make_room(&s, 100);
+	s.kmig_clock = s.now;
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 0);
+	assert_false(s.flags[u] & PF_QUEUED);
+	assert_false(s.kswapd_awake);	/* nothing to make room for */
+	part_free(&st, &s);
+
+	/*
+	 * pghot-abit: consecutive scans 20 ms apart make the precise record
+	 * count; a gap of two scans starts it again; the room record is ready
+	 * at the second access within 3 s.
+	 */
+	part(&st, &s, &p, r, 1, "pghot-abit");
+	assert_non_null(s.rec[0].w);
+	assert_non_null(s.rec[1].b);
+	s.now = 1000 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), 0);
+	s.now += 20 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), HOT_ROOM);
+	for (int i = 0; i < 4; i++) {
+		s.now += 20 * SIM_NS_PER_MS;
+		assert_int_equal(hot_access(&s, u), HOT_ROOM);
+	}
+	s.now += 40 * SIM_NS_PER_MS;	/* a scan missed it */
+	assert_int_equal(hot_access(&s, u), HOT_ROOM);
+	assert_int_equal(tp_hot_count(&s.rec[0].fmt, s.rec[0].w[u]), 1);
+	for (int i = 0; i < 5; i++) {
+		s.now += 20 * SIM_NS_PER_MS;
+		assert_int_equal(hot_access(&s, u), HOT_ROOM);
+	}
+	s.now += 20 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), HOT_READY);
+	part_free(&st, &s);
+	free(r);
+}
+
+static void test_abit_scanner(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	u64 u, slow = 0;
+	int i;
+
+	(void)state;
+	assert_non_null(r);
+	part(&st, &s, &p, r, 1, "pghot-abit");
+	/* No hint faults: the NUMA scanner is off. */
+	assert_false(s.scan_on);
+	assert_int_equal(s.abit_ns, 20 * SIM_NS_PER_MS);
+	for (u = 0; u < 4096; u++) {
+		s.flags[u] |= PF_YOUNG;
+		slow += !(s.flags[u] & PF_FAST);
+	}
+	s.now = s.abit_clock;
+	abit_run(&s);
+	/* Every slow page examined and its bit cleared; fast ones left. */
+	assert_int_equal(r->abit_scanned, slow);
+	assert_int_equal(r->t_kthread, slow * st.cfg.costs.scan_pte_ns);
+	for (u = 0; u < 4096; u++)
+		assert_true(!!(s.flags[u] & PF_YOUNG) ==
+			    !!(s.flags[u] & PF_FAST));
+	assert_int_equal(s.abit_clock, 40 * SIM_NS_PER_MS);
+	/* Unit 4000 accessed before each of 7 scans: hot, queued. */
+	for (i = 1; i < 7; i++) {
+		s.flags[4000] |= PF_YOUNG;
+		s.now = s.abit_clock;
+		abit_run(&s);
+		assert_int_equal(!!(s.flags[4000] & PF_QUEUED), i == 6);
+	}
+	/*
+	 * The room record was ready from the second sighting on, but with
+	 * no room for the bypass that is not judged; the seventh is hot,
+	 * admitted without room (queued for kmigrated, kswapd woken).
+	 */
+	node_stats(&s, &r->node);
+	assert_int_equal(r->node.decided, 1);
+	assert_int_equal(r->node.refused_nospace, 1);
+	assert_true(s.kswapd_awake);
+	part_free(&st, &s);
+	free(r);
+}
+
+/* ---- the fault-count clock -------------------------------------------------- */
+
+static void test_fault_clock(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+
+	(void)state;
+	assert_non_null(r);
+	part(&st, &s, &p, r, 1, "fault-clock");
+	assert_non_null(s.atime);
+	/* Page 3000 marked at fault count 0; 25 faults elsewhere. */
+	s.atime[3000] = tp_atime_encode(&s.ffmt, tp_fault_clock_now(&s.fclk));
+	for (int i = 0; i < 25; i++)
+		(void)fault_latency(&s, 3001, 0);
+	/* The fault ticks before it reads: it counts itself. */
+	assert_int_equal(fault_latency(&s, 3000, 0), 26);
+	/* A fast page ticks the clock but has no latency. */
+	assert_int_equal(fault_latency(&s, 0, 1), TP_LATENCY_UNKNOWN);
+	assert_int_equal(tp_fault_clock_now(&s.fclk), 27);
+	part_free(&st, &s);
+	free(r);
+}
+
+/* ---- end to end ------------------------------------------------------------ */
+
+static void check_run(const struct sim_src *src, const struct sim_result *r)
+{
+	check_accounting(src, r);
+	/*
+	 * kmigrated moves what tierpol admitted, room or not at the
+	 * decision: never more than the admissions.
+	 */
+	assert_true(r->promotions <= r->node.pgpromote_success +
+		    r->node.refused_nospace);
+	assert_true(r->node.decided <= r->hint_faults +
+		    r->abit_scanned);
+}
+
+static void test_end_to_end(void **state)
+{
+	static const char *const specs[] = {
+		"goal-bucket:rate=8:ctl=20", "histogram:rate=4",
+		"goal-histogram", "goal-bucket:goal=pingpong:ctl=20:rate=8",
+		"pghot", "pghot-precise",
+		"pghot-abit", "fault-clock", "mainline:migrate=kmigrated",
+		"pghot:src=both:abit=10",
+	};
+	enum { N = sizeof(specs) / sizeof(specs[0]) };
+	struct setup s;
+	struct sim_policy pol[N];
+	struct sim_result *res = calloc(N + 1, sizeof(*res));
+	struct run_set rs = { 0 };
+	char err[SIM_ERRLEN], *j1, *j2;
+	size_t l1, l2;
+	u32 i;
+
+	(void)state;
+	assert_non_null(res);
+	small_setup_threads(&s, WL_GUPS_HOTSET, 1 << 14, 6000000, 4096, 2);
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	for (i = 0; i < N; i++) {
+		policy(&pol[i], specs[i], &s.cfg);
+		if (sim_run(&s.cfg, &pol[i], &s.src, &res[i], NULL)) {
+			print_error("%s\n", res[i].err);
+			fail();
+		}
+		check_run(&s.src, &res[i]);
+	}
+	/* Each did its part. */
+	assert_true(res[0].goal_steps > 0);		/* goal-bucket */
+	assert_true(res[3].goal_steps > 0);
+	assert_true(res[4].kmig_batches > 0);		/* pghot */
+	assert_true(res[4].promotions > 0);
+	assert_int_equal(res[4].t_migr, 0);		/* not in the fault */
+	assert_int_equal(res[6].hint_faults, 0);	/* pghot-abit */
+	assert_true(res[6].abit_scanned > 0);
+	assert_true(res[6].promotions > 0);
+	assert_true(res[7].th_faults);			/* fault-clock */
+	assert_true(res[9].hint_faults > 0 && res[9].abit_scanned > 0);
+
+	/* The same seed and options give the same JSON, byte for byte. */
+	assert_int_equal(sim_run(&s.cfg, &pol[6], &s.src, &res[N], NULL), 0);
+	rs.title = "gups-hotset";
+	rs.cfg = &s.cfg;
+	rs.src = &s.src;
+	rs.wp = &s.wp;
+	rs.nr = 1;
+	rs.res = &res[6];
+	j1 = json_of(&rs, &l1);
+	rs.res = &res[N];
+	j2 = json_of(&rs, &l2);
+	assert_int_equal(l1, l2);
+	assert_memory_equal(j1, j2, l1);
+	assert_non_null(strstr(j1, "\"rate_mbps\""));
+	assert_non_null(strstr(j1, "\"t_kthread_s\""));
+	free(j1);
+	free(j2);
+	for (i = 0; i <= N; i++)
+		sim_result_free(&res[i]);
+	free(res);
+	small_free(&s);
+}
+
+/* ---- the results page's goal table ------------------------------------------ */
+
+/* A made-up run: @tput M accesses a second, @promo and @demo pages. */
+static void fake(struct sim_result *r, const char *pol, u64 tput,
+		 u64 promo, u64 demo)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->policy, sizeof(r->policy), "%s", pol);
+	r->scale = 1;
+	r->measured_accesses = tput * 1000000;
+	r->measured_time_ns = 1000000000;
+	r->promotions = promo;
+	r->demotions = demo;
+}
+
+static void test_goal_table(void **state)
+{
+	struct sim_result res[6];
+	struct sim_cfg c;
+	struct sim_src src = { .name = "x" };
+	struct run_set rs = {
+		.title = RESULTS61_PREFIX "pmbench", .cfg = &c, .src = &src,
+		.nr = 6, .res = res,
+	};
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+	struct goal_row g;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	c.fast_pages = 100;
+	fake(&res[0], "none", 30, 0, 0);
+	fake(&res[1], "mainline", 35, 500, 500);
+	fake(&res[2], "token-bucket:rate=64", 40, 100, 100);
+	fake(&res[3], "goal-bucket", 65, 10, 10);	/* not a preset */
+	fake(&res[4], GOAL_POLICY, 50, 200, 300);
+	fake(&res[5], "oracle", 60, 0, 0);
+	assert_ptr_equal(best_preset(&rs), &res[2]);
+	/* Half the gap from 40 to 60 is 50: met, with 500 of 1000 moved. */
+	assert_int_equal(goal_row(&rs, &res[4], &g), 0);
+	assert_true(g.gap > 0.4999 && g.gap < 0.5001);
+	assert_true(g.migr > 0.4999 && g.migr < 0.5001);
+	assert_true(g.met);
+	/* One page more is too many. */
+	res[4].demotions++;
+	assert_int_equal(goal_row(&rs, &res[4], &g), 0);
+	assert_false(g.met);
+	res[4].demotions--;
+	/* Below none fails whatever the gap. */
+	res[0].measured_accesses = 55000000;
+	assert_ptr_equal(best_preset(&rs), &res[0]);
+	assert_int_equal(goal_row(&rs, &res[4], &g), 0);
+	assert_false(g.met);
+	res[0].measured_accesses = 30000000;
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results61_write(f, &rs, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "| pmbench | `token-bucket:rate=64` | "
+				    "40.000 | 60.000 | 30.000 | 50.000 | "
+				    "50 % | +66.67 % | 500 | 0.50 | **yes** |"));
+	assert_non_null(strstr(buf, "meets all three on 1 of the 1"));
+	/* The matrix lists the policies past 6.1 only. */
+	assert_non_null(strstr(buf, "| `goal-bucket` | **125 %, +117 %, 0.02x** |"));
+	assert_non_null(strstr(buf, "| `" GOAL_POLICY "` | **50 %, +67 %, 0.50x** |"));
+	assert_null(strstr(buf, "| `mainline` |  "));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_specs),
+		cmocka_unit_test(test_goal_loop),
+		cmocka_unit_test(test_kmigrated),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_abit_scanner),
+		cmocka_unit_test(test_fault_clock),
+		cmocka_unit_test(test_end_to_end),
+		cmocka_unit_test(test_goal_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
