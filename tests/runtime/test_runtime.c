@@ -688,12 +688,106 @@ static void test_scan_sweep(void **state)
 	munmap(m, 3072 * PG);
 }
 
+/*
+ * The zoneinfo parser on a node with three populated zones and an empty
+ * one: the zone with the most room (free less reserve and high) gives the
+ * watermarks, every zone counts for the nudge. The protection lists have
+ * a space after each comma, as the kernel prints them (the parser once
+ * looped forever on one).
+ */
+static const char zoneinfo_text[] =
+	"Node 0, zone      DMA\n"
+	"  per-node stats\n"
+	"      nr_inactive_anon 1234\n"
+	"  pages free     3000\n"
+	"        min      20\n"
+	"        low      25\n"
+	"        high     30\n"
+	"        spanned  4095\n"
+	"        present  3998\n"
+	"        managed  3840\n"
+	"        cma      0\n"
+	"        protection: (0, 1000, 2000, 2000, 2000)\n"
+	"Node 0, zone    DMA32\n"
+	"  pages free     50000\n"
+	"        min      500\n"
+	"        low      600\n"
+	"        high     700\n"
+	"        present  60000\n"
+	"        managed  58000\n"
+	"        protection: (0, 0, 11264, 11264, 11264)\n"
+	"Node 0, zone   Normal\n"
+	"  pages free     800\n"
+	"        min      1000\n"
+	"        low      1250\n"
+	"        high     1500\n"
+	"        present  100000\n"
+	"        managed  98000\n"
+	"        protection: (0, 0, 0, 0, 0)\n"
+	"Node 0, zone  Movable\n"
+	"  pages free     0\n"
+	"        min      0\n"
+	"        low      0\n"
+	"        high     0\n"
+	"        present  0\n"
+	"        managed  0\n"
+	"        protection: (0, 0, 0, 0, 0)\n"
+	"Node 1, zone   Normal\n"
+	"  pages free     99999\n"
+	"        min      1\n"
+	"        low      2\n"
+	"        high     3\n"
+	"        present  200000\n"
+	"        managed  199999\n"
+	"        protection: (0, 0, 0, 0, 0)\n";
+
+static int parse_zoneinfo(int node, struct tprt_mem *m)
+{
+	FILE *f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1,
+			   "r");
+	int ret;
+
+	assert_non_null(f);
+	ret = tprt_zoneinfo_parse(f, node, 1000, m);
+	fclose(f);
+	return ret;
+}
+
+static void test_zoneinfo(void **state)
+{
+	struct tprt_mem m;
+
+	(void)state;
+	assert_int_equal(parse_zoneinfo(0, &m), 0);
+	/* DMA32: room 50000 - 11264 - 700 (DMA 970, Normal -700). */
+	assert_int_equal(m.free, 50000 - 11264);
+	assert_int_equal(m.wmark_min, 500);
+	assert_int_equal(m.wmark_low, 600);
+	assert_int_equal(m.wmark_high, 700);
+	assert_int_equal(m.wmark_promo,
+			 tprt_tp_wmark_promo(500, 700, 58000, 1000));
+	assert_int_equal(m.present, 3998 + 60000 + 100000);
+	/* Above low + reserve: DMA 3000 - 2025, DMA32 50000 - 11864; + 1. */
+	assert_int_equal(m.wake, 975 + 38136 + 1);
+	/* Low down to min + half the gap (+ reserve): DMA 3, DMA32 50. */
+	assert_int_equal(m.slack, 3 + 50);
+	/* Another node's zones only. */
+	assert_int_equal(parse_zoneinfo(1, &m), 0);
+	assert_int_equal(m.free, 99999);
+	assert_int_equal(m.present, 200000);
+	/* No such node: -ENOENT, the output untouched. */
+	m.free = 77;
+	assert_int_equal(parse_zoneinfo(2, &m), -ENOENT);
+	assert_int_equal(m.free, 77);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_mem_latch),
+		cmocka_unit_test(test_zoneinfo),
 		cmocka_unit_test(test_page_nodes),
 		cmocka_unit_test(test_scan_period),
 		cmocka_unit_test(test_handler),
