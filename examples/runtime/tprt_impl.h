@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tprt.h"
 
@@ -286,6 +287,9 @@ void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m);
 void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m,
 		      uint64_t done);
 int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m);
+/* The same from zoneinfo text (tests). */
+int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
+			struct tprt_mem *m);
 int tprt_migrate_start(struct tprt_rt *rt);
 void tprt_migrate_stop(struct tprt_rt *rt);
 size_t tprt_migrate_batch(struct tprt_rt *rt);

@@ -184,7 +184,33 @@ static void zone_add(const struct zone_rec *z, struct tprt_mem *m,
 					     scale);
 }
 
-int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m)
+/*
+ * The largest number of a "protection: (a, b, ...)" list: the zone's
+ * lowmem reserve against the highest zone. Each step moves past a number
+ * or one other character, so the walk always ends.
+ */
+static uint64_t parse_reserve(const char *p)
+{
+	uint64_t max = 0;
+	unsigned long long v;
+	char *end;
+
+	while (*p && *p != ')') {
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		v = strtoull(p, &end, 10);
+		if (v > max)
+			max = v;
+		p = end;
+	}
+	return max;
+}
+
+/* tprt_mem_sample() on the zoneinfo text @f (tests feed their own). */
+int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
+			struct tprt_mem *m)
 {
 	struct tprt_mem out = { 0 };
 	struct zone_rec z = { 0 };
@@ -192,17 +218,14 @@ int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m)
 	unsigned long long v;
 	bool in = false;
 	char line[256], name[32], *p;
-	FILE *f = fopen("/proc/zoneinfo", "r");
 	int n;
 
-	if (!f)
-		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Node %d, zone %31s", &n, name) == 2) {
 			if (in)
-				zone_add(&z, &out, &best, rt->zone_scale);
+				zone_add(&z, &out, &best, scale);
 			memset(&z, 0, sizeof(z));
-			in = n == rt->fast_node;
+			in = n == node;
 			continue;
 		}
 		if (!in)
@@ -220,20 +243,25 @@ int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m)
 		else if (sscanf(line, " managed %llu", &v) == 1)
 			z.managed = v;
 		else if ((p = strstr(line, "protection: (")))
-			/* The reserve against the highest zone: the largest. */
-			for (p += 13; *p && *p != ')'; p++)
-				if (sscanf(p, "%llu", &v) == 1) {
-					if (v > z.reserve)
-						z.reserve = v;
-					p += strspn(p, "0123456789") - 1;
-				}
+			z.reserve = parse_reserve(p + 13);
 	}
 	if (in)
-		zone_add(&z, &out, &best, rt->zone_scale);
-	fclose(f);
+		zone_add(&z, &out, &best, scale);
 	if (best == INT64_MIN)
 		return -ENOENT;
 	out.wake++;
 	*m = out;
 	return 0;
+}
+
+int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = tprt_zoneinfo_parse(f, rt->fast_node, rt->zone_scale, m);
+	fclose(f);
+	return ret;
 }

@@ -186,6 +186,77 @@ static void test_mem_latch(void **state)
 	assert_int_equal(tprt_shutdown(), 0);
 }
 
+/*
+ * The zoneinfo parser: the zone with the most room above its reserve (the
+ * largest number of its protection list) and high watermark. Each
+ * protection list once sent the parser round a loop forever.
+ */
+static const char zoneinfo_text[] =
+	"Node 0, zone      DMA\n"
+	"  per-node stats\n"
+	"      nr_inactive_anon 100\n"
+	"  pages free     3840\n"
+	"        boost    0\n"
+	"        min      17\n"
+	"        low      21\n"
+	"        high     25\n"
+	"        spanned  4095\n"
+	"        present  3998\n"
+	"        managed  3840\n"
+	"        cma      0\n"
+	"        protection: (0, 3018, 14282, 14282, 14282)\n"
+	"      nr_free_pages 3840\n"
+	"Node 0, zone    DMA32\n"
+	"  pages free     20000\n"
+	"        min      500\n"
+	"        low      600\n"
+	"        high     700\n"
+	"        present  782288\n"
+	"        managed  772608\n"
+	"        protection: (0, 0, 11264, 11264, 11264)\n"
+	"Node 0, zone   Normal\n"
+	"  pages free     1000\n"
+	"        min      900\n"
+	"        low      1000\n"
+	"        high     1100\n"
+	"        present  4000\n"
+	"        managed  3900\n"
+	"        protection: (0,0,0 ,  0,0)\n"
+	"Node 1, zone   Normal\n"
+	"  pages free     999999\n"
+	"        min      1\n"
+	"        low      2\n"
+	"        high     3\n"
+	"        present  5\n"
+	"        managed  5\n"
+	"        protection: (0, 0, 0, 0, 0)\n";
+
+static void test_zoneinfo(void **state)
+{
+	struct tprt_mem m;
+	FILE *f;
+
+	(void)state;
+	f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1, "r");
+	assert_non_null(f);
+	assert_int_equal(tprt_zoneinfo_parse(f, 0, 10, &m), 0);
+	fclose(f);
+	/* DMA32: 20000 free less 11264 reserved; DMA's 14282 leaves none. */
+	assert_int_equal(m.free, 20000 - 11264);
+	assert_int_equal(m.wmark_min, 500);
+	assert_int_equal(m.wmark_low, 600);
+	assert_int_equal(m.wmark_high, 700);
+	assert_true(m.wmark_promo >= m.wmark_high);
+	assert_int_equal(m.present, 3998 + 782288 + 4000);
+	/* Only DMA32 is above its low watermark plus reserve; + 1. */
+	assert_int_equal(m.wake, 20000 - (600 + 11264) + 1);
+
+	f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1, "r");
+	assert_non_null(f);
+	assert_int_equal(tprt_zoneinfo_parse(f, 2, 10, &m), -ENOENT);
+	fclose(f);
+}
+
 /* The pagemap node query: present pages, protected ones too. */
 static void test_page_nodes(void **state)
 {
@@ -694,6 +765,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_mem_latch),
+		cmocka_unit_test(test_zoneinfo),
 		cmocka_unit_test(test_page_nodes),
 		cmocka_unit_test(test_scan_period),
 		cmocka_unit_test(test_handler),
