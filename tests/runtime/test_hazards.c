@@ -418,13 +418,13 @@ static void test_shutdown_in_flight(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vma_bound_small_cap),
-		cmocka_unit_test(test_vma_bound_max_map_count),
-		cmocka_unit_test(test_chaining),
-		cmocka_unit_test(test_default_action),
-		cmocka_unit_test(test_syscall_mprotect),
-		cmocka_unit_test(test_syscall_uffd),
-		cmocka_unit_test(test_shutdown_in_flight),
+		rt_test(test_vma_bound_small_cap),
+		rt_test(test_vma_bound_max_map_count),
+		rt_test(test_chaining),
+		rt_test(test_default_action),
+		rt_test(test_syscall_mprotect),
+		rt_test(test_syscall_uffd),
+		rt_test(test_shutdown_in_flight),
 	};
 
 	if (argc == 2 && !strcmp(argv[1], "--child-segv"))

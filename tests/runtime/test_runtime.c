@@ -762,18 +762,18 @@ static void test_scan_sweep(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_queue),
-		cmocka_unit_test(test_mem_latch),
-		cmocka_unit_test(test_zoneinfo),
-		cmocka_unit_test(test_page_nodes),
-		cmocka_unit_test(test_scan_period),
-		cmocka_unit_test(test_handler),
-		cmocka_unit_test(test_decide_modes),
-		cmocka_unit_test(test_latency_stamp),
-		cmocka_unit_test(test_lat_clock),
-		cmocka_unit_test(test_slots),
-		cmocka_unit_test(test_scan_sweep),
+		rt_test(test_bad_input),
+		rt_test(test_queue),
+		rt_test(test_mem_latch),
+		rt_test(test_zoneinfo),
+		rt_test(test_page_nodes),
+		rt_test(test_scan_period),
+		rt_test(test_handler),
+		rt_test(test_decide_modes),
+		rt_test(test_latency_stamp),
+		rt_test(test_lat_clock),
+		rt_test(test_slots),
+		rt_test(test_scan_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
