@@ -242,24 +242,34 @@ out_tp:
 	return ret;
 }
 
-/* The live (or dying) region holding @addr; with @dead, a dead one too. */
+/*
+ * The live (or dying) region holding @addr; with @dead, else a dead one.
+ * A dead slot keeps its range until it is reused, and the same range may
+ * be registered again in another slot (tprt_register() takes a free slot
+ * before a dead one; memory unmapped and mapped again at the same place):
+ * the live region is the one that counts.
+ */
 struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
 				   bool dead)
 {
+	struct tprt_region *gone = NULL;
 	int i;
 
 	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
 		struct tprt_region *r = &rt->region[i];
 		int st = atomic_load_explicit(&r->state, memory_order_acquire);
 
-		if (st == TPRT_R_FREE || (st == TPRT_R_DEAD && !dead))
+		if (st == TPRT_R_FREE || (st == TPRT_R_DEAD && (!dead || gone)))
 			continue;
-		if (addr >= atomic_load_explicit(&r->start,
-						 memory_order_relaxed) &&
-		    addr < atomic_load_explicit(&r->end, memory_order_relaxed))
+		if (addr < atomic_load_explicit(&r->start,
+						memory_order_relaxed) ||
+		    addr >= atomic_load_explicit(&r->end, memory_order_relaxed))
+			continue;
+		if (st != TPRT_R_DEAD)
 			return r;
+		gone = r;
 	}
-	return NULL;
+	return gone;
 }
 
 static int uffd_open(struct tprt_rt *rt)

@@ -287,8 +287,8 @@ void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m);
 void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m,
 		      uint64_t done);
 int tprt_mem_sample(struct tprt_rt *rt, struct tprt_mem *m);
-/* tprt_mem_sample()'s parser, on any zoneinfo text (tprt_node.c). */
-int tprt_zoneinfo_parse(FILE *f, int node, uint32_t zone_scale,
+/* The same from zoneinfo text (tests). */
+int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
 			struct tprt_mem *m);
 int tprt_migrate_start(struct tprt_rt *rt);
 void tprt_migrate_stop(struct tprt_rt *rt);

@@ -9,8 +9,6 @@
  * for those: follow_page() does not follow protnone PTEs). Frame numbers
  * need CAP_SYS_ADMIN; without it they read as 0 and tprt_page_nodes()
  * returns -EPERM, and the scanner asks move_pages(2) instead.
- *
- * And the fast node's memory, from /proc/zoneinfo (tprt_mem_sample()).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -187,13 +185,14 @@ static void zone_add(const struct zone_rec *z, struct tprt_mem *m,
 }
 
 /*
- * The largest number of a zone's "protection: (a, b, ...)" list: its
- * reserve against the highest zone, the one user memory comes from.
+ * The largest number of a "protection: (a, b, ...)" list: the zone's
+ * lowmem reserve against the highest zone. Each step moves past a number
+ * or one other character, so the walk always ends.
  */
-static uint64_t zone_reserve(const char *p)
+static uint64_t parse_reserve(const char *p)
 {
-	unsigned long long v;
 	uint64_t max = 0;
+	unsigned long long v;
 	char *end;
 
 	while (*p && *p != ')') {
@@ -209,7 +208,8 @@ static uint64_t zone_reserve(const char *p)
 	return max;
 }
 
-int tprt_zoneinfo_parse(FILE *f, int node, uint32_t zone_scale,
+/* tprt_mem_sample() on the zoneinfo text @f (tests feed their own). */
+int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
 			struct tprt_mem *m)
 {
 	struct tprt_mem out = { 0 };
@@ -223,7 +223,7 @@ int tprt_zoneinfo_parse(FILE *f, int node, uint32_t zone_scale,
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Node %d, zone %31s", &n, name) == 2) {
 			if (in)
-				zone_add(&z, &out, &best, zone_scale);
+				zone_add(&z, &out, &best, scale);
 			memset(&z, 0, sizeof(z));
 			in = n == node;
 			continue;
@@ -243,10 +243,10 @@ int tprt_zoneinfo_parse(FILE *f, int node, uint32_t zone_scale,
 		else if (sscanf(line, " managed %llu", &v) == 1)
 			z.managed = v;
 		else if ((p = strstr(line, "protection: (")))
-			z.reserve = zone_reserve(p + 13);
+			z.reserve = parse_reserve(p + 13);
 	}
 	if (in)
-		zone_add(&z, &out, &best, zone_scale);
+		zone_add(&z, &out, &best, scale);
 	if (best == INT64_MIN)
 		return -ENOENT;
 	out.wake++;

