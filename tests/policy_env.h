@@ -18,21 +18,9 @@
 #include <tierpol/tierpol.h>
 #include "selftest/selftest.h"
 
-/* xorshift64*: reproducible */
-static u64 rng_state = 0x2545f4914f6cdd1dULL;
-
-static inline u64 rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
-static inline u64 rnd_range(u64 lo, u64 hi)
-{
-	return lo + rnd() % (hi - lo + 1);
-}
+/* The random sequence these suites were written with. */
+#define TP_TEST_RNG_SEED	0x2545f4914f6cdd1dULL
+#include "tp_test_util.h"
 
 /*
  * A policy, one node and the slot of the one thread deciding, set up from a

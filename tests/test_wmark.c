@@ -18,41 +18,6 @@
 #include <tierpol/tierpol.h>
 #include "policy_env.h"
 
-/*
- * floor(a * b / c), and whether it fits 64 bits: a 128-bit schoolbook
- * product and binary long division. A reference independent of the
- * library's arithmetic that also builds for i386 (no __int128).
- */
-static u64 muldiv(u64 a, u64 b, u64 c, bool *fits)
-{
-	u64 hi = 0, lo = 0, q = 0, r = 0, n;
-	bool top;
-	int i;
-
-	for (i = 63; i >= 0; i--) {
-		hi = hi << 1 | lo >> 63;
-		lo <<= 1;
-		if (b >> i & 1) {
-			n = lo + a;
-			hi += n < lo;
-			lo = n;
-		}
-	}
-	*fits = true;
-	for (i = 127; i >= 0; i--) {
-		top = r >> 63;
-		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
-		if (top || r >= c) {
-			r -= c;
-			if (i >= 64)
-				*fits = false;
-			else
-				q |= 1ULL << i;
-		}
-	}
-	return q;
-}
-
 /* ---- watermark helpers --------------------------------------------------- */
 
 static void test_bypass_formula_boundaries(void **state)

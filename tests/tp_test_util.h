@@ -8,8 +8,14 @@
 #ifndef _TIERPOL_TEST_UTIL_H
 #define _TIERPOL_TEST_UTIL_H
 
-/* xorshift64*: reproducible, independent of libc's random() */
-static u64 rng_state = 88172645463325252ULL;
+/*
+ * xorshift64*: reproducible, independent of libc's random(). A suite may
+ * define TP_TEST_RNG_SEED before including this to keep its own sequence.
+ */
+#ifndef TP_TEST_RNG_SEED
+#define TP_TEST_RNG_SEED	88172645463325252ULL
+#endif
+static u64 rng_state = TP_TEST_RNG_SEED;
 
 static inline u64 rnd(void)
 {
