@@ -14,10 +14,16 @@
 
 #include "selftest/selftest.h"
 
+/* The vectors' file, for the failure lines: define it before including. */
+#ifndef ST_VECTORS
+#define ST_VECTORS	"tests/selftest"
+#endif
+
 static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
 	if (!ok)
-		print_error("%s: FAILED: %s (line %d)\n", st->suite, name, line);
+		print_error("%s: FAILED: %s (%s:%d)\n", st->suite, name,
+			    ST_VECTORS, line);
 }
 
 static inline void st_run(int (*fn)(struct tp_st *), const char *suite)

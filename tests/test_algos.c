@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ST_VECTORS	"selftest/algos.h"
 #include "st_cmocka.h"
 #include "selftest/algos.h"
 

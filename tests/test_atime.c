@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include <tierpol/atime.h>
+#define ST_VECTORS	"selftest/atime.h"
+#include "st_cmocka.h"
 #include "selftest/atime.h"
 
 #define T32	0x100000000ULL
@@ -46,24 +48,6 @@ static u64 rnd(void)
 	rng_state ^= rng_state >> 7;
 	rng_state ^= rng_state << 17;
 	return rng_state;
-}
-
-static void st_report(struct tp_st *st, bool ok, const char *name, int line)
-{
-	if (!ok)
-		print_error("%s: FAILED: %s (selftest/atime.h:%d)\n",
-			    st->suite, name, line);
-}
-
-static void st_run(int (*fn)(struct tp_st *), const char *suite)
-{
-	struct tp_st st = { .suite = suite, .report = st_report };
-	int failed = fn(&st);
-
-	print_message("%s: %u cases, %u failed\n", suite, st.run, st.failed);
-	assert_true(st.run > 0);
-	assert_int_equal(failed, 0);
-	assert_int_equal(st.failed, 0);
 }
 
 /* ---- the shared self-test vectors -------------------------------------- */

@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include <tierpol/scan_ring.h>
+#define ST_VECTORS	"selftest/ring.h"
+#include "st_cmocka.h"
 #include "selftest/ring.h"
 
 #define POISON		0x5afec0debadc0de5ULL
@@ -56,24 +58,6 @@ static void expect_lat(const struct tp_scan_ring *ring, u64 addr, u64 now,
 		assert_true(lat == POISON);
 	else
 		assert_true(lat == want_lat);
-}
-
-static void st_report(struct tp_st *st, bool ok, const char *name, int line)
-{
-	if (!ok)
-		print_error("%s: FAILED: %s (selftest/ring.h:%d)\n", st->suite,
-			    name, line);
-}
-
-static void st_run(int (*fn)(struct tp_st *), const char *suite)
-{
-	struct tp_st st = { .suite = suite, .report = st_report };
-	int failed = fn(&st);
-
-	print_message("%s: %u cases, %u failed\n", suite, st.run, st.failed);
-	assert_true(st.run > 0);
-	assert_int_equal(failed, 0);
-	assert_int_equal(st.failed, 0);
 }
 
 /* ---- the shared self-test vectors -------------------------------------- */

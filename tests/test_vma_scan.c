@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include <tierpol/vma_scan.h>
+#define ST_VECTORS	"selftest/vma_scan.h"
+#include "st_cmocka.h"
 #include "selftest/vma_scan.h"
 
 #define KiB		1024ULL
@@ -64,24 +66,6 @@ static int check(struct tp_vma_scan *v, const struct tp_vma_profile *p,
 	};
 
 	return tp_vma_scan_check(v, p, &f, now);
-}
-
-static void st_report(struct tp_st *st, bool ok, const char *name, int line)
-{
-	if (!ok)
-		print_error("%s: FAILED: %s (selftest/vma_scan.h:%d)\n",
-			    st->suite, name, line);
-}
-
-static void st_run(int (*fn)(struct tp_st *), const char *suite)
-{
-	struct tp_st st = { .suite = suite, .report = st_report };
-	int failed = fn(&st);
-
-	print_message("%s: %u cases, %u failed\n", suite, st.run, st.failed);
-	assert_true(st.run > 0);
-	assert_int_equal(failed, 0);
-	assert_int_equal(st.failed, 0);
 }
 
 /* ---- the shared self-test vectors -------------------------------------- */
