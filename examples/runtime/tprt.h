@@ -54,8 +54,14 @@ enum tprt_source {
  * (docs/RUNTIME.md)
  */
 #define TPRT_F_RING_LATENCY	0x8U
+/**
+ * drop the pages refused for want of room on the fast node instead of
+ * keeping them for the migrator to move once a nudge has made room (see
+ * docs/RUNTIME.md); for comparison
+ */
+#define TPRT_F_NO_DEFER		0x10U
 /** every defined flag */
-#define TPRT_F_ALL		0xfU
+#define TPRT_F_ALL		0x1fU
 
 /**
  * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)
@@ -126,6 +132,10 @@ enum tprt_clock {
  *	100; else once a second)
  * @decide: &enum tprt_decide (default %TPRT_DECIDE_PAGE)
  * @clock: &enum tprt_clock (default %TPRT_CLOCK_CPU)
+ * @defer_shift: a page refused for want of room on the fast node is kept
+ *	for the migrator to move once a nudge has made room if its latency
+ *	is at most @hot_threshold_ms / 2^@defer_shift (0 to 16, default 2;
+ *	each one moved costs a demotion); %TPRT_F_NO_DEFER: never
  */
 struct tprt_cfg {
 	int fast_node;
@@ -145,6 +155,7 @@ struct tprt_cfg {
 	uint32_t mem_interval_ms;
 	uint32_t decide;
 	uint32_t clock;
+	uint32_t defer_shift;
 };
 
 /**
@@ -192,6 +203,11 @@ enum tprt_move_fail {
  *	with %TPRT_DECIDE_PAGE: its page, the block's other slow pages)
  * @queued: pages pushed on the promotion queue
  * @queue_full: promotions dropped because the queue was full
+ * @deferred: pages refused for want of room, kept on the deferred queue
+ *	to be moved once a nudge has made room
+ * @deferred_full: of those, pages dropped because that queue was full
+ * @deferred_moved: pages taken off the deferred queue and moved (counted
+ *	in @moved too)
  * @moved: pages move_pages(2) reported on the fast node
  * @move_calls: move_pages(2) calls
  * @move_fail: pages not moved, by &enum tprt_move_fail
@@ -228,6 +244,9 @@ struct tprt_stats {
 	uint64_t verdict[TPRT_NR_VERDICTS];
 	uint64_t queued;
 	uint64_t queue_full;
+	uint64_t deferred;
+	uint64_t deferred_full;
+	uint64_t deferred_moved;
 	uint64_t moved;
 	uint64_t move_calls;
 	uint64_t move_fail[TPRT_NR_MOVE_FAIL];

@@ -63,6 +63,7 @@ void tprt_cfg_default(struct tprt_cfg *cfg)
 	cfg->batch = 256;
 	cfg->queue_pages = 65536;
 	cfg->mem_interval_ms = 100;
+	cfg->defer_shift = 2;
 }
 
 static bool pow2(uint32_t v)
@@ -83,7 +84,8 @@ static int cfg_check(const struct tprt_cfg *c)
 	    !c->scan_period_min_ms || c->scan_period_max_ms <
 	    c->scan_period_min_ms || !c->mem_interval_ms ||
 	    c->fast_node < -1 || c->fast_node > 1023 ||
-	    c->decide > TPRT_DECIDE_FAULT || c->clock > TPRT_CLOCK_WALL)
+	    c->decide > TPRT_DECIDE_FAULT || c->clock > TPRT_CLOCK_WALL ||
+	    c->defer_shift > 16)
 		return -EINVAL;
 	return 0;
 }
@@ -213,6 +215,8 @@ int tprt_init(const struct tprt_cfg *cfg)
 	rt->fast_node = cfg->fast_node >= 0 ? cfg->fast_node : top_tier_node();
 	rt->vma_cap = cfg->vma_cap ? cfg->vma_cap : vma_cap_auto();
 	rt->zone_scale = 10;
+	rt->defer_lat = (cfg->hot_threshold_ms ? cfg->hot_threshold_ms :
+			 1000) * TPRT_NS_PER_MS >> cfg->defer_shift;
 	pthread_mutex_init(&rt->prot_lock, NULL);
 
 	now = tprt_now_ns();
@@ -222,6 +226,11 @@ int tprt_init(const struct tprt_cfg *cfg)
 	ret = tprt_queue_init(&rt->q, cfg->queue_pages);
 	if (ret)
 		goto out_tp;
+	ret = tprt_queue_init(&rt->dq, TPRT_DEFER_PAGES);
+	if (ret) {
+		tprt_queue_free(&rt->q);
+		goto out_tp;
+	}
 	/* Handlers decide from the first fault on: a snapshot now. */
 	if (tprt_mem_sample(rt, &m))
 		memset(&m, 0, sizeof(m));
@@ -237,6 +246,7 @@ int tprt_init(const struct tprt_cfg *cfg)
 	atomic_store(&rt->running, 0);
 	tprt_migrate_stop(rt);
 	tprt_queue_free(&rt->q);
+	tprt_queue_free(&rt->dq);
 out_tp:
 	tprt_tp_free(rt);
 	return ret;
@@ -539,7 +549,10 @@ void tprt_stats(struct tprt_stats *s)
 			s->verdict[v] += LD(sl->verdict[v]);
 		s->queued += LD(sl->queued);
 		s->queue_full += LD(sl->queue_full);
+		s->deferred += LD(sl->deferred);
+		s->deferred_full += LD(sl->deferred_full);
 	}
+	s->deferred_moved = LD(rt->deferred_moved);
 	s->moved = LD(rt->moved);
 	s->move_calls = LD(rt->move_calls);
 	for (v = 0; v < TPRT_NR_MOVE_FAIL; v++)
@@ -582,6 +595,7 @@ int tprt_shutdown(void)
 	inflight_drain(rt);
 	tprt_migrate_stop(rt);
 	tprt_queue_free(&rt->q);
+	tprt_queue_free(&rt->dq);
 	/* tierpol's state stays for tprt_stats(): the next tprt_init() frees it. */
 	if (rt->uffd >= 0)
 		close(rt->uffd);

@@ -208,8 +208,27 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 			tprt_migrate_kick(rt);
 		}
 	} else if (v == TPRT_V_REFUSE_NOSPACE) {
-		atomic_store_explicit(&rt->want_demote, 1,
-				      memory_order_relaxed);
+		/*
+		 * Hot, but no room: ask for demotion. Unless told not to,
+		 * keep the pages for the migrator to move once it has made
+		 * room (a block is not decided again before the scanner
+		 * protects it again, seconds later), if they are well
+		 * inside the threshold: each one moved costs a demotion.
+		 */
+		if (!(rt->cfg.flags & TPRT_F_NO_DEFER) &&
+		    lat <= rt->defer_lat) {
+			for (p = p0; p < p1; p++) {
+				if (p == skip || !slow_page(r, p))
+					continue;
+				if (tprt_queue_push(&rt->dq, r->start +
+						    (p << rt->page_shift)))
+					INC(slot->deferred_full);
+				else
+					INC(slot->deferred);
+			}
+		}
+		atomic_fetch_add_explicit(&rt->want_demote, nr ? nr : 1,
+					  memory_order_relaxed);
 	}
 	return v;
 }

@@ -31,6 +31,8 @@
 #define TPRT_NS_PER_SEC		1000000000ULL
 /* The address space's end for the scan ring: x86-64's TASK_SIZE. */
 #define TPRT_ADDR_LIMIT		(1ULL << 47)
+/* Capacity of the deferred queue (pages refused for want of room). */
+#define TPRT_DEFER_PAGES	8192
 
 /* Region states. */
 enum {
@@ -100,12 +102,16 @@ struct tprt_slot {
 	_Atomic uint64_t verdict[TPRT_NR_VERDICTS];
 	_Atomic uint64_t queued;
 	_Atomic uint64_t queue_full;
+	_Atomic uint64_t deferred;
+	_Atomic uint64_t deferred_full;
 } __attribute__((aligned(TPRT_CACHELINE)));
 
 /*
  * The fast node's memory, in pages (tierpol's struct tp_node_mem): the
- * zone with the most room (tprt_mem_sample()). @wake and @slack are for a
- * kswapd nudge, filled by tprt_mem_sample() only (0 from the snapshot).
+ * zone with the most room (tprt_mem_sample()). @wake, @slack and @spare are
+ * for a kswapd nudge, filled by tprt_mem_sample() only (0 from the
+ * snapshot): @spare is the free pages above their high watermarks of the
+ * other nodes, where demotions land.
  */
 struct tprt_mem {
 	uint64_t free;
@@ -116,6 +122,7 @@ struct tprt_mem {
 	uint64_t present;
 	uint64_t wake;
 	uint64_t slack;
+	uint64_t spare;
 };
 
 #define TPRT_MEM_FIELDS	6
@@ -204,8 +211,13 @@ struct tprt_rt {
 	bool migrator_started;
 	_Atomic uint32_t mig_futex;
 	_Atomic int mig_stop;
-	_Atomic int want_demote;
+	/* pages refused for want of room since the last nudge */
+	_Atomic uint64_t want_demote;
 	struct tprt_queue q;
+	/* pages refused for want of room, moved after a nudge */
+	struct tprt_queue dq;
+	uint64_t defer_lat;		/* latency a deferred page beats */
+	_Atomic uint64_t deferred_moved;
 	struct tprt_memsnap mem;
 	uint64_t nudge_at;		/* ns of the last nudge */
 	uint32_t zone_scale;		/* vm.watermark_scale_factor */
@@ -283,6 +295,7 @@ int tprt_queue_init(struct tprt_queue *q, uint32_t cap);
 void tprt_queue_free(struct tprt_queue *q);
 int tprt_queue_push(struct tprt_queue *q, uintptr_t addr);
 size_t tprt_queue_pop(struct tprt_queue *q, uintptr_t *out, size_t max);
+uint64_t tprt_queue_len(struct tprt_queue *q);
 void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m);
 void tprt_mem_publish(struct tprt_rt *rt, const struct tprt_mem *m,
 		      uint64_t done);
@@ -293,6 +306,8 @@ int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
 int tprt_migrate_start(struct tprt_rt *rt);
 void tprt_migrate_stop(struct tprt_rt *rt);
 size_t tprt_migrate_batch(struct tprt_rt *rt);
+uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
+			  uint64_t demand, uint64_t cap);
 void tprt_migrate_kick(struct tprt_rt *rt);
 
 /* ---- tprt_tierpol.c: every tierpol call of the runtime ---- */

@@ -28,6 +28,18 @@
  * until kswapd has demoted back to the high watermark, and unmaps them:
  * free pages end near the promo watermark, as kswapd leaves them in
  * tiering mode. At most one nudge per 100 ms; TPRT_F_NO_NUDGE turns it off.
+ *
+ * Once the node is full, that room is a few hundred pages a nudge, and a
+ * hot block refused for want of room is not decided again before the
+ * scanner protects it again, seconds later: the node keeps whatever filled
+ * it first. So the handlers count the pages they refuse for room, and a
+ * nudge makes room for them too (up to 8 batches, and half the room the
+ * other nodes have for the demotions): its allocation goes past the min
+ * watermark's margin and reclaims, demoting as many pages from the node's
+ * LRU lists. The refused pages well inside the threshold (at most
+ * hot_threshold_ms / 2^defer_shift) wait on a second, deferred queue, and
+ * the migrator moves them right after the nudge, while the node keeps more
+ * than its high watermark free (TPRT_F_NO_DEFER: they are dropped).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +59,8 @@
 #define MPOL_MF_MOVE_	(1 << 1)
 #define NUDGE_GAP_NS	(100 * TPRT_NS_PER_MS)
 #define NUDGE_WAIT_NS	(500 * TPRT_NS_PER_MS)
+/* A nudge makes room for at most this many batches of refused pages. */
+#define NUDGE_DEMAND_BATCHES	8
 
 int tprt_queue_init(struct tprt_queue *q, uint32_t cap)
 {
@@ -124,6 +138,16 @@ size_t tprt_queue_pop(struct tprt_queue *q, uintptr_t *out, size_t max)
 	}
 	atomic_store_explicit(&q->head, pos, memory_order_relaxed);
 	return n;
+}
+
+/*
+ * The consumer: addresses claimed by producers and not yet popped (some may
+ * still be being written).
+ */
+uint64_t tprt_queue_len(struct tprt_queue *q)
+{
+	return atomic_load_explicit(&q->tail, memory_order_relaxed) -
+	       atomic_load_explicit(&q->head, memory_order_relaxed);
 }
 
 static void mem_to_array(const struct tprt_mem *m, uint64_t *v)
@@ -211,8 +235,12 @@ static unsigned int move_fail_reason(int st)
 	}
 }
 
-/* Move one batch from the queue. Return: pages taken off the queue. */
-size_t tprt_migrate_batch(struct tprt_rt *rt)
+/*
+ * Move up to @max pages from @q (at most 4096). The promotion queue's pages
+ * were counted off the free pages handlers see until they are done.
+ * Return: pages taken off the queue.
+ */
+static size_t move_from(struct tprt_rt *rt, struct tprt_queue *q, size_t max)
 {
 	uintptr_t addr[4096];
 	void *pages[4096];
@@ -220,7 +248,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt)
 	size_t n, i, moved = 0;
 	long ret;
 
-	n = tprt_queue_pop(&rt->q, addr, rt->cfg.batch);
+	n = tprt_queue_pop(q, addr, max);
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -239,41 +267,115 @@ size_t tprt_migrate_batch(struct tprt_rt *rt)
 				TPRT_MF_OTHER : move_fail_reason(status[i])], 1);
 	}
 	atomic_fetch_add(&rt->moved, moved);
-	atomic_fetch_add(&rt->mem.done, n);
+	if (q == &rt->q)
+		atomic_fetch_add(&rt->mem.done, n);
+	else
+		atomic_fetch_add(&rt->deferred_moved, moved);
 	if (moved)
 		tprt_scan_placement(rt, tprt_now_ns());
 	return n;
+}
+
+/* Move one batch from the promotion queue. Return: pages taken off it. */
+size_t tprt_migrate_batch(struct tprt_rt *rt)
+{
+	return move_from(rt, &rt->q, rt->cfg.batch);
+}
+
+/*
+ * After a nudge: move the deferred pages (hot, refused for want of room)
+ * while the fast node keeps more than its high watermark free, as the
+ * kernel's promotion path requires (migrate_balanced_pgdat()). Pages left
+ * over keep their place for the next nudge if this one made room for any;
+ * if it made none, they are dropped (their blocks are decided again at
+ * their next fault), so a node that cannot make room does not keep the
+ * migrator nudging.
+ */
+static void move_deferred(struct tprt_rt *rt)
+{
+	uintptr_t drop[256];
+	struct tprt_mem m;
+	uint64_t room, left;
+	size_t n, done = 0;
+
+	if (tprt_mem_sample(rt, &m))
+		return;
+	room = m.free > m.wmark_high ? m.free - m.wmark_high - 1 : 0;
+	while (room) {
+		n = move_from(rt, &rt->dq, room < rt->cfg.batch ? room :
+			      rt->cfg.batch);
+		if (!n)
+			return;
+		done += n;
+		room -= n;
+	}
+	left = tprt_queue_len(&rt->dq);
+	if (!left)
+		return;
+	if (done) {
+		atomic_fetch_add(&rt->want_demote, left);
+		return;
+	}
+	while (tprt_queue_pop(&rt->dq, drop, 256))
+		;
+}
+
+/*
+ * The pages a nudge allocates (see top). Enough to end with @target free
+ * once kswapd has balanced the node to its high watermark, and at least
+ * enough to take every zone below its low one; no zone below min plus half
+ * the min-low gap, so the allocation does not reclaim by itself. Below that
+ * already (no allocation has woken kswapd since), one page: the
+ * allocator's slow path wakes kswapd before it reclaims anything itself.
+ *
+ * @demand pages refused for want of room since the last nudge raise the
+ * target by up to @cap: the allocation then goes past the floor and
+ * reclaims, demoting as many pages from the node's LRU lists, and its
+ * unmap leaves them free for the promotions that were refused. Only as
+ * far as the other nodes have twice the room (@m->spare): a reclaim whose
+ * demotions find no room would fail, and a bound allocation that cannot
+ * reclaim ends in the OOM killer.
+ *
+ * Return: the pages to allocate, or 0 if the node has room enough.
+ */
+uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
+			  uint64_t demand, uint64_t cap)
+{
+	uint64_t want, limit, extra;
+
+	extra = demand < cap ? demand : cap;
+	if (extra > m->spare / 2)
+		extra = m->spare / 2;
+	target += extra;
+	if (m->free >= target)
+		return 0;
+	want = target > m->wmark_high ? target - m->wmark_high : 1;
+	if (want < m->wake)
+		want = m->wake;
+	limit = m->wake + m->slack + extra;
+	return want < limit ? want : limit;
 }
 
 /* Wake kswapd on the fast node with a short allocation there (see top). */
 static void nudge(struct tprt_rt *rt, uint64_t now)
 {
 	unsigned long mask[16] = { 0 };
-	uint64_t target, want, t;
+	uint64_t target, want, t, demand, cap;
 	struct tprt_mem m;
 	size_t len;
 	char *p;
 
-	atomic_store(&rt->want_demote, 0);
+	demand = atomic_exchange(&rt->want_demote, 0);
 	rt->nudge_at = now;
 	if (tprt_mem_sample(rt, &m))
 		return;
 	target = tprt_tp_demotion_target(rt->tp, &m) + rt->cfg.batch;
-	if (m.free >= target)
+	cap = NUDGE_DEMAND_BATCHES * (uint64_t)rt->cfg.batch;
+	if (cap > m.present / 32)
+		cap = m.present / 32;
+	want = tprt_nudge_pages(&m, target, demand, cap);
+	if (!want)
 		return;		/* room enough */
-	/*
-	 * Enough to end near the target once kswapd has balanced the node
-	 * to its high watermark, and at least enough to take every zone
-	 * below its low one (tprt_mem_sample()); but no zone below min +
-	 * half the min-low gap. Below that already (no allocation has woken
-	 * kswapd since), one page: the allocator's slow path wakes kswapd
-	 * before it reclaims anything itself.
-	 */
-	want = target > m.wmark_high ? target - m.wmark_high : 1;
-	if (want < m.wake)
-		want = m.wake;
-	if (want > m.wake + m.slack)
-		want = m.wake + m.slack;
 	len = want << rt->page_shift;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -317,7 +419,7 @@ static void *migrator_main(void *arg)
 	while (!atomic_load(&rt->mig_stop)) {
 		uint64_t now = tprt_now_ns(), wake;
 		uint32_t v = atomic_load(&rt->mig_futex);
-		bool nudge_wanted = atomic_load(&rt->want_demote) &&
+		bool nudge_wanted = atomic_load(&rt->want_demote) != 0 &&
 				    !(rt->cfg.flags & TPRT_F_NO_NUDGE);
 		struct tprt_mem m;
 		struct timespec ts;
@@ -337,6 +439,7 @@ static void *migrator_main(void *arg)
 			continue;
 		if (nudge_wanted && now - rt->nudge_at >= NUDGE_GAP_NS) {
 			nudge(rt, now);
+			move_deferred(rt);
 			continue;
 		}
 		wake = next_mem;

@@ -185,6 +185,21 @@ static void zone_add(const struct zone_rec *z, struct tprt_mem *m,
 }
 
 /*
+ * A zone's record is complete: the fast node's counts as zone_add(); another
+ * node's free pages above its high watermark are room for demotions.
+ */
+static void zone_end(const struct zone_rec *z, bool fast, bool any,
+		     struct tprt_mem *m, int64_t *best, uint32_t scale)
+{
+	if (!any)
+		return;
+	if (fast)
+		zone_add(z, m, best, scale);
+	else if (z->managed && z->free > z->high)
+		m->spare += z->free - z->high;
+}
+
+/*
  * The largest number of a "protection: (a, b, ...)" list: the zone's
  * lowmem reserve against the highest zone. Each step moves past a number
  * or one other character, so the walk always ends.
@@ -216,19 +231,19 @@ int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
 	struct zone_rec z = { 0 };
 	int64_t best = INT64_MIN;
 	unsigned long long v;
-	bool in = false;
+	bool in = false, zone = false;
 	char line[256], name[32], *p;
 	int n;
 
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Node %d, zone %31s", &n, name) == 2) {
-			if (in)
-				zone_add(&z, &out, &best, scale);
+			zone_end(&z, in, zone, &out, &best, scale);
 			memset(&z, 0, sizeof(z));
 			in = n == node;
+			zone = true;
 			continue;
 		}
-		if (!in)
+		if (!zone)
 			continue;
 		if (sscanf(line, " pages free %llu", &v) == 1)
 			z.free = v;
@@ -245,8 +260,7 @@ int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
 		else if ((p = strstr(line, "protection: (")))
 			z.reserve = parse_reserve(p + 13);
 	}
-	if (in)
-		zone_add(&z, &out, &best, scale);
+	zone_end(&z, in, zone, &out, &best, scale);
 	if (best == INT64_MIN)
 		return -ENOENT;
 	out.wake++;

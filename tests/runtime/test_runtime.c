@@ -36,6 +36,9 @@ static void test_bad_input(void **state)
 	tprt_cfg_default(&cfg);
 	cfg.scan_period_max_ms = 10;	/* below the minimum */
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.defer_shift = 17;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
 
 	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
 	assert_int_equal(tprt_init(NULL), -EBUSY);
@@ -250,11 +253,54 @@ static void test_zoneinfo(void **state)
 	assert_int_equal(m.present, 3998 + 782288 + 4000);
 	/* Only DMA32 is above its low watermark plus reserve; + 1. */
 	assert_int_equal(m.wake, 20000 - (600 + 11264) + 1);
+	/* To half way from low to min: DMA32 and Normal, 50 pages each. */
+	assert_int_equal(m.slack, 50 + 50);
+	/* The other node's free pages above its high watermark. */
+	assert_int_equal(m.spare, 999999 - 3);
 
 	f = fmemopen((void *)zoneinfo_text, sizeof(zoneinfo_text) - 1, "r");
 	assert_non_null(f);
 	assert_int_equal(tprt_zoneinfo_parse(f, 2, 10, &m), -ENOENT);
 	fclose(f);
+}
+
+/*
+ * A nudge's size: to the target through kswapd without reclaiming in the
+ * allocation; past that floor only for refused pages, up to the cap and
+ * half the other nodes' room.
+ */
+static void test_nudge_pages(void **state)
+{
+	struct tprt_mem m = {
+		.free = 1000, .wmark_min = 500, .wmark_low = 600,
+		.wmark_high = 700, .wake = 401, .slack = 200, .spare = 100000,
+	};
+
+	(void)state;
+	/* Room enough: nothing, with or without demand. */
+	assert_int_equal(tprt_nudge_pages(&m, 900, 0, 2048), 0);
+	assert_int_equal(tprt_nudge_pages(&m, 900, 100, 2048), 0);
+	/* To the target, at least the pages that wake kswapd. */
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 0, 2048), 500);
+	assert_int_equal(tprt_nudge_pages(&m, 1050, 0, 2048), 401);
+	/* Never past the floor without demand. */
+	assert_int_equal(tprt_nudge_pages(&m, 5000, 0, 2048), 601);
+	/* Demand raises the target and the floor alike... */
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 300, 2048), 800);
+	assert_int_equal(tprt_nudge_pages(&m, 5000, 300, 2048), 901);
+	/* ...by the cap at most... */
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 99999, 2048), 2548);
+	/* ...and by half the room the demotions have on the other nodes. */
+	m.spare = 1000;
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 99999, 2048), 1000);
+	m.spare = 0;
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 99999, 2048), 500);
+	assert_int_equal(tprt_nudge_pages(&m, 5000, 99999, 2048), 601);
+	/* Below the floor already: one page wakes kswapd. */
+	m = (struct tprt_mem){ .free = 520, .wmark_high = 700, .wake = 1 };
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 0, 2048), 1);
+	assert_int_equal(tprt_nudge_pages(&m, 600, 0, 2048), 1);
+	assert_int_equal(tprt_nudge_pages(&m, 520, 0, 2048), 0);
 }
 
 /* The pagemap node query: present pages, protected ones too. */
@@ -417,7 +463,10 @@ static void test_handler(void **state)
 	assert_int_equal(p[2 * PG], 2);
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 2);
-	assert_int_equal(atomic_load(&tprt_rt->want_demote), 1);
+	/* The room wanted: the page and the block's 15 other slow pages. */
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 16);
+	/* Just protected, far inside the threshold: all 16 deferred. */
+	assert_int_equal(s.deferred, 16);
 	assert_int_equal(s.queued, 33);
 	assert_int_equal(s.faults, 7);
 	assert_int_equal(s.chained, 0);
@@ -540,6 +589,53 @@ static void test_decide_modes(void **state)
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
 	assert_int_equal(s.tp_decided, 1);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	dm_stop(m);
+}
+
+/*
+ * No room: hot pages are refused, their count asks for demotion, and those
+ * within a quarter of the 5 ms threshold (defer_shift 2) wait on the
+ * deferred queue for the migrator; none with TPRT_F_NO_DEFER.
+ */
+static void test_defer(void **state)
+{
+	struct tprt_stats s;
+	uintptr_t out[32];
+	char *m;
+
+	(void)state;
+	m = dm_start(TPRT_DECIDE_PAGE, 0);
+	mem_set(2000, 1000);			/* below high + 16 */
+	/* 250 us: the page deferred; the rest, 16 x 250 us = 4 ms, not. */
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS / 4);
+	assert_int_equal(((volatile char *)m)[3 * PG], 3);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 2);
+	assert_int_equal(s.deferred, 1);
+	assert_int_equal(s.deferred_full, 0);
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 16);
+	/* 2 ms: hot, refused, not deferred; the rest (32 ms) is cold. */
+	atomic_fetch_add(&fake_ns, 2 * TPRT_NS_PER_MS - TPRT_NS_PER_MS / 4);
+	assert_int_equal(((volatile char *)m)[20 * PG], 20);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 3);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 1);
+	assert_int_equal(s.deferred, 1);
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 17);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->dq, out, 32), 1);
+	assert_true(out[0] == (uintptr_t)m + 3 * PG);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 0);
+	dm_stop(m);
+
+	m = dm_start(TPRT_DECIDE_PAGE, TPRT_F_NO_DEFER);
+	mem_set(2000, 1000);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS / 4);
+	assert_int_equal(((volatile char *)m)[3 * PG], 3);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 2);
+	assert_int_equal(s.deferred, 0);
+	assert_int_equal(atomic_load(&tprt_rt->want_demote), 16);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->dq, out, 32), 0);
 	dm_stop(m);
 }
 
@@ -773,10 +869,12 @@ int main(void)
 		rt_test(test_queue),
 		rt_test(test_mem_latch),
 		rt_test(test_zoneinfo),
+		rt_test(test_nudge_pages),
 		rt_test(test_page_nodes),
 		rt_test(test_scan_period),
 		rt_test(test_handler),
 		rt_test(test_decide_modes),
+		rt_test(test_defer),
 		rt_test(test_latency_stamp),
 		rt_test(test_lat_clock),
 		rt_test(test_slots),

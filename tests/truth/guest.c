@@ -712,6 +712,8 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-decide D     what a hint fault decides: page, block or fault\n"
 "                        [the runtime's default]\n"
 "      --rt-ring         the runtime's latencies from the scan ring\n"
+"      --rt-no-defer     drop the pages refused for want of room\n"
+"      --rt-defer-shift N  defer those within the threshold / 2^N\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
@@ -748,7 +750,8 @@ enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK,
+	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
+	O_RTDEFER,
 };
 
 static const struct option longopts[] = {
@@ -779,6 +782,8 @@ static const struct option longopts[] = {
 	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
 	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
 	{ "rt-ring", no_argument, NULL, O_RTRING },
+	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
+	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -796,7 +801,7 @@ int main(int argc, char **argv)
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	long long rate = -1, pmax = -1;
 	double init_fast = 0;
-	struct grt_opts rt = { 0 };
+	struct grt_opts rt = { .defer_shift = -1 };
 	int cpu = -1, rt_all_cpus = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
@@ -892,6 +897,12 @@ int main(int argc, char **argv)
 			break;
 		case O_RTRING:
 			rt.ring = 1;
+			break;
+		case O_RTNODEFER:
+			rt.nodefer = 1;
+			break;
+		case O_RTDEFER:
+			rt.defer_shift = (int)arg_u64(optarg);
 			break;
 		case O_RTCLOCK:
 			rt.clock = optarg;

@@ -39,6 +39,10 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		cfg.block_pages = o->block;
 	if (o->ring)
 		cfg.flags |= TPRT_F_RING_LATENCY;
+	if (o->nodefer)
+		cfg.flags |= TPRT_F_NO_DEFER;
+	if (o->defer_shift >= 0)
+		cfg.defer_shift = (uint32_t)o->defer_shift;
 	for (d = 0; o->decide && d < 3; d++)
 		if (!strcmp(o->decide, decide_names[d]))
 			break;
@@ -64,11 +68,12 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	}
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
 	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
-	    " clock=%s\n",
+	    " clock=%s defer=%d defer_shift=%u\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
-	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall");
+	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall", !o->nodefer,
+	    cfg.defer_shift);
 	return 0;
 }
 
@@ -122,7 +127,8 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		" queue_full=%llu moved=%llu move_calls=%llu passes=%llu"
 		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
 		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
-		" mem_free=%llu",
+		" mem_free=%llu deferred=%llu deferred_full=%llu"
+		" deferred_moved=%llu",
 		(unsigned long long)t_ms, (unsigned long long)acc,
 		(unsigned long long)s.faults,
 		(unsigned long long)s.faults_write,
@@ -142,7 +148,10 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.vma_est,
 		(unsigned long long)s.nudges,
 		(unsigned long long)s.nudge_pages,
-		(unsigned long long)s.mem_free);
+		(unsigned long long)s.mem_free,
+		(unsigned long long)s.deferred,
+		(unsigned long long)s.deferred_full,
+		(unsigned long long)s.deferred_moved);
 	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
 		size_t k = off + 3;
 

@@ -19,6 +19,8 @@ struct grt_opts {
 	unsigned int block;	/* pages; 0: the default */
 	const char *decide;	/* "page", "block", "fault"; NULL: the default */
 	int ring;		/* latencies from the scan ring */
+	int nodefer;		/* TPRT_F_NO_DEFER */
+	int defer_shift;	/* tprt_cfg.defer_shift; -1: the default */
 	const char *clock;	/* "cpu", "wall"; NULL: the default */
 };
 

@@ -67,6 +67,7 @@ struct run {
 	/* totals over the run (first to last sample) */
 	double promo, demo, faults, rate, share, oracle, resid, on0;
 	double rt_moved, rt_queue_full, rt_nudges, rt_passes, rt_cold;
+	double rt_deferred_moved, rt_nospace;
 	double host_load;	/* the host's load average when qemu ended */
 	double qemu_cpu;	/* the host CPU time qemu took, s (0: unknown) */
 	char decide[16];	/* the runtime's decision unit */
@@ -301,6 +302,8 @@ static void load_run(struct run *r)
 			r->rt_nudges = kv(line, "nudges", 0);
 			r->rt_passes = kv(line, "passes", 0);
 			r->rt_cold = kv(line, "v_refuse_cold", 0);
+			r->rt_nospace = kv(line, "v_refuse_nospace", 0);
+			r->rt_deferred_moved = kv(line, "deferred_moved", 0);
 			continue;
 		}
 		if (strncmp(line, "TRUTH sample ", 13) || r->n == MAX_SAMPLES)
@@ -590,10 +593,13 @@ static void write_table(FILE *f, const char *svg_ref)
 				(r->end_acc / r->qemu_cpu) /
 				(b->end_acc / b->qemu_cpu));
 		if (r->source[0])
-			fprintf(f, "; the runtime: %.0f passes, %.0f moved, "
-				"%.0f refused cold, %.0f kswapd nudges, "
-				"%.0f dropped (queue full)", r->rt_passes,
-				r->rt_moved, r->rt_cold, r->rt_nudges,
+			fprintf(f, "; the runtime: %.0f passes, %.0f moved "
+				"(%.0f of them deferred for room), %.0f "
+				"refused cold, %.0f refused for room, %.0f "
+				"kswapd nudges, %.0f dropped (queue full)",
+				r->rt_passes, r->rt_moved,
+				r->rt_deferred_moved, r->rt_cold,
+				r->rt_nospace, r->rt_nudges,
 				r->rt_queue_full);
 		fprintf(f, ".\n");
 	}

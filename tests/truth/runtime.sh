@@ -15,7 +15,9 @@
 # and, with --only, variants of the runtime's settings, joined with "+"
 # (mprotect+block+wall, say): page, block or fault (what a hint fault
 # decides), cpu or wall (the latency clock), ring (latencies from the scan
-# ring), bN (blocks of N pages), free (the runtime's threads on every CPU).
+# ring), bN (blocks of N pages), free (the runtime's threads on every CPU),
+# nodefer (drop the pages refused for want of room), dN (defer those
+# within the hot threshold / 2^N).
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -117,6 +119,8 @@ while [ $i -le "$runs" ]; do
 				page|block|fault) extra="$extra --rt-decide $o" ;;
 				cpu|wall) extra="$extra --rt-clock $o" ;;
 				ring) extra="$extra --rt-ring" ;;
+				nodefer) extra="$extra --rt-no-defer" ;;
+				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
 				free) extra="$extra --rt-cpus-all" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
