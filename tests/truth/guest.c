@@ -714,6 +714,7 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-ring         the runtime's latencies from the scan ring\n"
 "      --rt-no-defer     drop the pages refused for want of room\n"
 "      --rt-defer-shift N  defer those within the threshold / 2^N\n"
+"      --rt-batch N      pages per move_pages(2) call at most\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
@@ -751,7 +752,7 @@ enum {
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
-	O_RTDEFER,
+	O_RTDEFER, O_RTBATCH,
 };
 
 static const struct option longopts[] = {
@@ -784,6 +785,7 @@ static const struct option longopts[] = {
 	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
 	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
+	{ "rt-batch", required_argument, NULL, O_RTBATCH },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -903,6 +905,9 @@ int main(int argc, char **argv)
 			break;
 		case O_RTDEFER:
 			rt.defer_shift = (int)arg_u64(optarg);
+			break;
+		case O_RTBATCH:
+			rt.batch = (unsigned int)arg_u64(optarg);
 			break;
 		case O_RTCLOCK:
 			rt.clock = optarg;

@@ -21,6 +21,7 @@ struct grt_opts {
 	int ring;		/* latencies from the scan ring */
 	int nodefer;		/* TPRT_F_NO_DEFER */
 	int defer_shift;	/* tprt_cfg.defer_shift; -1: the default */
+	unsigned int batch;	/* tprt_cfg.batch; 0: the default */
 	const char *clock;	/* "cpu", "wall"; NULL: the default */
 };
 

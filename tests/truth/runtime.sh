@@ -17,7 +17,7 @@
 # decides), cpu or wall (the latency clock), ring (latencies from the scan
 # ring), bN (blocks of N pages), free (the runtime's threads on every CPU),
 # nodefer (drop the pages refused for want of room), dN (defer those
-# within the hot threshold / 2^N).
+# within the hot threshold / 2^N), qN (move_pages(2) batches of N pages).
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -121,6 +121,7 @@ while [ $i -le "$runs" ]; do
 				ring) extra="$extra --rt-ring" ;;
 				nodefer) extra="$extra --rt-no-defer" ;;
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
+				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
 				free) extra="$extra --rt-cpus-all" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
