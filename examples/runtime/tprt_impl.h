@@ -306,6 +306,7 @@ int tprt_zoneinfo_parse(FILE *f, int node, uint32_t scale,
 int tprt_migrate_start(struct tprt_rt *rt);
 void tprt_migrate_stop(struct tprt_rt *rt);
 size_t tprt_migrate_batch(struct tprt_rt *rt);
+void tprt_migrate_deferred(struct tprt_rt *rt);
 uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 			  uint64_t demand, uint64_t cap);
 void tprt_migrate_kick(struct tprt_rt *rt);

@@ -291,7 +291,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt)
  * their next fault), so a node that cannot make room does not keep the
  * migrator nudging.
  */
-static void move_deferred(struct tprt_rt *rt)
+void tprt_migrate_deferred(struct tprt_rt *rt)
 {
 	uintptr_t drop[256];
 	struct tprt_mem m;
@@ -439,7 +439,7 @@ static void *migrator_main(void *arg)
 			continue;
 		if (nudge_wanted && now - rt->nudge_at >= NUDGE_GAP_NS) {
 			nudge(rt, now);
-			move_deferred(rt);
+			tprt_migrate_deferred(rt);
 			continue;
 		}
 		wake = next_mem;

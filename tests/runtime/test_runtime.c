@@ -625,6 +625,19 @@ static void test_defer(void **state)
 	assert_int_equal(tprt_queue_pop(&tprt_rt->dq, out, 32), 1);
 	assert_true(out[0] == (uintptr_t)m + 3 * PG);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 0);
+	/*
+	 * After a nudge the migrator moves the deferred pages while the node
+	 * has room (the machine's real zoneinfo: here, the one node, where
+	 * the pages already are, and room to spare): all of them, counted.
+	 */
+	assert_int_equal(tprt_queue_push(&tprt_rt->dq, (uintptr_t)m), 0);
+	assert_int_equal(tprt_queue_push(&tprt_rt->dq, (uintptr_t)m + PG), 0);
+	assert_int_equal(tprt_queue_len(&tprt_rt->dq), 2);
+	tprt_migrate_deferred(tprt_rt);
+	assert_int_equal(tprt_queue_len(&tprt_rt->dq), 0);
+	tprt_stats(&s);
+	assert_int_equal(s.deferred_moved, 2);
+	assert_int_equal(s.moved, 2);
 	dm_stop(m);
 
 	m = dm_start(TPRT_DECIDE_PAGE, TPRT_F_NO_DEFER);
