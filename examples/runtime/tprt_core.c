@@ -215,8 +215,6 @@ int tprt_init(const struct tprt_cfg *cfg)
 	rt->fast_node = cfg->fast_node >= 0 ? cfg->fast_node : top_tier_node();
 	rt->vma_cap = cfg->vma_cap ? cfg->vma_cap : vma_cap_auto();
 	rt->zone_scale = 10;
-	rt->defer_lat = (cfg->hot_threshold_ms ? cfg->hot_threshold_ms :
-			 1000) * TPRT_NS_PER_MS >> cfg->defer_shift;
 	pthread_mutex_init(&rt->prot_lock, NULL);
 
 	now = tprt_now_ns();

@@ -35,6 +35,7 @@ TLS struct tprt_slot *my_slot;
 TLS uint32_t my_gen;
 
 #define INC(x)	atomic_fetch_add_explicit(&(x), 1, memory_order_relaxed)
+#define ADD(x, n)	atomic_fetch_add_explicit(&(x), (n), memory_order_relaxed)
 
 struct tprt_slot *tprt_my_slot(struct tprt_rt *rt)
 {
@@ -166,6 +167,27 @@ static uint32_t count_slow(const struct tprt_region *r, uint64_t p0,
 	return nr;
 }
 
+/*
+ * Push the slow pages of [p0, p1) of @r but page @skip on @q; @tried: how
+ * many there were. Return: how many were pushed (the rest found @q full).
+ */
+static uint32_t push_slow(struct tprt_rt *rt, struct tprt_queue *q,
+			  struct tprt_region *r, uint64_t p0, uint64_t p1,
+			  uint64_t skip, uint32_t *tried)
+{
+	uint32_t n = 0, t = 0;
+	uint64_t p;
+
+	for (p = p0; p < p1; p++) {
+		if (p == skip || !slow_page(r, p))
+			continue;
+		t++;
+		n += !tprt_queue_push(q, r->start + (p << rt->page_shift));
+	}
+	*tried = t;
+	return n;
+}
+
 /* @lat times @n, saturated; an unknown latency stays unknown. */
 static uint64_t lat_mul(uint64_t lat, uint64_t n)
 {
@@ -185,8 +207,7 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 			uint64_t skip, uint64_t lat, bool write, bool toptier,
 			const struct tprt_mem *m, uint64_t now)
 {
-	uint32_t nr = count_slow(r, p0, p1, skip);
-	uint64_t p;
+	uint32_t nr = count_slow(r, p0, p1, skip), n, tried;
 	int v;
 
 	if (!nr && !toptier)
@@ -195,17 +216,13 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 			   nr, m, now);
 	INC(slot->verdict[v]);
 	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
-		for (p = p0; p < p1; p++) {
-			if (p == skip || !slow_page(r, p))
-				continue;
-			if (tprt_queue_push(&rt->q, r->start +
-					    (p << rt->page_shift))) {
-				INC(slot->queue_full);
-				continue;
-			}
-			INC(slot->queued);
-			INC(rt->mem.pushed);
-			tprt_migrate_kick(rt);
+		/* One update of each shared counter per decision. */
+		n = push_slow(rt, &rt->q, r, p0, p1, skip, &tried);
+		ADD(slot->queued, n);
+		ADD(slot->queue_full, tried - n);
+		if (n) {
+			ADD(rt->mem.pushed, n);
+			tprt_migrate_kick(rt, n);
 		}
 	} else if (v == TPRT_V_REFUSE_NOSPACE) {
 		/*
@@ -217,15 +234,9 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 		 */
 		if (!(rt->cfg.flags & TPRT_F_NO_DEFER) &&
 		    lat <= rt->defer_lat) {
-			for (p = p0; p < p1; p++) {
-				if (p == skip || !slow_page(r, p))
-					continue;
-				if (tprt_queue_push(&rt->dq, r->start +
-						    (p << rt->page_shift)))
-					INC(slot->deferred_full);
-				else
-					INC(slot->deferred);
-			}
+			n = push_slow(rt, &rt->dq, r, p0, p1, skip, &tried);
+			ADD(slot->deferred, n);
+			ADD(slot->deferred_full, tried - n);
 		}
 		atomic_fetch_add_explicit(&rt->want_demote, nr ? nr : 1,
 					  memory_order_relaxed);

@@ -309,7 +309,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt);
 void tprt_migrate_deferred(struct tprt_rt *rt);
 uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 			  uint64_t demand, uint64_t cap);
-void tprt_migrate_kick(struct tprt_rt *rt);
+void tprt_migrate_kick(struct tprt_rt *rt, uint32_t n);
 
 /* ---- tprt_tierpol.c: every tierpol call of the runtime ---- */
 int tprt_tp_init(struct tprt_rt *rt, uint64_t now);

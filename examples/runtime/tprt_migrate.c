@@ -197,9 +197,15 @@ void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m)
 			v[i] = atomic_load_explicit(&s->copy[seq & 1][i],
 						    memory_order_relaxed);
 	} while (atomic_load(&s->seq) != seq && --tries);
-	/* Queued, or moved since the snapshot: not free for this fault. */
+	/*
+	 * Queued, or moved since the snapshot: not free for this fault. A
+	 * handler counts its pages after pushing them, so the migrator may
+	 * have taken more than it sees pushed yet: none pending then.
+	 */
 	pend = atomic_load_explicit(&s->pushed, memory_order_relaxed) -
 	       v[TPRT_MEM_FIELDS];
+	if ((int64_t)pend < 0)
+		pend = 0;
 	m->free = v[0] > pend ? v[0] - pend : 0;
 	m->wmark_min = v[1];
 	m->wmark_low = v[2];
@@ -208,11 +214,12 @@ void tprt_mem_read(struct tprt_rt *rt, struct tprt_mem *m)
 	m->present = v[5];
 }
 
-void tprt_migrate_kick(struct tprt_rt *rt)
+/* @n pages pushed: wake the migrator each time a batch more is queued. */
+void tprt_migrate_kick(struct tprt_rt *rt, uint32_t n)
 {
-	uint32_t n = atomic_fetch_add(&rt->mig_futex, 1) + 1;
+	uint32_t old = atomic_fetch_add(&rt->mig_futex, n);
 
-	if (n % rt->cfg.batch == 0)
+	if (old % rt->cfg.batch + n >= rt->cfg.batch)
 		syscall(SYS_futex, &rt->mig_futex, FUTEX_WAKE_PRIVATE, 1,
 			NULL, NULL, 0);
 }

@@ -89,6 +89,9 @@ int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 		pc.scan_period_max_ms = rt->cfg.scan_period_max_ms;
 		pc.page_shift = rt->page_shift;
 		ret = tp_policy_init(&tp->pol, &pc);
+		/* A page refused for room is deferred within this (ns). */
+		rt->defer_lat = (uint64_t)pc.hot_threshold_ms *
+				TPRT_NS_PER_MS >> rt->cfg.defer_shift;
 	}
 	if (!ret)
 		ret = tp_node_init(&tp->node, &tp->pol, now);
