@@ -757,8 +757,10 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 $(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim61: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(O)/tests/test_tiersim_wl: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
-	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)))
+	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)) \
+	$(eval $(O)/$(d)/tests/test_tiersim_wl: $(RL_TIERSIM_SRCS)))
 
 tiersim: $(TIERSIM)
 
@@ -851,13 +853,16 @@ TRUTH_REUSE	?=
 
 TRUTH_WL	:= examples/tiersim/wl.c examples/tiersim/wl_gen.c
 
-$(TRUTH_GUEST): tests/truth/guest.c tests/truth/guest_rt.c \
+TRUTH_GUEST_SRCS := tests/truth/guest.c tests/truth/guest_proc.c \
+		    tests/truth/guest_rt.c
+
+$(TRUTH_GUEST): $(TRUTH_GUEST_SRCS) tests/truth/guest_proc.h \
 		tests/truth/guest_rt.h $(TRUTH_WL) examples/tiersim/wl.h \
 		examples/tiersim/wl_int.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -Iexamples/runtime \
-		-static $(LDFLAGS) tests/truth/guest.c tests/truth/guest_rt.c \
+		-static $(LDFLAGS) $(TRUTH_GUEST_SRCS) \
 		$(TRUTH_WL) $(RT_LIB) $(STATIC_LIB) -lm -pthread -o $@
 
 TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
