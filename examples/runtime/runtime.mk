@@ -71,10 +71,12 @@ RT_RUNS		?= 1
 RT_ONLY		?=
 RT_REUSE	?=
 
-$(RT_REPORT): tests/truth/rtreport.c $(TRUTH_WL) examples/tiersim/wl.h
+$(RT_REPORT): tests/truth/rtreport.c tests/truth/rtreport_svg.c \
+		tests/truth/rtreport.h $(TRUTH_WL) examples/tiersim/wl.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $< \
+	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim $(LDFLAGS) \
+		tests/truth/rtreport.c tests/truth/rtreport_svg.c \
 		$(TRUTH_WL) -lm -o $@
 
 runtime-truth: $(TRUTH_GUEST) $(RT_REPORT)
