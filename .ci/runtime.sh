@@ -5,8 +5,9 @@
 # check"; here they run under ASan + UBSan and TSan (make runtime-sanitize,
 # about 15 s), then the comparison with the kernel's NUMA balancing in its
 # short version (make runtime-truth-ci, about 3 minutes: the kernel's mode 2
-# and the runtime, 20 s each, on the kernel-truth qemu machine). Fails if
-# the harness breaks, never on the figures. As root on Debian it installs
+# and the runtime, 20 s each, on the kernel-truth qemu machine), and the
+# report's table over the rounds on those two runs. Fails if the harness
+# breaks, never on the figures. As root on Debian it installs
 # what it needs first (the packages of .ci/kernel-truth.sh, clang and
 # CMocka).
 set -eu
@@ -32,3 +33,33 @@ fi
 
 make -s runtime-sanitize
 TRUTH_RELEASE=$release make -s runtime-truth-ci
+
+# rtreport's table over the rounds: the short comparison's two runs given
+# as two identical rounds must give one line, for mprotect, over 2 rounds,
+# each mean equal to its median and each goal met in 0 or 2 rounds.
+ci=${RT_TRUTH_OUT:-build/runtime-truth}/ci
+build/truth/rtreport kernel-1="$ci/kernel" mprotect-1="$ci/mprotect" \
+	kernel-2="$ci/kernel" mprotect-2="$ci/mprotect" >"$ci/rounds.txt"
+awk -F'|' '
+	$2 ~ /^ (kernel|mprotect) $/ && $3 ~ /^ [0-9]+ $/ {
+		n++
+		if ($2 != " mprotect " || $3 != " 2 ")
+			bad = bad " wrong line: " $0
+		for (i = 4; i <= 7; i++) {
+			split($i, v, ", ")
+			if (v[1] + 0 != v[2] + 0)
+				bad = bad " mean and median differ: " $i
+		}
+		split($8, m, ", ")
+		for (i = 1; i <= 4; i++)
+			if (m[i] + 0 != 0 && m[i] + 0 != 2)
+				bad = bad " a goal met in " m[i] " of 2 rounds"
+	}
+	END {
+		if (n != 1 || bad != "") {
+			print "runtime: rtreport over the rounds:" bad \
+			      " (" n + 0 " lines)"
+			exit 1
+		}
+		print "runtime: rtreport over the rounds: one line, as expected"
+	}' "$ci/rounds.txt"
