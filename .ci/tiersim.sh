@@ -35,9 +35,11 @@ if ! command -v valgrind >/dev/null; then
 fi
 
 step "build"
-make -s O="$O" tiersim "$O/tests/test_tiersim" "$O/tests/test_tiersim_wl"
+make -s O="$O" tiersim "$O/tests/test_tiersim" "$O/tests/test_tiersim_wl" \
+	"$O/tests/test_tiersim_reclaim"
 "$O/tests/test_tiersim"
 "$O/tests/test_tiersim_wl"
+"$O/tests/test_tiersim_reclaim"
 
 step "short suite (make run-short)"
 make -s O="$O" run-short RUN_DIR="$O/ci-run" >"$tmp/suite.txt"

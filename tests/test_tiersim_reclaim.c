@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim's allocation, watermarks and kswapd: first-touch spill at the low
+ * watermark, the --init-fast limit, watermarks computed in order and bad
+ * ones refused, 6.1's kswapd rounds against the simple demoter, and the
+ * cost of a demotion.
+ *
+ * The simulator's sources are compiled into this test (all but the command
+ * line, cli.h's files, and results.c), so every build of the tests covers
+ * them, sanitizers included.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../examples/tiersim/wl.c"
+#include "../examples/tiersim/wl_gen.c"
+#include "../examples/tiersim/trace.c"
+#include "../examples/tiersim/sim_cfg.c"
+#include "../examples/tiersim/sim_src.c"
+#include "../examples/tiersim/sim_reclaim.c"
+#include "../examples/tiersim/sim_numa.c"
+#include "../examples/tiersim/sim_mem.c"
+#include "../examples/tiersim/sim_kthread.c"
+#include "../examples/tiersim/sim_setup.c"
+#include "../examples/tiersim/sim.c"
+#include "../examples/tiersim/sim_policy.c"
+#include "../examples/tiersim/svg.c"
+#include "../examples/tiersim/out.c"
+#include "tiersim_test.h"
+
+/* ---- allocation and watermarks ------------------------------------------ */
+
+static void test_alloc_spill_at_low_wmark(void **state)
+{
+	struct setup s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	char err[SIM_ERRLEN];
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&s, WL_UNIFORM, 4096, 1000, 1024);
+	s.cfg.wmark[0] = 10;
+	s.cfg.wmark[1] = 20;
+	s.cfg.wmark[2] = 30;
+	s.cfg.wmark[3] = 40;
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	policy(&p, "none", &s.cfg);
+	assert_int_equal(sim_run(&s.cfg, &p, &s.src, r, NULL), 0);
+	/* First touch fills the fast tier down to its low watermark. */
+	assert_int_equal(r->alloc_fast, 1024 - 20);
+	assert_int_equal(r->alloc_slow, 4096 - (1024 - 20));
+	assert_int_equal(r->fast_used_end, 1024 - 20);
+	assert_int_equal(r->promotions + r->demotions + r->hint_faults, 0);
+	sim_result_free(r);
+	free(r);
+	small_free(&s);
+}
+
+/*
+ * kswapd on a fast tier filled by first touch (no page young): it demotes
+ * from the free level the allocator stopped at (the low watermark) until
+ * the demotion target (the promo watermark in mainline) is exceeded.
+ * Returns the free pages when kswapd went back to sleep.
+ */
+static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
+		       u32 demote_ns, u64 *scanned, u64 *busy_ns)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	char err[SIM_ERRLEN];
+	u64 u, t0, free_end;
+
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 2 * fast, 1000, fast);
+	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
+	st.cfg.lru_two_list = 1;
+	st.cfg.kswapd_rounds = rounds;
+	st.cfg.costs.demote_ns = demote_ns;
+	/* kswapd's time is its demotions' alone. */
+	st.cfg.costs.reclaim_ns = 0;
+	st.cfg.costs.tlb_ns = 0;
+	st.cfg.costs.ipi_ns = 0;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "mainline", &st.cfg);
+	memset(&s, 0, sizeof(s));
+	s.c = &st.cfg;
+	s.p = &p;
+	s.src = &st.src;
+	s.r = r;
+	assert_int_equal(sim_setup(&s), 0);
+	for (u = 0; u < 2 * fast; u++)
+		alloc_unit(&s, u);
+	assert_int_equal(fast_free_pages(&s), wm[1]);
+	/* The first allocation on the slow tier woke kswapd. */
+	assert_true(s.kswapd_awake);
+	wake_kswapd(&s);
+	t0 = s.kswapd_clock;
+	s.now = 1000000 * SIM_NS_PER_MS;	/* kswapd is never ahead of it */
+	kswapd_run(&s);
+	assert_false(s.kswapd_awake);
+	assert_int_equal(r->kswapd_wakeups, 1);
+	assert_int_equal(r->demotions, fast_free_pages(&s) - wm[1]);
+	*scanned = r->kswapd_scanned;
+	*busy_ns = s.kswapd_clock - t0;
+	free_end = fast_free_pages(&s);
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+	return free_end;
+}
+
+static void test_kswapd_simple_vs_rounds(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	static const u64 wm_far[4] = { 10, 20, 30, 2000 };
+	u64 scanned, busy;
+
+	(void)state;
+	/* simple: stops at the first page above the target. */
+	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
+	assert_int_equal(scanned, 21);
+	/*
+	 * rounds (6.1's balance_pgdat()): 4076 pages on the LRU; rounds of
+	 * 4076 >> 12 = 0, >> 11 = 1, >> 10 = 3, >> 9 = 7, >> 8 = 15 pages,
+	 * each one under nr_to_reclaim (32) so the priority rises; the
+	 * watermark is checked between rounds only: 20 -> 21 -> 24 -> 31 ->
+	 * 46, which overshoots the target (40) by 6.
+	 */
+	assert_int_equal(kswapd_case(1, 4096, wm, 0, &scanned, &busy), 46);
+	assert_int_equal(scanned, 26);
+	/*
+	 * nr_to_reclaim caps a round: 65516 pages, rounds of 15 (prio 12)
+	 * and 31 (prio 11) pages, then at prio 10 (63 to examine) each round
+	 * stops after 32 demotions, examined 32 >= nr_to_reclaim so the
+	 * priority stays: 20 + 15 + 31 = 66, then 61 rounds of 32 to pass
+	 * 2000: 66 + 61 x 32 = 2018.
+	 */
+	assert_int_equal(kswapd_case(1, 65536, wm_far, 0, &scanned, &busy), 2018);
+	assert_int_equal(scanned, 2018 - 20);
+	/* simple reaches the same target one page at a time. */
+	assert_int_equal(kswapd_case(0, 65536, wm_far, 0, &scanned, &busy), 2001);
+}
+
+static void test_kswapd_demote_cost(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct sim_cfg c;
+	u64 scanned, busy;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	/* 21 demotions; no cost per look: kswapd's time is theirs. */
+	assert_int_equal(kswapd_case(0, 4096, wm, 10000, &scanned, &busy), 41);
+	assert_int_equal(busy, 21 * 10000);
+	/* 0: a demotion costs what a promotion's migration does. */
+	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
+	assert_int_equal(busy, 21 * (u64)c.costs.migrate_ns);
+}
+
+static void test_alloc_init_fast_limit(void **state)
+{
+	struct setup s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	char err[SIM_ERRLEN];
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&s, WL_UNIFORM, 4096, 1000, 2048);
+	s.cfg.init_fast = 0.25;
+	assert_int_equal(sim_validate(&s.cfg, &s.src, err, sizeof(err)), 0);
+	policy(&p, "none", &s.cfg);
+	assert_int_equal(sim_run(&s.cfg, &p, &s.src, r, NULL), 0);
+	assert_int_equal(r->alloc_fast, 1024);
+	sim_result_free(r);
+	free(r);
+	small_free(&s);
+}
+
+static void test_wmarks_computed_in_order(void **state)
+{
+	u64 w[4];
+
+	(void)state;
+	sim_wmarks(262144, 1048576, w);
+	assert_true(w[0] > 0);
+	assert_true(w[0] <= w[1] && w[1] <= w[2] && w[2] <= w[3]);
+	/* The gap is max(min / 4, managed / 1000). */
+	assert_int_equal(w[1] - w[0], 262);
+	assert_int_equal(w[3], tp_wmark_promo(w[0], w[2], 262144, 10));
+}
+
+static void test_validate_refuses(void **state)
+{
+	struct setup s;
+	char err[SIM_ERRLEN];
+	struct sim_cfg c;
+
+	(void)state;
+	small_setup(&s, WL_UNIFORM, 4096, 1000, 1024);
+
+	c = s.cfg;
+	c.wmark[0] = 10;
+	c.wmark[1] = 30;
+	c.wmark[2] = 20;
+	c.wmark[3] = 40;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out of order"));
+
+	c = s.cfg;
+	c.fast_pages = 0;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "zero capacity"));
+
+	c = s.cfg;
+	c.fast_pages = 8192;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "needs memory pressure"));
+	c.allow_no_pressure = 1;
+	memset(c.wmark, 0, sizeof(c.wmark));
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), 0);
+
+	c = s.cfg;
+	c.slow_pages = 100;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "does not fit"));
+
+	c = s.cfg;
+	c.wmark[0] = 10;
+	c.wmark[1] = 20;
+	c.wmark[2] = 30;
+	c.wmark[3] = 2000;
+	assert_int_equal(sim_validate(&c, &s.src, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "promo watermark"));
+	small_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alloc_spill_at_low_wmark),
+		cmocka_unit_test(test_kswapd_simple_vs_rounds),
+		cmocka_unit_test(test_kswapd_demote_cost),
+		cmocka_unit_test(test_alloc_init_fast_limit),
+		cmocka_unit_test(test_wmarks_computed_in_order),
+		cmocka_unit_test(test_validate_refuses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
