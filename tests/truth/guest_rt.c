@@ -70,12 +70,12 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	}
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
 	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
-	    " clock=%s defer=%d defer_shift=%u batch=%u\n",
+	    " clock=%s defer=%d defer_shift=%u\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
 	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall", !o->nodefer,
-	    cfg.defer_shift, cfg.batch);
+	    cfg.defer_shift);
 	return 0;
 }
 
