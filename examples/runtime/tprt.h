@@ -60,8 +60,17 @@ enum tprt_source {
  * docs/RUNTIME.md); for comparison
  */
 #define TPRT_F_NO_DEFER		0x10U
+/**
+ * choose the pages to demote: the scanner also protects some of the fast
+ * node's blocks (one in 2^&struct tprt_cfg.sample_shift a sweep, and every
+ * block found cold), a block not touched for @hot_threshold_ms since is a
+ * victim, and when promotions are refused for want of room the migrator
+ * moves victims to the slow node itself before it wakes kswapd
+ * (docs/RUNTIME.md, "Victims")
+ */
+#define TPRT_F_VICTIMS		0x20U
 /** every defined flag */
-#define TPRT_F_ALL		0x1fU
+#define TPRT_F_ALL		0x3fU
 
 /**
  * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)
@@ -136,6 +145,9 @@ enum tprt_clock {
  *	for the migrator to move once a nudge has made room if its latency
  *	is at most @hot_threshold_ms / 2^@defer_shift (0 to 16, default 2;
  *	each one moved costs a demotion); %TPRT_F_NO_DEFER: never
+ * @sample_shift: with %TPRT_F_VICTIMS, a fast-node block is protected to
+ *	sample its use in one sweep of 2^@sample_shift (0 to 8, default 2);
+ *	a block found cold stays protected every sweep
  */
 struct tprt_cfg {
 	int fast_node;
@@ -156,6 +168,7 @@ struct tprt_cfg {
 	uint32_t decide;
 	uint32_t clock;
 	uint32_t defer_shift;
+	uint32_t sample_shift;
 };
 
 /**
@@ -224,6 +237,12 @@ enum tprt_move_fail {
  * @nudge_pages: pages those allocations took
  * @mem_free: the fast node's free pages at the last snapshot
  * @pins: pages pinned now (tprt_pin())
+ * @sample_faults: hint faults on fast-node blocks protected as samples
+ *	(%TPRT_F_VICTIMS); counted in @faults too, decide nothing
+ * @cold_found: fast-node blocks found untouched for a sweep (each time)
+ * @demoted: pages of cold blocks move_pages(2) put on the slow node
+ * @demote_calls: move_pages(2) calls that demoted
+ * @demote_fail: pages of cold blocks not moved
  * @tp_decided: tierpol's statistics of the fast node, in pages (a fault
  *	decides the pages it covers): pages decided
  * @tp_candidate: pages that passed the hotness check
@@ -263,6 +282,11 @@ struct tprt_stats {
 	uint64_t nudge_pages;
 	uint64_t mem_free;
 	uint64_t pins;
+	uint64_t sample_faults;
+	uint64_t cold_found;
+	uint64_t demoted;
+	uint64_t demote_calls;
+	uint64_t demote_fail;
 	uint64_t tp_decided;
 	uint64_t tp_candidate;
 	uint64_t tp_promoted;

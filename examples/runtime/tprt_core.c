@@ -64,6 +64,7 @@ void tprt_cfg_default(struct tprt_cfg *cfg)
 	cfg->queue_pages = 65536;
 	cfg->mem_interval_ms = 100;
 	cfg->defer_shift = 2;
+	cfg->sample_shift = 2;
 }
 
 static bool pow2(uint32_t v)
@@ -85,7 +86,7 @@ static int cfg_check(const struct tprt_cfg *c)
 	    c->scan_period_min_ms || !c->mem_interval_ms ||
 	    c->fast_node < -1 || c->fast_node > 1023 ||
 	    c->decide > TPRT_DECIDE_FAULT || c->clock > TPRT_CLOCK_WALL ||
-	    c->defer_shift > 16)
+	    c->defer_shift > 16 || c->sample_shift > 8)
 		return -EINVAL;
 	return 0;
 }
@@ -210,6 +211,8 @@ int tprt_init(const struct tprt_cfg *cfg)
 	rt->cfg = *cfg;
 	rt->hooks = next_hooks;
 	rt->uffd = -1;
+	atomic_store(&rt->slow_node, -1);
+	rt->cold_ns = (uint64_t)cfg->hot_threshold_ms * TPRT_NS_PER_MS;
 	rt->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	rt->page_shift = (unsigned int)__builtin_ctzl(rt->page_size);
 	rt->fast_node = cfg->fast_node >= 0 ? cfg->fast_node : top_tier_node();
@@ -549,6 +552,7 @@ void tprt_stats(struct tprt_stats *s)
 		s->queue_full += LD(sl->queue_full);
 		s->deferred += LD(sl->deferred);
 		s->deferred_full += LD(sl->deferred_full);
+		s->sample_faults += LD(sl->sample_faults);
 	}
 	s->deferred_moved = LD(rt->deferred_moved);
 	s->moved = LD(rt->moved);
@@ -571,6 +575,10 @@ void tprt_stats(struct tprt_stats *s)
 	tprt_mem_read(rt, &m);
 	s->mem_free = m.free;
 	s->pins = LD(rt->pins);
+	s->cold_found = LD(rt->cold_found);
+	s->demoted = LD(rt->demoted);
+	s->demote_calls = LD(rt->demote_calls);
+	s->demote_fail = LD(rt->demote_fail);
 	if (rt->tp)
 		tprt_tp_stats(rt->tp, n, s);
 }

@@ -104,8 +104,7 @@ static int mprot_pages(struct tprt_rt *rt, struct tprt_region *r, uint64_t p0,
 static void clear_blocks(struct tprt_region *r, uint64_t b0, uint64_t b1)
 {
 	for (; b0 < b1; b0++)
-		atomic_fetch_and(&r->blk[b0],
-				 (uint8_t)~(TPRT_BLK_PROT | TPRT_BLK_FRESH));
+		atomic_fetch_and(&r->blk[b0], (uint8_t)~TPRT_BLK_STATE);
 }
 
 /*
@@ -305,6 +304,11 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	INC(slot->faults);
 	if (write)
 		INC(slot->faults_write);
+	/* A fast-node sample: the block is used, nothing to decide. */
+	if (prev & TPRT_BLK_SAMPLE) {
+		INC(slot->sample_faults);
+		return TPRT_FR_HANDLED;
+	}
 	lat = rt->cfg.flags & TPRT_F_RING_LATENCY ?
 	      tprt_tp_latency(rt->tp, addr, tprt_lat_now(rt)) :
 	      tprt_tp_stamp_fault(rt->tp, &r->stamp[b], tprt_lat_now(rt));

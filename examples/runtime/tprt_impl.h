@@ -10,7 +10,8 @@
  *   scanner thread: the scan state under scan_lock, protection under
  *	prot_lock, the adapter's ring writer side.
  *   migrator thread: the queue's consumer side, the memory snapshot's
- *	writer side, the kswapd nudge, the scan period (under scan_lock).
+ *	writer side, the kswapd nudge, the scan period (under scan_lock),
+ *	the demotion of cold blocks (their restore under prot_lock).
  *   API calls (normal context): registration and pins under prot_lock.
  */
 #ifndef TPRT_IMPL_H
@@ -45,6 +46,13 @@ enum {
 /* Per-block state bits (struct tprt_region.blk). */
 #define TPRT_BLK_PROT		0x1U	/* protected by the scanner */
 #define TPRT_BLK_FRESH		0x2U	/* newly protected: stamp it */
+/* A fast-node block protected to see whether it is used (TPRT_F_VICTIMS). */
+#define TPRT_BLK_SAMPLE		0x4U
+/* A sample found untouched for a sweep: a block to demote. */
+#define TPRT_BLK_COLD		0x8U
+/* What a restore clears. */
+#define TPRT_BLK_STATE		(TPRT_BLK_PROT | TPRT_BLK_FRESH | \
+				 TPRT_BLK_SAMPLE | TPRT_BLK_COLD)
 
 /**
  * struct tprt_region - one registered region
@@ -104,6 +112,7 @@ struct tprt_slot {
 	_Atomic uint64_t queue_full;
 	_Atomic uint64_t deferred;
 	_Atomic uint64_t deferred_full;
+	_Atomic uint64_t sample_faults;
 } __attribute__((aligned(TPRT_CACHELINE)));
 
 /*
@@ -163,6 +172,9 @@ struct tprt_hooks {
 	int (*node_query)(void *const *pages, int *status, size_t n);
 	/* Monotonic ns; called from handlers too. */
 	uint64_t (*now)(void);
+	/* As move_pages(2) with nodes (demotions only): 0 or -errno. */
+	int (*move)(void *const *pages, const int *nodes, int *status,
+		    size_t n);
 };
 
 struct tprt_tp;		/* the tierpol adapter's state (tprt_tierpol.c) */
@@ -205,6 +217,14 @@ struct tprt_rt {
 	int *qstatus;			/* scanner buffers, chunk_pages each */
 	void **qpages;
 	bool *qwant;
+	bool *qfast;
+	/* a slow node a page was last seen on: where victims go; -1 none */
+	_Atomic int slow_node;
+	/* the victim walk's position: region index, block */
+	int vic_region;
+	uint64_t vic_block;
+	/* a sample untouched this long is a victim (the latency clock, ns) */
+	uint64_t cold_ns;
 
 	/* the migrator */
 	pthread_t migrator;
@@ -236,6 +256,7 @@ struct tprt_rt {
 	_Atomic uint64_t scan_query_ns;
 	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
 	_Atomic uint64_t nudges, nudge_pages, pins;
+	_Atomic uint64_t cold_found, demoted, demote_calls, demote_fail;
 
 	struct tprt_hooks hooks;
 	struct tprt_slot slot[TPRT_MAX_SLOTS];
@@ -310,6 +331,13 @@ void tprt_migrate_deferred(struct tprt_rt *rt);
 uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 			  uint64_t demand, uint64_t cap);
 void tprt_migrate_kick(struct tprt_rt *rt, uint32_t n);
+void tprt_make_room(struct tprt_rt *rt, uint64_t now);
+
+/* ---- tprt_victim.c: cold fast-node blocks (TPRT_F_VICTIMS) ---- */
+bool tprt_victim_mark(struct tprt_rt *rt, struct tprt_region *r, uint64_t b,
+		      bool fast);
+uint64_t tprt_victim_demote(struct tprt_rt *rt, uint64_t want);
+uint64_t tprt_victim_room(const struct tprt_mem *m, uint64_t target);
 
 /* ---- tprt_tierpol.c: every tierpol call of the runtime ---- */
 int tprt_tp_init(struct tprt_rt *rt, uint64_t now);
@@ -323,6 +351,8 @@ uint64_t tprt_tp_latency(struct tprt_tp *tp, uintptr_t addr, uint64_t now);
 void tprt_tp_stamp(struct tprt_tp *tp, uint32_t *stamp, uint64_t now);
 uint64_t tprt_tp_stamp_fault(struct tprt_tp *tp, uint32_t *stamp,
 			     uint64_t now);
+uint64_t tprt_tp_stamp_age(struct tprt_tp *tp, const uint32_t *stamp,
+			   uint64_t now);
 int tprt_tp_decide(struct tprt_tp *tp, uint32_t si, uint64_t lat, bool write,
 		   uint32_t nr_slow, const struct tprt_mem *mem, uint64_t now);
 void tprt_tp_stats(struct tprt_tp *tp, uint32_t nr_slots,

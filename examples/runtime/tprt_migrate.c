@@ -411,6 +411,40 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 }
 
 /*
+ * Promotions were refused for want of room: make it, then move the
+ * deferred pages. With TPRT_F_VICTIMS, cold blocks are demoted first
+ * (tprt_victim.c), as many pages as a nudge would have kswapd demote,
+ * within half the room the other nodes have; a nudge (unless
+ * TPRT_F_NO_NUDGE) makes the rest.
+ */
+void tprt_make_room(struct tprt_rt *rt, uint64_t now)
+{
+	uint64_t demand, target, cap, got, extra, deficit, left;
+	struct tprt_mem m;
+
+	if ((rt->cfg.flags & TPRT_F_VICTIMS) && !tprt_mem_sample(rt, &m)) {
+		demand = atomic_exchange(&rt->want_demote, 0);
+		cap = NUDGE_DEMAND_BATCHES * (uint64_t)rt->cfg.batch;
+		if (cap > m.present / 32)
+			cap = m.present / 32;
+		extra = demand < cap ? demand : cap;
+		target = tprt_tp_demotion_target(rt->tp, &m) + rt->cfg.batch +
+			 extra;
+		deficit = tprt_victim_room(&m, target);
+		got = tprt_victim_demote(rt, deficit);
+		/* What the victims did not cover is the nudge's to make. */
+		left = deficit > got ? deficit - got : 0;
+		if (left)
+			atomic_fetch_add(&rt->want_demote,
+					 left < extra ? left : extra);
+		rt->nudge_at = now;
+	}
+	if (!(rt->cfg.flags & TPRT_F_NO_NUDGE))
+		nudge(rt, now);
+	tprt_migrate_deferred(rt);
+}
+
+/*
  * The migrator's loop. It sleeps on the queue's futex until a handler wakes
  * it (every batch pushes), the next memory snapshot is due, or a nudge may
  * run again. Snapshots come every mem_interval_ms while promotions are
@@ -427,7 +461,8 @@ static void *migrator_main(void *arg)
 		uint64_t now = tprt_now_ns(), wake;
 		uint32_t v = atomic_load(&rt->mig_futex);
 		bool nudge_wanted = atomic_load(&rt->want_demote) != 0 &&
-				    !(rt->cfg.flags & TPRT_F_NO_NUDGE);
+				    (!(rt->cfg.flags & TPRT_F_NO_NUDGE) ||
+				     (rt->cfg.flags & TPRT_F_VICTIMS));
 		struct tprt_mem m;
 		struct timespec ts;
 
@@ -445,8 +480,7 @@ static void *migrator_main(void *arg)
 		if (tprt_migrate_batch(rt))
 			continue;
 		if (nudge_wanted && now - rt->nudge_at >= NUDGE_GAP_NS) {
-			nudge(rt, now);
-			tprt_migrate_deferred(rt);
+			tprt_make_room(rt, now);
 			continue;
 		}
 		wake = next_mem;

@@ -190,8 +190,7 @@ static void run_flush(struct tprt_rt *rt)
 		if (b > start && apply_run(rt, r, start, b, true))
 			tprt_restore_blocks(rt, r, start, b);
 		if (b < pr->b1)
-			atomic_fetch_and(&r->blk[b], (uint8_t)~(TPRT_BLK_PROT |
-							       TPRT_BLK_FRESH));
+			atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_STATE);
 		start = b + 1;
 	}
 }
@@ -266,9 +265,9 @@ int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 						 TPRT_BLK_FRESH));
 			else
 				old = atomic_fetch_and(&r->blk[b],
-					(uint8_t)~(TPRT_BLK_PROT |
-						   TPRT_BLK_FRESH));
-			if (prot && !(old & TPRT_BLK_PROT))
+					(uint8_t)~TPRT_BLK_STATE);
+			/* Samples of the fast node take no scan budget. */
+			if (prot && !(old & (TPRT_BLK_PROT | TPRT_BLK_SAMPLE)))
 				fresh++;
 			if ((full || (old & TPRT_BLK_PROT) != prot) && first == n)
 				first = j;
@@ -290,7 +289,8 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 	uint64_t p0 = c * cp, p1 = p0 + cp, i, t0 = thread_cpu_ns();
 	int (*query)(void *const *, int *, size_t) =
 		rt->hooks.node_query ? rt->hooks.node_query : default_query;
-	bool *want = rt->qwant;
+	bool *want = rt->qwant, *fast = rt->qfast;
+	bool victims = rt->cfg.flags & TPRT_F_VICTIMS;
 
 	if (p1 > r->npages)
 		p1 = r->npages;
@@ -304,15 +304,16 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 	atomic_fetch_add_explicit(&rt->scan_query_ns, thread_cpu_ns() - t0,
 				  memory_order_relaxed);
 	memset(want, 0, (p1 - p0 + bp - 1) / bp);
+	memset(fast, 0, (p1 - p0 + bp - 1) / bp);
 	for (i = p0; i < p1; i++) {
 		int st = rt->qstatus[i - p0];
 		uint64_t b = i / bp, bit = 1ULL << (i % 64);
+		uint8_t blk = atomic_load(&r->blk[b]);
 		bool slow;
 
 		if (st >= 0)
 			slow = st != rt->fast_node;
-		else if (st == -ENOENT &&
-			 (atomic_load(&r->blk[b]) & TPRT_BLK_PROT))
+		else if (st == -ENOENT && (blk & TPRT_BLK_PROT))
 			/* Protected pages cannot be asked: as last time. */
 			slow = atomic_load(&r->slow[i / 64]) & bit;
 		else
@@ -321,7 +322,22 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 			atomic_fetch_or(&r->slow[i / 64], bit);
 		else
 			atomic_fetch_and(&r->slow[i / 64], ~bit);
+		if (slow && st >= 0)
+			atomic_store_explicit(&rt->slow_node, st,
+					      memory_order_relaxed);
 		want[b - p0 / bp] |= slow && !atomic_load(&r->pin[b]);
+		/* On the fast node (a protected sample: as last time). */
+		fast[b - p0 / bp] |= st == rt->fast_node ||
+			(st == -ENOENT && (blk & TPRT_BLK_SAMPLE) &&
+			 (blk & TPRT_BLK_PROT));
+	}
+	/* Fast-node blocks: samples and the cold ones (tprt_victim.c). */
+	for (i = 0; victims && i < (p1 - p0 + bp - 1) / bp; i++) {
+		uint64_t b = p0 / bp + i;
+
+		want[i] = tprt_victim_mark(rt, r, b, fast[i] && !want[i] &&
+					   !atomic_load(&r->pin[b])) ||
+			  want[i];
 	}
 	/* Every 8th sweep, every run again (see tprt_apply_blocks()). */
 	return tprt_apply_blocks(rt, r, c, want,
@@ -462,7 +478,8 @@ int tprt_scan_start(struct tprt_rt *rt)
 	rt->qstatus = calloc(n, sizeof(*rt->qstatus));
 	rt->qpages = calloc(n, sizeof(*rt->qpages));
 	rt->qwant = calloc(n / rt->cfg.block_pages, sizeof(*rt->qwant));
-	if (!rt->qstatus || !rt->qpages || !rt->qwant) {
+	rt->qfast = calloc(n / rt->cfg.block_pages, sizeof(*rt->qfast));
+	if (!rt->qstatus || !rt->qpages || !rt->qwant || !rt->qfast) {
 		tprt_scan_stop(rt);
 		return -ENOMEM;
 	}
@@ -497,7 +514,9 @@ void tprt_scan_stop(struct tprt_rt *rt)
 	free(rt->qstatus);
 	free(rt->qpages);
 	free(rt->qwant);
+	free(rt->qfast);
 	rt->qwant = NULL;
+	rt->qfast = NULL;
 	rt->qstatus = NULL;
 	rt->qpages = NULL;
 }

@@ -159,6 +159,14 @@ void tprt_tp_stamp(struct tprt_tp *tp, uint32_t *stamp, uint64_t now)
 	tp_atime_xchg(&tp->atime, stamp, now);
 }
 
+/* The time since a block's stamp, leaving it as it is (any thread). */
+uint64_t tprt_tp_stamp_age(struct tprt_tp *tp, const uint32_t *stamp,
+			   uint64_t now)
+{
+	return tp_atime_latency(&tp->atime,
+				__atomic_load_n(stamp, __ATOMIC_RELAXED), now);
+}
+
 /*
  * A hint fault on a block: its latency from the block's stamp, which
  * becomes @now (6.1's numa_hint_fault_latency()). From a handler.

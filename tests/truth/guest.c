@@ -426,6 +426,8 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-no-defer     drop the pages refused for want of room\n"
 "      --rt-defer-shift N  defer those within the threshold / 2^N\n"
 "      --rt-batch N      pages per move_pages(2) call at most\n"
+"      --rt-victims      the runtime chooses the pages it demotes\n"
+"      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
@@ -463,7 +465,7 @@ enum {
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
-	O_RTDEFER, O_RTBATCH,
+	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE,
 };
 
 static const struct option longopts[] = {
@@ -496,6 +498,8 @@ static const struct option longopts[] = {
 	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
 	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
+	{ "rt-victims", no_argument, NULL, O_RTVICTIMS },
+	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
 	{ "rt-batch", required_argument, NULL, O_RTBATCH },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
 	{ "help", no_argument, NULL, 'h' },
@@ -514,7 +518,7 @@ int main(int argc, char **argv)
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	long long rate = -1, pmax = -1;
 	double init_fast = 0;
-	struct grt_opts rt = { .defer_shift = -1 };
+	struct grt_opts rt = { .defer_shift = -1, .sample_shift = -1 };
 	int cpu = -1, rt_all_cpus = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
@@ -619,6 +623,12 @@ int main(int argc, char **argv)
 			break;
 		case O_RTBATCH:
 			rt.batch = (unsigned int)arg_u64(optarg);
+			break;
+		case O_RTVICTIMS:
+			rt.victims = 1;
+			break;
+		case O_RTSAMPLE:
+			rt.sample_shift = (int)arg_u64(optarg);
 			break;
 		case O_RTCLOCK:
 			rt.clock = optarg;

@@ -41,6 +41,10 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		cfg.flags |= TPRT_F_RING_LATENCY;
 	if (o->nodefer)
 		cfg.flags |= TPRT_F_NO_DEFER;
+	if (o->victims)
+		cfg.flags |= TPRT_F_VICTIMS;
+	if (o->sample_shift >= 0)
+		cfg.sample_shift = (uint32_t)o->sample_shift;
 	if (o->defer_shift >= 0)
 		cfg.defer_shift = (uint32_t)o->defer_shift;
 	if (o->batch)
@@ -70,12 +74,12 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	}
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
 	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
-	    " clock=%s defer=%d defer_shift=%u\n",
+	    " clock=%s defer=%d defer_shift=%u victims=%d sample_shift=%u\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
 	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall", !o->nodefer,
-	    cfg.defer_shift);
+	    cfg.defer_shift, o->victims, cfg.sample_shift);
 	return 0;
 }
 
@@ -130,7 +134,8 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
 		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
 		" mem_free=%llu deferred=%llu deferred_full=%llu"
-		" deferred_moved=%llu",
+		" deferred_moved=%llu sample_faults=%llu cold_found=%llu"
+		" demoted=%llu demote_fail=%llu",
 		(unsigned long long)t_ms, (unsigned long long)acc,
 		(unsigned long long)s.faults,
 		(unsigned long long)s.faults_write,
@@ -153,7 +158,11 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.mem_free,
 		(unsigned long long)s.deferred,
 		(unsigned long long)s.deferred_full,
-		(unsigned long long)s.deferred_moved);
+		(unsigned long long)s.deferred_moved,
+		(unsigned long long)s.sample_faults,
+		(unsigned long long)s.cold_found,
+		(unsigned long long)s.demoted,
+		(unsigned long long)s.demote_fail);
 	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
 		size_t k = off + 3;
 

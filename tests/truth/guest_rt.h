@@ -23,6 +23,8 @@ struct grt_opts {
 	int defer_shift;	/* tprt_cfg.defer_shift; -1: the default */
 	unsigned int batch;	/* tprt_cfg.batch; 0: the default */
 	const char *clock;	/* "cpu", "wall"; NULL: the default */
+	int victims;		/* TPRT_F_VICTIMS */
+	int sample_shift;	/* tprt_cfg.sample_shift; -1: the default */
 };
 
 /* Start the runtime over the workload's @nvma VMAs (VMA v: @pages[v]

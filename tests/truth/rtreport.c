@@ -278,6 +278,7 @@ static void load_run(struct run *r)
 			r->rt_cold = kv(line, "v_refuse_cold", 0);
 			r->rt_nospace = kv(line, "v_refuse_nospace", 0);
 			r->rt_deferred_moved = kv(line, "deferred_moved", 0);
+			r->rt_demoted = kv(line, "demoted", 0);
 			continue;
 		}
 		if (strncmp(line, "TRUTH sample ", 13) || r->n == MAX_SAMPLES)
@@ -287,10 +288,13 @@ static void load_run(struct run *r)
 		s->acc = kv(line, "acc", 0);
 		demo = kv(line, "pgdemote_kswapd", 0) +
 		       kv(line, "pgdemote_direct", 0);
-		if (r->source[0])
+		/* The runtime's own demotions (victims) are migrations too. */
+		if (r->source[0]) {
+			demo += r->rt_demoted;
 			promo = kv(line, "pgmigrate_success", 0) - demo;
-		else
+		} else {
 			promo = kv(line, "pgpromote_success", 0);
+		}
 		faults = r->source[0] ? r->faults :
 			 kv(line, "numa_hint_faults", 0);
 		if (!have_base) {
@@ -528,6 +532,9 @@ static void write_table(FILE *f, const char *svg_ref)
 				r->rt_deferred_moved, r->rt_cold,
 				r->rt_nospace, r->rt_nudges,
 				r->rt_queue_full);
+		if (r->rt_demoted > 0)
+			fprintf(f, ", %.0f demoted itself (cold blocks)",
+				r->rt_demoted);
 		fprintf(f, ".\n");
 	}
 	write_rounds(f);

@@ -17,7 +17,9 @@
 # decides), cpu or wall (the latency clock), ring (latencies from the scan
 # ring), bN (blocks of N pages), free (the runtime's threads on every CPU),
 # nodefer (drop the pages refused for want of room), dN (defer those
-# within the hot threshold / 2^N), qN (move_pages(2) batches of N pages).
+# within the hot threshold / 2^N), qN (move_pages(2) batches of N pages),
+# victims (the runtime demotes the cold blocks it found itself), sN (with
+# it, one fast block in 2^N sampled a sweep).
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -120,6 +122,8 @@ while [ $i -le "$runs" ]; do
 				cpu|wall) extra="$extra --rt-clock $o" ;;
 				ring) extra="$extra --rt-ring" ;;
 				nodefer) extra="$extra --rt-no-defer" ;;
+				victims) extra="$extra --rt-victims" ;;
+				s[0-9]*) extra="$extra --rt-sample-shift ${o#s}" ;;
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
 				free) extra="$extra --rt-cpus-all" ;;
