@@ -30,7 +30,8 @@ static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
 	(void)st;
 	if (!ok)
-		print_error("selftest/limiter.h:%d: FAILED: %s\n", line, name);
+		print_error("selftest/limiter{,_bucket,_window}.h:%d: FAILED: %s\n",
+			    line, name);
 }
 
 static void test_selftest_vectors(void **state)

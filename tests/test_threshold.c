@@ -26,8 +26,8 @@ static void st_report(struct tp_st *st, bool ok, const char *name, int line)
 {
 	(void)st;
 	if (!ok)
-		print_error("selftest/threshold.h:%d: FAILED: %s\n", line,
-			    name);
+		print_error("selftest/threshold{,_period,_ref}.h:%d: FAILED: %s\n",
+			    line, name);
 }
 
 static void test_selftest_vectors(void **state)

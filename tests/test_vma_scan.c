@@ -2,10 +2,11 @@
 /*
  * CMocka tests: VMA scan rate limiter (the 2023 disjoint-VMA RFC's
  * countdown and Linux 6.7+ vma_is_accessed()). The vectors shared with the
- * kernel self-test are in selftest/vma_scan.h; this file adds per-rule tests
- * with diagnostics for the profile, the per-VMA rate limit and the RFC's
- * countdown (its truncation bug against its own formula);
- * test_vma_scan_filters.c has the filters and the disjoint-VMA scenario.
+ * kernel self-test are in selftest/vma_scan.h and selftest/vma_scenarios.h
+ * (the scripted verdicts); this file adds per-rule tests with diagnostics
+ * for the profile, the per-VMA rate limit and the RFC's countdown (its
+ * truncation bug against its own formula); test_vma_scan_filters.c has the
+ * filters and the disjoint-VMA scenario.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,7 +18,7 @@
 #include <cmocka.h>
 
 #include <tierpol/vma_scan.h>
-#define ST_VECTORS	"selftest/vma_scan.h"
+#define ST_VECTORS	"selftest/vma_{scan,scenarios}.h"
 #include "st_cmocka.h"
 #include "selftest/vma_scan.h"
 

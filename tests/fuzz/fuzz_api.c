@@ -45,6 +45,7 @@
 #include <tierpol/tierpol.h>
 #include "fuzz_api.h"
 #include "fuzz_api_rate.h"
+#include "fuzz_api_policy.h"
 
 /* ---- scan ring ----------------------------------------------------------- */
 

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Self-test vectors of the per-second windows, the 2020 RFC's (the
+ * limit-th page admitted) and Linux 6.1's (refused): refused requests
+ * counted, openers above the limit, the burst ignored, rate 0, the per-CPU
+ * slots' late pages, and windows across the tick counter's wraps. Uses the
+ * helpers of limiter.h; tp_st_limiter() runs tp_st_limiter_window().
+ * Public API only, no libc, no 64-bit division, small stack frames.
+ */
+#ifndef _TIERPOL_SELFTEST_LIMITER_WINDOW_H
+#define _TIERPOL_SELFTEST_LIMITER_WINDOW_H
+
+#include "limiter.h"
+
+/* ---- the window variants ------------------------------------------------- */
+
+static struct tp_limiter_cpu tp_st_lim_slot[2];
+
+struct tp_st_lim_win {
+	const char *name;
+	u32 variant;
+	u64 limit;
+	u64 burst;
+	/* requests at t = 0 (the window init opened), then at t = 1001 */
+	u8 n0[8];
+	u8 ok0;		/* bit i: request i admitted */
+	u8 n1[8];
+	u8 ok1;
+};
+
+static const struct tp_st_lim_win tp_st_lim_win_rows[] = {
+	/* the RFC: the limit-th page is admitted, the next refused */
+	{ "rfc2020: 5 singles of 5, the 6th refused", 1, 5, 0,
+	  { 1, 1, 1, 1, 1, 1, 1 }, 0x1f,
+	  /* a new window: the opener is free, then 5 more */
+	  { 1, 1, 1, 1, 1, 1, 1 }, 0x3f },
+	/* Linux 6.1: the limit-th page is refused */
+	{ "linux61: 4 singles of 5, the 5th refused", 2, 5, 0,
+	  { 1, 1, 1, 1, 1, 1, 1 }, 0x0f,
+	  { 1, 1, 1, 1, 1, 1, 1 }, 0x1f },
+	/* refused requests still count */
+	{ "rfc2020: refused requests count", 1, 10, 0,
+	  { 8, 5, 1, 1 }, 0x01,
+	  { 3, 8, 5, 1 }, 0x03 },
+	{ "linux61: refused requests count", 2, 10, 0,
+	  { 8, 5, 1, 1 }, 0x01,
+	  { 3, 8, 5, 1 }, 0x03 },
+	/* an opener larger than the limit is admitted, limit + n_max */
+	{ "rfc2020: opener above the limit", 1, 5, 0,
+	  { 5, 1 }, 0x01,
+	  { 7, 5, 1 }, 0x03 },
+	{ "linux61: opener above the limit", 2, 5, 0,
+	  { 4, 1 }, 0x01,
+	  { 7, 4, 1 }, 0x03 },
+	/* the burst is ignored */
+	{ "rfc2020: burst ignored", 1, 6, 2, { 3, 3, 1 }, 0x03, { 1, 3, 3 },
+	  0x07 },
+	/* rate 0 refuses every page, openers included */
+	{ "rfc2020: rate 0 refuses all", 1, 0, 0, { 1, 1 }, 0x00, { 1, 1 },
+	  0x00 },
+	{ "linux61: rate 0 refuses all", 2, 0, 0, { 1, 1 }, 0x00, { 1, 1 },
+	  0x00 },
+};
+
+/* Requests @n[i] at @now from slot @slot[i] (-1: none); bit i of @want. */
+static bool tp_st_lim_win_run(struct tp_limiter *l, const u8 *n,
+			      const signed char *slot, u8 want, u64 now)
+{
+	struct tp_limiter_cpu *cpu;
+	unsigned int i;
+	bool got;
+
+	for (i = 0; i < 8 && n[i]; i++) {
+		cpu = slot && slot[i] >= 0 ? &tp_st_lim_slot[slot[i]] : NULL;
+		got = tp_limiter_consume(l, cpu, n[i], now);
+		if (got != !!(want & (1U << i)))
+			return false;
+	}
+	return true;
+}
+
+static void tp_st_lim_check_windows(struct tp_st *st)
+{
+	const struct tp_st_lim_win *r;
+	struct tp_limiter *l = &tp_st_lim_obj;
+	struct tp_limiter_cfg c;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_lim_win_rows); i++) {
+		r = &tp_st_lim_win_rows[i];
+		tp_st_lim_cfg(&c, r->variant, 1000, r->limit, r->burst);
+		ok = !tp_limiter_init(l, &c, 0);
+		ok = ok && tp_st_lim_win_run(l, r->n0, NULL, r->ok0, 0);
+		/* one second later exactly: the same window, all refused */
+		ok = ok && (!r->limit || !tp_limiter_consume(l, NULL, 1, 1000));
+		ok = ok && tp_st_lim_win_run(l, r->n1, NULL, r->ok1, 1001);
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/*
+ * Per-CPU counting: a slot adds its pages to the shared count once 4 are
+ * pending, so each slot may add up to 3 admitted pages late: a window
+ * admits at most limit + C x (batch - 1) + n.
+ */
+struct tp_st_lim_batch {
+	const char *name;
+	u32 variant;
+	u32 batch;
+	u8 n[8];
+	signed char slot[8];
+	u8 ok;
+	u64 avail;	/* what the shared count leaves after the requests */
+};
+
+static const struct tp_st_lim_batch tp_st_lim_batch_rows[] = {
+	{ "batch 0: every page counted at once", 2, 0,
+	  { 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0, 0 }, 0x0f, 0 },
+	{ "batch 1: every page counted at once", 2, 1,
+	  { 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0, 0 }, 0x0f, 0 },
+	{ "no slot: every page counted at once", 2, 4,
+	  { 1, 1, 1, 1, 1, 1 }, { -1, -1, -1, -1, -1, -1 }, 0x0f, 0 },
+	/* 4 folded at the 4th, 3 pending: 7 = limit - 1 + 3 */
+	{ "batch 4, one slot: 3 pages late", 2, 4,
+	  { 1, 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0, 0, 0, 0 }, 0x7f, 0 },
+	{ "batch 4, one slot, rfc2020: 3 pages late", 1, 4,
+	  { 1, 1, 1, 1, 1, 1, 1, 1 }, { 0, 0, 0, 0, 0, 0, 0, 0 }, 0x7f, 0 },
+	/* a request of the batch folds at once */
+	{ "batch 4: a request of 4 folds", 2, 4,
+	  { 4, 1, 4 }, { 0, 0, 0 }, 0x03, 0 },
+	/* 4 + 3 + 3: 10 of a limit of 5, the bound is 5 + 2 x 3 + 1 */
+	{ "batch 4, two slots: 6 pages late", 2, 4,
+	  { 4, 1, 1, 1, 3, 1, 1 }, { 0, 0, 0, 0, 1, 1, 0 }, 0x1f, 0 },
+	/* pending pages do not show in the shared count */
+	{ "batch 4, two slots: pending not counted", 2, 4,
+	  { 3, 3 }, { 0, 1 }, 0x03, 5 },
+};
+
+static void tp_st_lim_check_batch(struct tp_st *st)
+{
+	const struct tp_st_lim_batch *r;
+	struct tp_limiter *l = &tp_st_lim_obj;
+	struct tp_limiter_cfg c;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_lim_batch_rows); i++) {
+		r = &tp_st_lim_batch_rows[i];
+		tp_st_lim_fill(tp_st_lim_slot, sizeof(tp_st_lim_slot), 0);
+		tp_st_lim_cfg(&c, r->variant, 1000, 5, 0);
+		c.cand_batch = r->batch;
+		ok = !tp_limiter_init(l, &c, 0);
+		ok = ok && tp_st_lim_win_run(l, r->n, r->slot, r->ok, 0);
+		ok = ok && tp_limiter_available(l, 0) == r->avail;
+		/* the next window opens whatever is pending */
+		ok = ok && tp_limiter_consume(l, &tp_st_lim_slot[0], 1, 1001);
+		ok = ok && tp_limiter_busy(&tp_st_lim_slot[0]) == 0 &&
+		     tp_limiter_busy(&tp_st_lim_slot[1]) == 0;
+		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/* Windows across the 2^32 and 2^64 boundaries of the tick counter. */
+static void tp_st_lim_check_window_wrap(struct tp_st *st)
+{
+	static const u64 starts[] = { (1ULL << 32) - 500, ~0ULL - 499,
+				      (1ULL << 63) - 500 };
+	struct tp_limiter *l = &tp_st_lim_obj;
+	struct tp_limiter_cfg c;
+	unsigned int i;
+	u64 s;
+	bool ok;
+
+	for (i = 0; i < TP_ST_ARRAY_SIZE(starts); i++) {
+		s = starts[i];
+		tp_st_lim_cfg(&c, TP_LIMITER_WINDOW_LINUX61, 1000, 3, 0);
+		ok = !tp_limiter_init(l, &c, s);
+		ok = ok && tp_limiter_consume(l, NULL, 2, s);
+		ok = ok && !tp_limiter_consume(l, NULL, 1, s + 1000);
+		/* more than one second: the opener, then 2 more */
+		ok = ok && tp_limiter_consume(l, NULL, 1, s + 1001);
+		ok = ok && tp_limiter_consume(l, NULL, 2, s + 1500);
+		ok = ok && !tp_limiter_consume(l, NULL, 1, s + 2001);
+		ok = ok && tp_limiter_consume(l, NULL, 1, s + 2002);
+		TP_ST_CHECK(st, ok, "window across a tick-counter boundary");
+	}
+}
+
+/**
+ * tp_st_limiter_window() - run the windows' vectors
+ * @st: the run
+ *
+ * Return: the number of failed cases this call added.
+ */
+static int tp_st_limiter_window(struct tp_st *st)
+{
+	unsigned int failed = st->failed;
+
+	tp_st_lim_check_windows(st);
+	tp_st_lim_check_batch(st);
+	tp_st_lim_check_window_wrap(st);
+	return st->failed - failed;
+}
+
+#endif /* _TIERPOL_SELFTEST_LIMITER_WINDOW_H */
