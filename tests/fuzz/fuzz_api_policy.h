@@ -27,12 +27,6 @@ static struct {
 	struct epoch ep;
 } pm;
 
-/*
- * Every error the header documents for @c. Either is accepted when both
- * apply: tp_policy_init() checks the rate's range before the limiter's and
- * the threshold's variants, and tp_policy_tune() the clock last, against
- * docs/BAD_INPUT.md's "-EINVAL wins" (reported).
- */
 /* The reference threshold: in ticks, or in faults (TP_POL_LAT_FAULTS). */
 static u64 policy_ref(const struct tp_policy_cfg *c)
 {
@@ -42,6 +36,12 @@ static u64 policy_ref(const struct tp_policy_cfg *c)
 	return ms_to_ticks(c->hot_threshold_ms, c->tps);
 }
 
+/*
+ * Every error the header documents for @c. Either is accepted when both
+ * apply: tp_policy_init() checks the rate's range before the limiter's and
+ * the threshold's variants, and tp_policy_tune() the clock last, against
+ * docs/BAD_INPUT.md's "-EINVAL wins" (reported).
+ */
 static bool policy_expect(const struct tp_policy_cfg *c, bool tune, int ret,
 			  struct tp_limiter_set *lim)
 {
