@@ -212,7 +212,9 @@ int tprt_init(const struct tprt_cfg *cfg)
 	rt->hooks = next_hooks;
 	rt->uffd = -1;
 	atomic_store(&rt->slow_node, -1);
-	rt->cold_ns = (uint64_t)cfg->hot_threshold_ms * TPRT_NS_PER_MS;
+	/* A block's age times its pages: a page's latency (tprt_victim.c). */
+	rt->cold_ns = (uint64_t)cfg->hot_threshold_ms * TPRT_NS_PER_MS /
+		      cfg->block_pages;
 	rt->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	rt->page_shift = (unsigned int)__builtin_ctzl(rt->page_size);
 	rt->fast_node = cfg->fast_node >= 0 ? cfg->fast_node : top_tier_node();

@@ -14,8 +14,13 @@
  *   2^sample_shift (each sweep a different share of the blocks). A sample
  *   takes no scan budget and its fault decides nothing: the handler
  *   restores it and counts it (sample_faults).
- * - A sample still protected hot_threshold_ms after the scanner protected
- *   it (its stamp, on the latency clock) is a victim. At the block's next
+ * - A sample still protected hot_threshold_ms / block_pages after the
+ *   scanner protected it (its stamp, on the latency clock) is a victim:
+ *   the first of n pages of equal rate is touched n times sooner than
+ *   one of them, so the block's age times its pages estimates a page's
+ *   latency, as the handler's TPRT_DECIDE_PAGE does for a block's other
+ *   pages, and none of the victim's pages is estimated within the hot
+ *   threshold. At the block's next
  *   visit, a sample still protected was not touched for a whole sweep: it
  *   is cold, and stays protected (a sample again) every sweep until it is
  *   touched. A block with a slow page, a pinned one, or one touched since
@@ -25,11 +30,9 @@
  *   call stopped, to the slow node a page was last seen on, as many pages
  *   as the room wanted; a nudge makes what they do not cover.
  *
- * None of a victim's pages was touched for at least the hot threshold,
- * while every page the exchange promotes was touched within it (on its
- * own, or as the block of one that was). So a page demoted this way is
- * colder than one it makes room for, which kswapd's choice does not
- * promise.
+ * On the same estimate, every page the exchange promotes was touched
+ * within the hot threshold and no page it demotes was: the demoted page
+ * is the colder one, which kswapd's choice does not promise.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -3,7 +3,7 @@
  * CMocka tests of the tierpol runtime's victims (TPRT_F_VICTIMS,
  * examples/runtime/tprt_victim.c): the fast node's blocks sampled by the
  * scanner, a sample untouched for a sweep found cold (or for the hot
- * threshold, a victim already), cold blocks demoted
+ * threshold over its pages, a victim already), cold blocks demoted
  * by the migrator, and what is never demoted (a touched block, a pinned
  * one, with no slow node known). One NUMA node is enough (helpers.h): the
  * demotions go through a seam that records them.
@@ -238,22 +238,25 @@ static void test_demote_age(void **state)
 	p = m;
 	tprt_scan_now();
 	assert_int_equal(p[40 * 16 * PG], (char)(40 * 16));	/* block 40 */
-	/* Untouched for less than the hot threshold (1 s): not yet. */
-	atomic_fetch_add(&fake_ns, 999 * TPRT_NS_PER_MS);
+	/*
+	 * Untouched for less than the hot threshold (1 s) over the block's
+	 * 16 pages (62.5 ms): not yet.
+	 */
+	atomic_fetch_add(&fake_ns, 62 * TPRT_NS_PER_MS);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 64), 0);
 	assert_int_equal(mv_calls, 0);
 	/*
-	 * For the threshold (the stamps count 65.5 us buckets, so a little
+	 * For that long (the stamps count 65.5 us buckets, so a little
 	 * over it): a victim before the sweep ends.
 	 */
-	atomic_fetch_add(&fake_ns, 2 * TPRT_NS_PER_MS);
+	atomic_fetch_add(&fake_ns, 1 * TPRT_NS_PER_MS);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 8192), 31 * 16);
 	assert_int_equal(mv_n, 31 * 16);
 	assert_true(mv_page[8 * 16] == (uintptr_t)m + 41 * 16 * PG);
 	/* A block protected again restarts its age. */
 	mv_reset();
 	tprt_scan_now();
-	atomic_fetch_add(&fake_ns, 500 * TPRT_NS_PER_MS);
+	atomic_fetch_add(&fake_ns, 50 * TPRT_NS_PER_MS);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 8192), 0);
 	vt_teardown(m);
 }
