@@ -241,7 +241,8 @@ enum tprt_move_fail {
  * @pins: pages pinned now (tprt_pin())
  * @sample_faults: hint faults on fast-node blocks protected as samples
  *	(%TPRT_F_VICTIMS); counted in @faults too, decide nothing
- * @cold_found: fast-node blocks found untouched for a sweep (each time)
+ * @victims_found: fast-node samples found untouched for
+ *	@hot_threshold_ms / @block_pages (%TPRT_F_VICTIMS; each time)
  * @demoted: pages of cold blocks move_pages(2) put on the slow node
  * @demote_calls: move_pages(2) calls that demoted
  * @demote_fail: pages of cold blocks not moved
@@ -285,7 +286,7 @@ struct tprt_stats {
 	uint64_t mem_free;
 	uint64_t pins;
 	uint64_t sample_faults;
-	uint64_t cold_found;
+	uint64_t victims_found;
 	uint64_t demoted;
 	uint64_t demote_calls;
 	uint64_t demote_fail;

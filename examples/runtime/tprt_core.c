@@ -577,7 +577,7 @@ void tprt_stats(struct tprt_stats *s)
 	tprt_mem_read(rt, &m);
 	s->mem_free = m.free;
 	s->pins = LD(rt->pins);
-	s->cold_found = LD(rt->cold_found);
+	s->victims_found = LD(rt->victims_found);
 	s->demoted = LD(rt->demoted);
 	s->demote_calls = LD(rt->demote_calls);
 	s->demote_fail = LD(rt->demote_fail);

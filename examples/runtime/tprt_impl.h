@@ -48,11 +48,15 @@ enum {
 #define TPRT_BLK_FRESH		0x2U	/* newly protected: stamp it */
 /* A fast-node block protected to see whether it is used (TPRT_F_VICTIMS). */
 #define TPRT_BLK_SAMPLE		0x4U
-/* A sample found untouched for a sweep: a block to demote. */
-#define TPRT_BLK_COLD		0x8U
 /* What a restore clears. */
 #define TPRT_BLK_STATE		(TPRT_BLK_PROT | TPRT_BLK_FRESH | \
-				 TPRT_BLK_SAMPLE | TPRT_BLK_COLD)
+				 TPRT_BLK_SAMPLE)
+/*
+ * A sample found untouched for cold_ns: a block to demote. A measurement,
+ * so a later touch (a restore) keeps it; the scanner clears it when it
+ * samples the block again or the block leaves the fast node.
+ */
+#define TPRT_BLK_VICTIM		0x8U
 
 /**
  * struct tprt_region - one registered region
@@ -256,7 +260,7 @@ struct tprt_rt {
 	_Atomic uint64_t scan_query_ns;
 	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
 	_Atomic uint64_t nudges, nudge_pages, pins;
-	_Atomic uint64_t cold_found, demoted, demote_calls, demote_fail;
+	_Atomic uint64_t victims_found, demoted, demote_calls, demote_fail;
 
 	struct tprt_hooks hooks;
 	struct tprt_slot slot[TPRT_MAX_SLOTS];
@@ -336,6 +340,8 @@ void tprt_make_room(struct tprt_rt *rt, uint64_t now);
 /* ---- tprt_victim.c: cold fast-node blocks (TPRT_F_VICTIMS) ---- */
 bool tprt_victim_mark(struct tprt_rt *rt, struct tprt_region *r, uint64_t b,
 		      bool fast);
+uint64_t tprt_victim_check(struct tprt_rt *rt);
+void tprt_victim_after_pass(struct tprt_rt *rt);
 uint64_t tprt_victim_demote(struct tprt_rt *rt, uint64_t want);
 uint64_t tprt_victim_room(const struct tprt_mem *m, uint64_t target);
 

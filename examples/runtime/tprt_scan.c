@@ -459,6 +459,8 @@ static void *scanner_main(void *arg)
 			rt->next_scan = now + rt->period_ms * TPRT_NS_PER_MS;
 			pthread_mutex_unlock(&rt->scan_lock);
 			tprt_scan_pass(rt);
+			if (rt->cfg.flags & TPRT_F_VICTIMS)
+				tprt_victim_after_pass(rt);
 			pthread_mutex_lock(&rt->scan_lock);
 			rt->node_stamp += rt->cfg.scan_cost_factor *
 					  (thread_cpu_ns() - cpu);

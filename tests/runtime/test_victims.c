@@ -2,8 +2,8 @@
 /*
  * CMocka tests of the tierpol runtime's victims (TPRT_F_VICTIMS,
  * examples/runtime/tprt_victim.c): the fast node's blocks sampled by the
- * scanner, a sample untouched for a sweep found cold (or for the hot
- * threshold over its pages, a victim already), cold blocks demoted
+ * scanner, a sample untouched for the hot threshold over its pages (or
+ * for a sweep) marked a victim, victims demoted
  * by the migrator, and what is never demoted (a touched block, a pinned
  * one, with no slow node known). One NUMA node is enough (helpers.h): the
  * demotions go through a seam that records them.
@@ -50,7 +50,8 @@ static uint8_t blk(uint64_t b)
 	return atomic_load(&tprt_rt->region[0].blk[b]);
 }
 
-#define COLD	(TPRT_BLK_PROT | TPRT_BLK_SAMPLE | TPRT_BLK_COLD)
+#define SAMPLE	(TPRT_BLK_PROT | TPRT_BLK_SAMPLE)
+#define VICTIM	(TPRT_BLK_PROT | TPRT_BLK_SAMPLE | TPRT_BLK_VICTIM)
 
 /*
  * 1024 pages, chunk 0 on the slow node, chunk 1 (blocks 32..63) on the
@@ -91,10 +92,10 @@ static void test_samples(void **state)
 	/* The samples take no scan budget: the 32 slow blocks count. */
 	assert_int_equal(tprt_scan_now(), 32);
 	for (b = 0; b < 32; b++)
-		assert_int_equal(blk(b) & (TPRT_BLK_SAMPLE | TPRT_BLK_COLD), 0);
+		assert_int_equal(blk(b) & (TPRT_BLK_SAMPLE | TPRT_BLK_VICTIM),
+				 0);
 	for (b = 32; b < 64; b++)
-		assert_int_equal(blk(b) & COLD,
-				 TPRT_BLK_PROT | TPRT_BLK_SAMPLE);
+		assert_int_equal(blk(b) & VICTIM, SAMPLE);
 	/* The whole range is protected in one run: one VMA. */
 	assert_int_equal(count_vmas(m, 1024 * PG), 1);
 	assert_int_equal(atomic_load(&tprt_rt->slow_node), 1);
@@ -113,22 +114,32 @@ static void test_samples(void **state)
 	tprt_stats(&s);
 	assert_int_equal(s.faults, 1);
 
-	/* The next sweep: every sample but block 40 stayed untouched. */
+	/*
+	 * The next sweep: every sample but block 40 stayed untouched for a
+	 * sweep: victims, and samples again. Block 40 is sampled anew.
+	 */
 	tprt_scan_now();
 	tprt_stats(&s);
-	assert_int_equal(s.cold_found, 31);
+	assert_int_equal(s.victims_found, 31);
 	for (b = 32; b < 64; b++)
-		assert_int_equal(blk(b) & COLD, b == 40 ?
-				 TPRT_BLK_PROT | TPRT_BLK_SAMPLE : COLD);
-	/* A cold block touched is no longer cold, nor at the next sweep. */
+		assert_int_equal(blk(b) & VICTIM, b == 40 ? SAMPLE : VICTIM);
+	/* A victim touched keeps its mark (a measurement), not its sample. */
 	assert_int_equal(p[48 * 16 * PG], (char)(48 * 16));
-	assert_int_equal(blk(48), 0);
+	assert_int_equal(blk(48), TPRT_BLK_VICTIM);
+	/* Sampled again, it is measured again: the mark goes. */
 	tprt_scan_now();
 	tprt_stats(&s);
 	assert_int_equal(s.sample_faults, 2);
-	assert_int_equal(s.cold_found, 31 + 31);	/* 40 and 48 not */
-	assert_int_equal(blk(48) & COLD, TPRT_BLK_PROT | TPRT_BLK_SAMPLE);
-	assert_int_equal(blk(40) & COLD, COLD);
+	assert_int_equal(s.victims_found, 31 + 1);	/* block 40 now */
+	assert_int_equal(blk(48) & VICTIM, SAMPLE);
+	assert_int_equal(blk(40) & VICTIM, VICTIM);
+	/* A block that gets a slow page is no longer a sample nor a victim. */
+	fast_lo = (uintptr_t)m + 41 * 16 * PG + PG;
+	tprt_scan_now();
+	assert_int_equal(blk(41) & (TPRT_BLK_SAMPLE | TPRT_BLK_VICTIM), 0);
+	assert_int_equal(blk(41) & TPRT_BLK_PROT, TPRT_BLK_PROT);
+	assert_int_equal(blk(40) & TPRT_BLK_VICTIM, 0);
+	assert_int_equal(blk(42) & VICTIM, VICTIM);
 	vt_teardown(m);
 }
 
@@ -144,27 +155,29 @@ static void test_sample_shift(void **state)
 	tprt_scan_now();
 	/* One fast block in four, (b + sweep) % 4 == 0; the slow ones all. */
 	for (b = 32; b < 64; b++)
-		assert_int_equal(!!(blk(b) & TPRT_BLK_PROT),
-				 (b + seq) % 4 == 0);
-	/* Next sweep: those are cold (and stay samples), another quarter. */
+		assert_int_equal(blk(b) & VICTIM,
+				 (b + seq) % 4 == 0 ? SAMPLE : 0);
+	/* Next sweep: those are victims (and samples), another quarter. */
 	seq = atomic_load(&tprt_rt->seq);
 	tprt_scan_now();
 	tprt_stats(&s);
-	assert_int_equal(s.cold_found, 8);
+	assert_int_equal(s.victims_found, 8);
 	for (b = 32; b < 64; b++) {
 		bool was = (b + seq - 1) % 4 == 0, now = (b + seq) % 4 == 0;
 
-		assert_int_equal(!!(blk(b) & TPRT_BLK_PROT), was || now);
-		assert_int_equal(!!(blk(b) & TPRT_BLK_COLD), was);
+		assert_int_equal(blk(b) & VICTIM, was ? VICTIM :
+				 now ? SAMPLE : 0);
 	}
 	vt_teardown(m);
 
-	/* Without the flag no fast block is protected, none is cold. */
+	/* Without the flag no fast block is protected, none is a victim. */
 	m = vt_setup(0, 0);
 	assert_int_equal(tprt_scan_now(), 32);
 	tprt_scan_now();
+	atomic_fetch_add(&fake_ns, 10 * TPRT_NS_PER_SEC);
+	assert_int_equal(tprt_victim_check(tprt_rt), 0);
 	tprt_stats(&s);
-	assert_int_equal(s.cold_found, 0);
+	assert_int_equal(s.victims_found, 0);
 	for (b = 32; b < 64; b++)
 		assert_int_equal(blk(b), 0);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 64), 0);
@@ -183,15 +196,15 @@ static void test_demote(void **state)
 	m = vt_setup(TPRT_F_VICTIMS, 0);
 	p = m;
 	tprt_scan_now();
-	/* Nothing is cold yet: nothing to demote. */
+	/* Nothing is a victim yet: nothing to demote. */
 	assert_int_equal(tprt_victim_demote(tprt_rt, 64), 0);
 	assert_int_equal(mv_calls, 0);
 	assert_int_equal(p[40 * 16 * PG], (char)(40 * 16));	/* block 40 */
-	tprt_scan_now();				/* 31 cold */
-	/* A pinned block is open, so not cold: never demoted. */
+	tprt_scan_now();				/* 31 victims */
+	/* A pinned victim is open, keeps its mark, and is not demoted. */
 	assert_int_equal(tprt_pin(m + 33 * 16 * PG, PG), 0);
-	assert_int_equal(blk(33), 0);
-	/* 40 pages wanted: whole blocks, the first cold ones in order. */
+	assert_int_equal(blk(33), TPRT_BLK_VICTIM);
+	/* 40 pages wanted: whole blocks, the first victims in order. */
 	assert_int_equal(tprt_victim_demote(tprt_rt, 40), 48);
 	assert_int_equal(mv_calls, 1);
 	assert_int_equal(mv_n, 48);
@@ -201,7 +214,7 @@ static void test_demote(void **state)
 		assert_true(mv_page[i] == (uintptr_t)m + (b * 16 + i % 16) * PG);
 		assert_int_equal(mv_node[i], 1);	/* the slow node seen */
 	}
-	/* Claimed and restored: open, no longer cold. */
+	/* Claimed and restored: open, no longer victims. */
 	assert_int_equal(blk(32), 0);
 	assert_int_equal(blk(35), 0);
 	p[32 * 16 * PG] = 1;
@@ -223,13 +236,17 @@ static void test_demote(void **state)
 	mv_reset();
 	assert_int_equal(tprt_victim_demote(tprt_rt, 8192), 0);
 	assert_int_equal(mv_calls, 0);
-	assert_int_equal(blk(33), 0);
+	/* Unpinned, the open victim goes as it is (no restore needed). */
 	assert_int_equal(tprt_unpin(m + 33 * 16 * PG, PG), 0);
+	assert_int_equal(tprt_victim_demote(tprt_rt, 8192), 16);
+	assert_true(mv_page[0] == (uintptr_t)m + 33 * 16 * PG);
+	assert_int_equal(blk(33), 0);
 	vt_teardown(m);
 }
 
 static void test_demote_age(void **state)
 {
+	struct tprt_stats s;
 	volatile char *p;
 	char *m;
 
@@ -243,20 +260,30 @@ static void test_demote_age(void **state)
 	 * 16 pages (62.5 ms): not yet.
 	 */
 	atomic_fetch_add(&fake_ns, 62 * TPRT_NS_PER_MS);
+	assert_int_equal(tprt_victim_check(tprt_rt), 0);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 64), 0);
 	assert_int_equal(mv_calls, 0);
 	/*
 	 * For that long (the stamps count 65.5 us buckets, so a little
-	 * over it): a victim before the sweep ends.
+	 * over it): victims before the sweep ends, once each.
 	 */
 	atomic_fetch_add(&fake_ns, 1 * TPRT_NS_PER_MS);
+	assert_int_equal(tprt_victim_check(tprt_rt), 31);
+	assert_int_equal(tprt_victim_check(tprt_rt), 0);
+	tprt_stats(&s);
+	assert_int_equal(s.victims_found, 31);
+	assert_int_equal(blk(41) & VICTIM, VICTIM);
+	/* Touched since, block 41 is still a victim: the mark was measured. */
+	assert_int_equal(p[41 * 16 * PG], (char)(41 * 16));
+	assert_int_equal(blk(41), TPRT_BLK_VICTIM);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 8192), 31 * 16);
 	assert_int_equal(mv_n, 31 * 16);
 	assert_true(mv_page[8 * 16] == (uintptr_t)m + 41 * 16 * PG);
-	/* A block protected again restarts its age. */
+	/* Sampled again, a block's age starts again. */
 	mv_reset();
 	tprt_scan_now();
 	atomic_fetch_add(&fake_ns, 50 * TPRT_NS_PER_MS);
+	assert_int_equal(tprt_victim_check(tprt_rt), 0);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 8192), 0);
 	vt_teardown(m);
 }
@@ -269,7 +296,7 @@ static void test_demote_fail(void **state)
 	(void)state;
 	m = vt_setup(TPRT_F_VICTIMS, 0);
 	tprt_scan_now();
-	tprt_scan_now();			/* blocks 32..63 cold */
+	tprt_scan_now();			/* blocks 32..63 victims */
 	/* A page the kernel would not move (busy): counted, not demoted. */
 	mv_status = -EBUSY;
 	assert_int_equal(tprt_victim_demote(tprt_rt, 16), 0);
@@ -286,7 +313,7 @@ static void test_demote_fail(void **state)
 	atomic_store(&tprt_rt->slow_node, -1);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 64), 0);
 	assert_int_equal(mv_calls, 0);
-	assert_int_equal(blk(40) & COLD, COLD);
+	assert_int_equal(blk(40) & VICTIM, VICTIM);
 	/* Nothing wanted: nothing done. */
 	atomic_store(&tprt_rt->slow_node, 1);
 	assert_int_equal(tprt_victim_demote(tprt_rt, 0), 0);

@@ -134,7 +134,7 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
 		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
 		" mem_free=%llu deferred=%llu deferred_full=%llu"
-		" deferred_moved=%llu sample_faults=%llu cold_found=%llu"
+		" deferred_moved=%llu sample_faults=%llu victims_found=%llu"
 		" demoted=%llu demote_fail=%llu",
 		(unsigned long long)t_ms, (unsigned long long)acc,
 		(unsigned long long)s.faults,
@@ -160,7 +160,7 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.deferred_full,
 		(unsigned long long)s.deferred_moved,
 		(unsigned long long)s.sample_faults,
-		(unsigned long long)s.cold_found,
+		(unsigned long long)s.victims_found,
 		(unsigned long long)s.demoted,
 		(unsigned long long)s.demote_fail);
 	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
