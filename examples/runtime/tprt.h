@@ -62,11 +62,10 @@ enum tprt_source {
 #define TPRT_F_NO_DEFER		0x10U
 /**
  * choose the pages to demote: the scanner also protects some of the fast
- * node's blocks (one in 2^&struct tprt_cfg.sample_shift a sweep, and every
- * block found cold), a block not touched for @hot_threshold_ms /
- * @block_pages since is a victim (its age times its pages estimates a
- * page's latency), and when promotions are refused for want of room the
- * migrator
+ * node's blocks as samples (one in 2^&struct tprt_cfg.sample_shift a
+ * sweep), marks those still untouched @hot_threshold_ms / @block_pages
+ * later as victims (a block's age times its pages estimates a page's
+ * latency), and when promotions are refused for want of room the migrator
  * moves victims to the slow node itself before it wakes kswapd
  * (docs/RUNTIME.md, "Victims")
  */
