@@ -215,6 +215,8 @@ enum tprt_move_fail {
  * @restore_fail: restores that failed every way (the fault was chained)
  * @verdict: decisions by &enum tprt_verdict (a fault makes one, or two
  *	with %TPRT_DECIDE_PAGE: its page, the block's other slow pages)
+ * @verdict_others: of those, the decisions of a block's other slow pages
+ *	(%TPRT_DECIDE_PAGE's second decision), by verdict
  * @queued: pages pushed on the promotion queue
  * @queue_full: promotions dropped because the queue was full
  * @deferred: pages refused for want of room, kept on the deferred queue
@@ -263,6 +265,7 @@ struct tprt_stats {
 	uint64_t restore_region;
 	uint64_t restore_fail;
 	uint64_t verdict[TPRT_NR_VERDICTS];
+	uint64_t verdict_others[TPRT_NR_VERDICTS];
 	uint64_t queued;
 	uint64_t queue_full;
 	uint64_t deferred;

@@ -548,8 +548,10 @@ void tprt_stats(struct tprt_stats *s)
 		s->restore_chunk += LD(sl->restore_chunk);
 		s->restore_region += LD(sl->restore_region);
 		s->restore_fail += LD(sl->restore_fail);
-		for (v = 0; v < TPRT_NR_VERDICTS; v++)
+		for (v = 0; v < TPRT_NR_VERDICTS; v++) {
 			s->verdict[v] += LD(sl->verdict[v]);
+			s->verdict_others[v] += LD(sl->verdict_others[v]);
+		}
 		s->queued += LD(sl->queued);
 		s->queue_full += LD(sl->queue_full);
 		s->deferred += LD(sl->deferred);

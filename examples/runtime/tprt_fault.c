@@ -214,6 +214,8 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 	v = tprt_tp_decide(rt->tp, (uint32_t)(slot - rt->slot), lat, write,
 			   nr, m, now);
 	INC(slot->verdict[v]);
+	if (skip != UINT64_MAX)
+		INC(slot->verdict_others[v]);
 	if (v == TPRT_V_PROMOTE || v == TPRT_V_PROMOTE_NRL) {
 		/* One update of each shared counter per decision. */
 		n = push_slow(rt, &rt->q, r, p0, p1, skip, &tried);

@@ -112,6 +112,7 @@ struct tprt_slot {
 	_Atomic uint64_t restore_region;
 	_Atomic uint64_t restore_fail;
 	_Atomic uint64_t verdict[TPRT_NR_VERDICTS];
+	_Atomic uint64_t verdict_others[TPRT_NR_VERDICTS];
 	_Atomic uint64_t queued;
 	_Atomic uint64_t queue_full;
 	_Atomic uint64_t deferred;

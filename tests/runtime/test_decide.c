@@ -62,6 +62,9 @@ static void test_decide_modes(void **state)
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 1);
+	/* The cold verdict is the other pages', counted apart too. */
+	assert_int_equal(s.verdict_others[TPRT_V_REFUSE_COLD], 1);
+	assert_int_equal(s.verdict_others[TPRT_V_PROMOTE], 0);
 	assert_int_equal(s.tp_decided, 16);
 	assert_int_equal(s.tp_candidate, 1);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
@@ -79,6 +82,7 @@ static void test_decide_modes(void **state)
 	assert_int_equal(((volatile char *)m)[3 * PG], 3);
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 1);
+	assert_int_equal(s.verdict_others[TPRT_V_PROMOTE], 0);
 	assert_int_equal(s.tp_decided, 16);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
 	assert_true(out[0] == (uintptr_t)m);

@@ -406,6 +406,7 @@ static void test_handler(void **state)
 	assert_int_equal(s.faults_write, 0);
 	assert_int_equal(s.restore_block, 1);
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE_NRL), 2);
+	assert_int_equal(s.verdict_others[TPRT_V_PROMOTE_NRL], 1);
 	assert_int_equal(s.tp_decided, 16);
 	assert_int_equal(s.queued, 16);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
@@ -433,6 +434,8 @@ static void test_handler(void **state)
 	assert_int_equal(p[20 * PG], 20);
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_PROMOTE), 3);
+	/* The slow page was one of the block's others. */
+	assert_int_equal(s.verdict_others[TPRT_V_PROMOTE], 2);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_TOPTIER), 0);
 	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
 	assert_true(out[0] == (uintptr_t)m + 16 * PG);
@@ -447,6 +450,7 @@ static void test_handler(void **state)
 	assert_int_equal(p[600 * PG], (char)600);
 	tprt_stats(&s);
 	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 2);
+	assert_int_equal(s.verdict_others[TPRT_V_REFUSE_COLD], 1);
 	/*
 	 * A fresh pass protects the blocks restored since (their stamps are
 	 * now) and leaves the others protected with their stamps: block 62,

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,7 @@ static size_t thread_times(char *buf, size_t len)
 void grt_report(uint64_t t_ms, uint64_t acc)
 {
 	struct tprt_stats s;
-	char buf[2048];
+	char buf[4096];
 	size_t off;
 	unsigned int i;
 
@@ -163,12 +164,17 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.victims_found,
 		(unsigned long long)s.demoted,
 		(unsigned long long)s.demote_fail);
-	for (i = 0; i < TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
+	/* v_: every decision; vo_: of them, a block's other pages. */
+	for (i = 0; i < 2 * TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
+		unsigned int v = i % TPRT_NR_VERDICTS;
+		bool others = i >= TPRT_NR_VERDICTS;
 		size_t k = off + 3;
 
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
-					" v_%s=%llu", tprt_verdict_name(i),
-					(unsigned long long)s.verdict[i]);
+					" %s_%s=%llu", others ? "vo" : "v",
+					tprt_verdict_name(v),
+					(unsigned long long)(others ?
+					s.verdict_others[v] : s.verdict[v]));
 		/* Keys in snake case: v_refuse_cold. */
 		for (; k < off && k < sizeof(buf) && buf[k] != '='; k++)
 			if (buf[k] == '-')
