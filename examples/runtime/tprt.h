@@ -70,8 +70,16 @@ enum tprt_source {
  * (docs/RUNTIME.md, "Victims")
  */
 #define TPRT_F_VICTIMS		0x20U
+/**
+ * measure a block again: when a fault's page is promoted and its block's
+ * other pages are refused as cold (their estimate multiplies the block's
+ * latency, and a stamp from before a pause or a first-touch pass
+ * multiplies too), the migrator protects the block again with a fresh
+ * stamp, once per sweep (docs/RUNTIME.md, "Measuring a block again")
+ */
+#define TPRT_F_RECHECK		0x40U
 /** every defined flag */
-#define TPRT_F_ALL		0x3fU
+#define TPRT_F_ALL		0x7fU
 
 /**
  * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)
@@ -240,6 +248,8 @@ enum tprt_move_fail {
  * @nudge_pages: pages those allocations took
  * @mem_free: the fast node's free pages at the last snapshot
  * @pins: pages pinned now (tprt_pin())
+ * @rechecks: blocks protected again by %TPRT_F_RECHECK
+ * @recheck_full: blocks not protected again, the queue full
  * @sample_faults: hint faults on fast-node blocks protected as samples
  *	(%TPRT_F_VICTIMS); counted in @faults too, decide nothing
  * @victims_found: fast-node samples found untouched for
@@ -287,6 +297,8 @@ struct tprt_stats {
 	uint64_t nudge_pages;
 	uint64_t mem_free;
 	uint64_t pins;
+	uint64_t rechecks;
+	uint64_t recheck_full;
 	uint64_t sample_faults;
 	uint64_t victims_found;
 	uint64_t demoted;

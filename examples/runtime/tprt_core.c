@@ -230,6 +230,11 @@ int tprt_init(const struct tprt_cfg *cfg)
 	if (ret)
 		goto out_tp;
 	ret = tprt_queue_init(&rt->dq, TPRT_DEFER_PAGES);
+	if (!ret) {
+		ret = tprt_queue_init(&rt->rq, TPRT_RECHECK_BLOCKS);
+		if (ret)
+			tprt_queue_free(&rt->dq);
+	}
 	if (ret) {
 		tprt_queue_free(&rt->q);
 		goto out_tp;
@@ -250,6 +255,7 @@ int tprt_init(const struct tprt_cfg *cfg)
 	tprt_migrate_stop(rt);
 	tprt_queue_free(&rt->q);
 	tprt_queue_free(&rt->dq);
+	tprt_queue_free(&rt->rq);
 out_tp:
 	tprt_tp_free(rt);
 	return ret;
@@ -580,6 +586,8 @@ void tprt_stats(struct tprt_stats *s)
 	s->mem_free = m.free;
 	s->pins = LD(rt->pins);
 	s->victims_found = LD(rt->victims_found);
+	s->rechecks = LD(rt->rechecks);
+	s->recheck_full = LD(rt->recheck_full);
 	s->demoted = LD(rt->demoted);
 	s->demote_calls = LD(rt->demote_calls);
 	s->demote_fail = LD(rt->demote_fail);
@@ -606,6 +614,7 @@ int tprt_shutdown(void)
 	tprt_migrate_stop(rt);
 	tprt_queue_free(&rt->q);
 	tprt_queue_free(&rt->dq);
+	tprt_queue_free(&rt->rq);
 	/* tierpol's state stays for tprt_stats(): the next tprt_init() frees it. */
 	if (rt->uffd >= 0)
 		close(rt->uffd);

@@ -246,6 +246,22 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 }
 
 /*
+ * The faulting page is hot on its own latency but the block's other pages,
+ * on that latency times the block's pages, are cold: if the block's stamp
+ * predates a pause of the program (a first-touch pass), the product
+ * multiplies the pause too. Have the migrator protect the block again
+ * with a fresh stamp, once until the scanner's next visit (TPRT_F_RECHECK).
+ */
+static void recheck(struct tprt_rt *rt, struct tprt_region *r, uint64_t b)
+{
+	if (atomic_fetch_or(&r->blk[b], TPRT_BLK_RECHECK) & TPRT_BLK_RECHECK)
+		return;
+	if (tprt_queue_push(&rt->rq, r->start +
+			    ((b * rt->cfg.block_pages) << rt->page_shift)))
+		INC(rt->recheck_full);
+}
+
+/*
  * A fault on a protected block. The block is the unit of protection: the
  * fault is the first access to any of its pages since the scanner
  * protected it, and its latency (from the block's stamp) is the faulting
@@ -259,7 +275,7 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	struct tprt_mem m;
 	uint64_t page, b, p0, p1, lat;
 	uint8_t prev;
-	int st, lvl;
+	int st, lvl, vp, vo;
 	bool none;
 	if (kind == TPRT_K_OTHER)
 		return TPRT_FR_NOT_OURS;
@@ -333,10 +349,14 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 		 * verdict only if no page of the block is.
 		 */
 		none = !slow_page(r, page) && !count_slow(r, p0, p1, page);
-		decide_pages(rt, slot, r, page, page + 1, UINT64_MAX, lat,
-			     write, none, &m, now);
-		decide_pages(rt, slot, r, p0, p1, page,
-			     lat_mul(lat, p1 - p0), false, false, &m, now);
+		vp = decide_pages(rt, slot, r, page, page + 1, UINT64_MAX, lat,
+				  write, none, &m, now);
+		vo = decide_pages(rt, slot, r, p0, p1, page,
+				  lat_mul(lat, p1 - p0), false, false, &m, now);
+		if ((rt->cfg.flags & TPRT_F_RECHECK) &&
+		    (vp == TPRT_V_PROMOTE || vp == TPRT_V_PROMOTE_NRL) &&
+		    vo == TPRT_V_REFUSE_COLD)
+			recheck(rt, r, b);
 		break;
 	}
 	return TPRT_FR_HANDLED;

@@ -57,6 +57,10 @@ enum {
  * samples the block again or the block leaves the fast node.
  */
 #define TPRT_BLK_VICTIM		0x8U
+/* Queued to be protected again (TPRT_F_RECHECK); the scanner's visit clears. */
+#define TPRT_BLK_RECHECK	0x10U
+/* Capacity of the queue of blocks to protect again. */
+#define TPRT_RECHECK_BLOCKS	4096
 
 /**
  * struct tprt_region - one registered region
@@ -241,6 +245,9 @@ struct tprt_rt {
 	struct tprt_queue q;
 	/* pages refused for want of room, moved after a nudge */
 	struct tprt_queue dq;
+	/* blocks to protect again (TPRT_F_RECHECK): their first page */
+	struct tprt_queue rq;
+	_Atomic uint64_t rechecks, recheck_full;
 	uint64_t defer_lat;		/* latency a deferred page beats */
 	_Atomic uint64_t deferred_moved;
 	struct tprt_memsnap mem;
@@ -315,6 +322,7 @@ int tprt_scan_pass(struct tprt_rt *rt);
 void tprt_scan_placement(struct tprt_rt *rt, uint64_t now);
 int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 		      const bool *want, bool full);
+int tprt_protect_again(struct tprt_rt *rt, uintptr_t addr);
 
 /* ---- tprt_migrate.c ---- */
 int tprt_queue_init(struct tprt_queue *q, uint32_t cap);
@@ -337,6 +345,7 @@ uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 			  uint64_t demand, uint64_t cap);
 void tprt_migrate_kick(struct tprt_rt *rt, uint32_t n);
 void tprt_make_room(struct tprt_rt *rt, uint64_t now);
+size_t tprt_recheck(struct tprt_rt *rt);
 
 /* ---- tprt_victim.c: cold fast-node blocks (TPRT_F_VICTIMS) ---- */
 bool tprt_victim_mark(struct tprt_rt *rt, struct tprt_region *r, uint64_t b,

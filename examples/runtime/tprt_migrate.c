@@ -411,6 +411,23 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 }
 
 /*
+ * Protect again the blocks the handlers queued (TPRT_F_RECHECK), once the
+ * promotion queue is empty (their faulting pages moved: a protected page
+ * cannot be). Return: blocks taken off the queue.
+ */
+size_t tprt_recheck(struct tprt_rt *rt)
+{
+	uintptr_t addr[64];
+	size_t n, i;
+
+	n = tprt_queue_pop(&rt->rq, addr, 64);
+	for (i = 0; i < n; i++)
+		atomic_fetch_add(&rt->rechecks,
+				 (uint64_t)tprt_protect_again(rt, addr[i]));
+	return n;
+}
+
+/*
  * Promotions were refused for want of room: make it, then move the
  * deferred pages. With TPRT_F_VICTIMS, cold blocks are demoted first
  * (tprt_victim.c), as many pages as a nudge would have kswapd demote,
@@ -478,6 +495,9 @@ static void *migrator_main(void *arg)
 			next_mem = now + ival;
 		}
 		if (tprt_migrate_batch(rt))
+			continue;
+		/* The queue is empty: the blocks to measure again. */
+		if (tprt_recheck(rt))
 			continue;
 		if (nudge_wanted && now - rt->nudge_at >= NUDGE_GAP_NS) {
 			tprt_make_room(rt, now);

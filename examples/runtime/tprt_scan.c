@@ -331,6 +331,9 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 			(st == -ENOENT && (blk & TPRT_BLK_SAMPLE) &&
 			 (blk & TPRT_BLK_PROT));
 	}
+	/* A visit measures every block again: they may be queued again. */
+	for (i = p0 / bp; i < (p1 + bp - 1) / bp; i++)
+		atomic_fetch_and(&r->blk[i], (uint8_t)~TPRT_BLK_RECHECK);
 	/* Fast-node blocks: samples and the cold ones (tprt_victim.c). */
 	for (i = 0; victims && i < (p1 - p0 + bp - 1) / bp; i++) {
 		uint64_t b = p0 / bp + i;
@@ -342,6 +345,45 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 	/* Every 8th sweep, every run again (see tprt_apply_blocks()). */
 	return tprt_apply_blocks(rt, r, c, want,
 				 (atomic_load(&rt->seq) & 7) == 7);
+}
+
+/*
+ * Protect again the block starting at @addr (TPRT_F_RECHECK), with a fresh
+ * stamp, unless it is protected, pinned, or no longer has a slow page:
+ * the protection its chunk has now, plus this block. Migrator; takes
+ * prot_lock (the scanner's buffers are used under it).
+ * Return: 1 if protected, 0 if not.
+ */
+int tprt_protect_again(struct tprt_rt *rt, uintptr_t addr)
+{
+	uint64_t bp = rt->cfg.block_pages, per = rt->cfg.chunk_pages / bp;
+	uint64_t b, c, i, n, p;
+	struct tprt_region *r;
+	bool slow = false;
+	int ret = 0;
+
+	pthread_mutex_lock(&rt->prot_lock);
+	r = tprt_region_of(rt, addr, false);
+	if (!r || atomic_load(&r->state) != TPRT_R_LIVE ||
+	    atomic_load(&r->broken))
+		goto out;
+	b = ((addr - r->start) >> rt->page_shift) / bp;
+	for (p = b * bp; p < (b + 1) * bp && p < r->npages; p++)
+		slow |= (atomic_load(&r->slow[p / 64]) >> (p % 64)) & 1;
+	if (!slow || atomic_load(&r->pin[b]) ||
+	    (atomic_load(&r->blk[b]) & TPRT_BLK_PROT))
+		goto out;
+	c = b / per;
+	n = r->nblocks - c * per < per ? r->nblocks - c * per : per;
+	for (i = 0; i < n; i++)
+		rt->qwant[i] = c * per + i == b ||
+			(atomic_load(&r->blk[c * per + i]) & TPRT_BLK_PROT);
+	tprt_apply_blocks(rt, r, c, rt->qwant, false);
+	run_flush(rt);
+	ret = !!(atomic_load(&r->blk[b]) & TPRT_BLK_PROT);
+out:
+	pthread_mutex_unlock(&rt->prot_lock);
+	return ret;
 }
 
 /*

@@ -99,6 +99,73 @@ static void test_decide_modes(void **state)
 }
 
 /*
+ * TPRT_F_RECHECK: a fault whose page is promoted while its block's other
+ * pages are refused as cold has the block protected again with a fresh
+ * stamp (by the migrator: tprt_recheck() here), once until the scanner's
+ * next visit; a fault on it soon after promotes the rest.
+ */
+static void test_recheck(void **state)
+{
+	struct tprt_stats s;
+	uintptr_t out[32];
+	volatile char *p;
+	char *m;
+
+	(void)state;
+	/* Without the flag, nothing is queued. */
+	m = dm_start(TPRT_DECIDE_PAGE, 0);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(((volatile char *)m)[3 * PG], 3);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 0);
+	assert_int_equal(tprt_recheck(tprt_rt), 0);
+	dm_stop(m);
+
+	m = dm_start(TPRT_DECIDE_PAGE, TPRT_F_RECHECK);
+	p = m;
+	/* 1 ms: the page is hot, the rest (16 ms) cold: queued once. */
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(p[3 * PG], 3);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	assert_true(atomic_load(&tprt_rt->region[0].blk[0]) & TPRT_BLK_RECHECK);
+	/* A page hot and the rest cold, but both cold: not queued. */
+	atomic_fetch_add(&fake_ns, 9 * TPRT_NS_PER_MS);
+	assert_int_equal(p[20 * PG], 20);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	/* Protected again, with a fresh stamp (the clock stands at 10 ms). */
+	assert_int_equal(tprt_recheck(tprt_rt), 1);
+	tprt_stats(&s);
+	assert_int_equal(s.rechecks, 1);
+	assert_int_equal(s.faults, 2);
+	assert_true(atomic_load(&tprt_rt->region[0].blk[0]) & TPRT_BLK_PROT);
+	/* 100 us later: 16 x 100 us = 1.6 ms < 5 ms, the rest is hot. */
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS / 10);
+	assert_int_equal(p[7 * PG], 7);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(s.verdict_others[TPRT_V_PROMOTE], 1);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 16);
+	/* The block's mark stays until the visit: not queued again. */
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 0);
+	/*
+	 * The scanner's visit clears the mark: protected anew, block 0 is
+	 * queued again by the same kind of fault, and is protected by the
+	 * scan again before the migrator gets to it: nothing to do.
+	 */
+	tprt_scan_now();
+	assert_false(atomic_load(&tprt_rt->region[0].blk[0]) &
+		     TPRT_BLK_RECHECK);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(p[3 * PG], 3);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	tprt_scan_now();
+	assert_int_equal(tprt_recheck(tprt_rt), 1);
+	tprt_stats(&s);
+	assert_int_equal(s.rechecks, 1);
+	dm_stop(m);
+}
+
+/*
  * No room: hot pages are refused, their count asks for demotion, and those
  * within a quarter of the 5 ms threshold (defer_shift 2) wait on the
  * deferred queue for the migrator; none with TPRT_F_NO_DEFER.
@@ -386,6 +453,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		rt_test(test_decide_modes),
 		rt_test(test_defer),
+		rt_test(test_recheck),
 		rt_test(test_latency_stamp),
 		rt_test(test_lat_clock),
 		rt_test(test_slots),

@@ -427,6 +427,7 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-defer-shift N  defer those within the threshold / 2^N\n"
 "      --rt-batch N      pages per move_pages(2) call at most\n"
 "      --rt-victims      the runtime chooses the pages it demotes\n"
+"      --rt-recheck      the runtime measures a block again (TPRT_F_RECHECK)\n"
 "      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
@@ -465,7 +466,7 @@ enum {
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
-	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE,
+	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
 };
 
 static const struct option longopts[] = {
@@ -499,6 +500,7 @@ static const struct option longopts[] = {
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
 	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
 	{ "rt-victims", no_argument, NULL, O_RTVICTIMS },
+	{ "rt-recheck", no_argument, NULL, O_RTRECHECK },
 	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
 	{ "rt-batch", required_argument, NULL, O_RTBATCH },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
@@ -626,6 +628,9 @@ int main(int argc, char **argv)
 			break;
 		case O_RTVICTIMS:
 			rt.victims = 1;
+			break;
+		case O_RTRECHECK:
+			rt.recheck = 1;
 			break;
 		case O_RTSAMPLE:
 			rt.sample_shift = (int)arg_u64(optarg);

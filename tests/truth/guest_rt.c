@@ -44,6 +44,8 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		cfg.flags |= TPRT_F_NO_DEFER;
 	if (o->victims)
 		cfg.flags |= TPRT_F_VICTIMS;
+	if (o->recheck)
+		cfg.flags |= TPRT_F_RECHECK;
 	if (o->sample_shift >= 0)
 		cfg.sample_shift = (uint32_t)o->sample_shift;
 	if (o->defer_shift >= 0)
@@ -75,12 +77,13 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	}
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
 	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
-	    " clock=%s defer=%d defer_shift=%u victims=%d sample_shift=%u\n",
+	    " clock=%s defer=%d defer_shift=%u victims=%d sample_shift=%u"
+	    " recheck=%d\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
 	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall", !o->nodefer,
-	    cfg.defer_shift, o->victims, cfg.sample_shift);
+	    cfg.defer_shift, o->victims, cfg.sample_shift, o->recheck);
 	return 0;
 }
 
@@ -136,7 +139,7 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
 		" mem_free=%llu deferred=%llu deferred_full=%llu"
 		" deferred_moved=%llu sample_faults=%llu victims_found=%llu"
-		" demoted=%llu demote_fail=%llu",
+		" demoted=%llu demote_fail=%llu rechecks=%llu recheck_full=%llu",
 		(unsigned long long)t_ms, (unsigned long long)acc,
 		(unsigned long long)s.faults,
 		(unsigned long long)s.faults_write,
@@ -163,7 +166,9 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.sample_faults,
 		(unsigned long long)s.victims_found,
 		(unsigned long long)s.demoted,
-		(unsigned long long)s.demote_fail);
+		(unsigned long long)s.demote_fail,
+		(unsigned long long)s.rechecks,
+		(unsigned long long)s.recheck_full);
 	/* v_: every decision; vo_: of them, a block's other pages. */
 	for (i = 0; i < 2 * TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
 		unsigned int v = i % TPRT_NR_VERDICTS;
