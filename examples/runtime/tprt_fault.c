@@ -149,12 +149,6 @@ int tprt_restore_blocks(struct tprt_rt *rt, struct tprt_region *r,
 	return -1;
 }
 
-static bool slow_page(const struct tprt_region *r, uint64_t p)
-{
-	return (atomic_load_explicit(&r->slow[p / 64], memory_order_relaxed) >>
-		(p % 64)) & 1;
-}
-
 /* The slow pages of [p0, p1) of @r but page @skip. */
 static uint32_t count_slow(const struct tprt_region *r, uint64_t p0,
 			   uint64_t p1, uint64_t skip)
@@ -162,7 +156,7 @@ static uint32_t count_slow(const struct tprt_region *r, uint64_t p0,
 	uint32_t nr = 0;
 
 	for (; p0 < p1; p0++)
-		nr += p0 != skip && slow_page(r, p0);
+		nr += p0 != skip && tprt_slow_page(r, p0);
 	return nr;
 }
 
@@ -178,7 +172,7 @@ static uint32_t push_slow(struct tprt_rt *rt, struct tprt_queue *q,
 	uint64_t p;
 
 	for (p = p0; p < p1; p++) {
-		if (p == skip || !slow_page(r, p))
+		if (p == skip || !tprt_slow_page(r, p))
 			continue;
 		t++;
 		n += !tprt_queue_push(q, r->start + (p << rt->page_shift));
@@ -348,7 +342,7 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 		 * The page if slow, the rest if any is slow; a top-tier
 		 * verdict only if no page of the block is.
 		 */
-		none = !slow_page(r, page) && !count_slow(r, p0, p1, page);
+		none = !tprt_slow_page(r, page) && !count_slow(r, p0, p1, page);
 		vp = decide_pages(rt, slot, r, page, page + 1, UINT64_MAX, lat,
 				  write, none, &m, now);
 		vo = decide_pages(rt, slot, r, p0, p1, page,

@@ -32,6 +32,8 @@
 #define TPRT_NS_PER_SEC		1000000000ULL
 /* The address space's end for the scan ring: x86-64's TASK_SIZE. */
 #define TPRT_ADDR_LIMIT		(1ULL << 47)
+/* move_pages(2)'s MPOL_MF_MOVE (<numaif.h> is libnuma's, not libc's). */
+#define MPOL_MF_MOVE_		(1 << 1)
 /* Capacity of the deferred queue (pages refused for want of room). */
 #define TPRT_DEFER_PAGES	8192
 
@@ -273,6 +275,13 @@ struct tprt_rt {
 	struct tprt_hooks hooks;
 	struct tprt_slot slot[TPRT_MAX_SLOTS];
 };
+
+/* Page @p of @r was on a slow node at the last scan (any context). */
+static inline bool tprt_slow_page(const struct tprt_region *r, uint64_t p)
+{
+	return (atomic_load_explicit(&r->slow[p / 64], memory_order_relaxed) >>
+		(p % 64)) & 1;
+}
 
 /* The one runtime of the process (NULL before the first tprt_init()). */
 extern struct tprt_rt *tprt_rt;

@@ -56,7 +56,6 @@
 
 #define PUSH_TRIES	16
 #define MPOL_BIND_	2
-#define MPOL_MF_MOVE_	(1 << 1)
 #define NUDGE_GAP_NS	(100 * TPRT_NS_PER_MS)
 #define NUDGE_WAIT_NS	(500 * TPRT_NS_PER_MS)
 /* A nudge makes room for at most this many batches of refused pages. */
@@ -363,23 +362,35 @@ uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 	return want < limit ? want : limit;
 }
 
-/* Wake kswapd on the fast node with a short allocation there (see top). */
-static void nudge(struct tprt_rt *rt, uint64_t now)
+/*
+ * The free pages room is made for (the demotion target and a batch), and
+ * in @cap the most pages refused for want of room that add to it: a nudge
+ * and the victims aim at the same room.
+ */
+static uint64_t room_target(struct tprt_rt *rt, const struct tprt_mem *m,
+			    uint64_t *cap)
+{
+	*cap = NUDGE_DEMAND_BATCHES * (uint64_t)rt->cfg.batch;
+	if (*cap > m->present / 32)
+		*cap = m->present / 32;
+	return tprt_tp_demotion_target(rt->tp, m) + rt->cfg.batch;
+}
+
+/*
+ * Wake kswapd on the fast node with a short allocation there (see top),
+ * making room for @demand pages refused for want of it too.
+ */
+static void nudge(struct tprt_rt *rt, uint64_t demand)
 {
 	unsigned long mask[16] = { 0 };
-	uint64_t target, want, t, demand, cap;
+	uint64_t target, want, t, cap;
 	struct tprt_mem m;
 	size_t len;
 	char *p;
 
-	demand = atomic_exchange(&rt->want_demote, 0);
-	rt->nudge_at = now;
 	if (tprt_mem_sample(rt, &m))
 		return;
-	target = tprt_tp_demotion_target(rt->tp, &m) + rt->cfg.batch;
-	cap = NUDGE_DEMAND_BATCHES * (uint64_t)rt->cfg.batch;
-	if (cap > m.present / 32)
-		cap = m.present / 32;
+	target = room_target(rt, &m, &cap);
 	want = tprt_nudge_pages(&m, target, demand, cap);
 	if (!want)
 		return;		/* room enough */
@@ -413,7 +424,8 @@ static void nudge(struct tprt_rt *rt, uint64_t now)
 /*
  * Protect again the blocks the handlers queued (TPRT_F_RECHECK), once the
  * promotion queue is empty (their faulting pages moved: a protected page
- * cannot be). Return: blocks taken off the queue.
+ * cannot be). Migrator thread; takes prot_lock per block, never waits on
+ * a handler. Return: blocks taken off the queue.
  */
 size_t tprt_recheck(struct tprt_rt *rt)
 {
@@ -428,36 +440,43 @@ size_t tprt_recheck(struct tprt_rt *rt)
 }
 
 /*
+ * TPRT_F_VICTIMS: demote victims (tprt_victim.c) toward the room a nudge
+ * would have kswapd make for @demand refused pages, within half the room
+ * the other nodes have. Return: the refused pages left for the nudge.
+ */
+static uint64_t demote_victims(struct tprt_rt *rt, uint64_t demand)
+{
+	uint64_t target, cap, extra, deficit, got;
+	struct tprt_mem m;
+
+	if (tprt_mem_sample(rt, &m))
+		return demand;
+	target = room_target(rt, &m, &cap);
+	extra = demand < cap ? demand : cap;
+	deficit = tprt_victim_room(&m, target + extra);
+	got = tprt_victim_demote(rt, deficit);
+	/* What the victims did not cover is the nudge's to make. */
+	deficit = deficit > got ? deficit - got : 0;
+	return deficit < extra ? deficit : extra;
+}
+
+/*
  * Promotions were refused for want of room: make it, then move the
- * deferred pages. With TPRT_F_VICTIMS, cold blocks are demoted first
- * (tprt_victim.c), as many pages as a nudge would have kswapd demote,
- * within half the room the other nodes have; a nudge (unless
- * TPRT_F_NO_NUDGE) makes the rest.
+ * deferred pages. With TPRT_F_VICTIMS, cold blocks are demoted first; a
+ * nudge (unless TPRT_F_NO_NUDGE) makes the rest, and without one the
+ * refused pages left ask again next time.
  */
 void tprt_make_room(struct tprt_rt *rt, uint64_t now)
 {
-	uint64_t demand, target, cap, got, extra, deficit, left;
-	struct tprt_mem m;
+	uint64_t demand = atomic_exchange(&rt->want_demote, 0);
 
-	if ((rt->cfg.flags & TPRT_F_VICTIMS) && !tprt_mem_sample(rt, &m)) {
-		demand = atomic_exchange(&rt->want_demote, 0);
-		cap = NUDGE_DEMAND_BATCHES * (uint64_t)rt->cfg.batch;
-		if (cap > m.present / 32)
-			cap = m.present / 32;
-		extra = demand < cap ? demand : cap;
-		target = tprt_tp_demotion_target(rt->tp, &m) + rt->cfg.batch +
-			 extra;
-		deficit = tprt_victim_room(&m, target);
-		got = tprt_victim_demote(rt, deficit);
-		/* What the victims did not cover is the nudge's to make. */
-		left = deficit > got ? deficit - got : 0;
-		if (left)
-			atomic_fetch_add(&rt->want_demote,
-					 left < extra ? left : extra);
-		rt->nudge_at = now;
-	}
+	rt->nudge_at = now;
+	if (rt->cfg.flags & TPRT_F_VICTIMS)
+		demand = demote_victims(rt, demand);
 	if (!(rt->cfg.flags & TPRT_F_NO_NUDGE))
-		nudge(rt, now);
+		nudge(rt, demand);
+	else if (demand)
+		atomic_fetch_add(&rt->want_demote, demand);
 	tprt_migrate_deferred(rt);
 }
 

@@ -304,7 +304,8 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 	atomic_fetch_add_explicit(&rt->scan_query_ns, thread_cpu_ns() - t0,
 				  memory_order_relaxed);
 	memset(want, 0, (p1 - p0 + bp - 1) / bp);
-	memset(fast, 0, (p1 - p0 + bp - 1) / bp);
+	if (victims)
+		memset(fast, 0, (p1 - p0 + bp - 1) / bp);
 	for (i = p0; i < p1; i++) {
 		int st = rt->qstatus[i - p0];
 		uint64_t b = i / bp, bit = 1ULL << (i % 64);
@@ -327,12 +328,14 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 					      memory_order_relaxed);
 		want[b - p0 / bp] |= slow && !atomic_load(&r->pin[b]);
 		/* On the fast node (a protected sample: as last time). */
-		fast[b - p0 / bp] |= st == rt->fast_node ||
-			(st == -ENOENT && (blk & TPRT_BLK_SAMPLE) &&
-			 (blk & TPRT_BLK_PROT));
+		if (victims)
+			fast[b - p0 / bp] |= st == rt->fast_node ||
+				(st == -ENOENT && (blk & TPRT_BLK_SAMPLE) &&
+				 (blk & TPRT_BLK_PROT));
 	}
 	/* A visit measures every block again: they may be queued again. */
-	for (i = p0 / bp; i < (p1 + bp - 1) / bp; i++)
+	for (i = p0 / bp; (rt->cfg.flags & TPRT_F_RECHECK) &&
+	     i < (p1 + bp - 1) / bp; i++)
 		atomic_fetch_and(&r->blk[i], (uint8_t)~TPRT_BLK_RECHECK);
 	/* Fast-node blocks: samples and the cold ones (tprt_victim.c). */
 	for (i = 0; victims && i < (p1 - p0 + bp - 1) / bp; i++) {
@@ -369,7 +372,7 @@ int tprt_protect_again(struct tprt_rt *rt, uintptr_t addr)
 		goto out;
 	b = ((addr - r->start) >> rt->page_shift) / bp;
 	for (p = b * bp; p < (b + 1) * bp && p < r->npages; p++)
-		slow |= (atomic_load(&r->slow[p / 64]) >> (p % 64)) & 1;
+		slow |= tprt_slow_page(r, p);
 	if (!slow || atomic_load(&r->pin[b]) ||
 	    (atomic_load(&r->blk[b]) & TPRT_BLK_PROT))
 		goto out;

@@ -42,7 +42,6 @@
 
 #include "tprt_impl.h"
 
-#define MPOL_MF_MOVE_	(1 << 1)
 /* Pages demoted by one call at most (one move_pages(2) call). */
 #define VICTIM_MAX	4096
 
@@ -144,7 +143,7 @@ void tprt_victim_after_pass(struct tprt_rt *rt)
 /*
  * The pages to demote for @m's free pages to reach @target: no more than
  * half the room the other nodes have above their high watermarks (as a
- * nudge: the demotions must land somewhere).
+ * nudge: the demotions must land somewhere). Any context.
  */
 uint64_t tprt_victim_room(const struct tprt_mem *m, uint64_t target)
 {
