@@ -78,8 +78,15 @@ enum tprt_source {
  * stamp, once per sweep (docs/RUNTIME.md, "Measuring a block again")
  */
 #define TPRT_F_RECHECK		0x40U
+/**
+ * with %TPRT_F_RECHECK (alone it is rejected): measure blocks again only
+ * while the fast node fills, its free pages more than a sixteenth of it
+ * above the promotion watermark (6.1's free-space margin without its 1 GiB
+ * floor; docs/RUNTIME.md, "Measuring a block again")
+ */
+#define TPRT_F_RECHECK_FILL	0x80U
 /** every defined flag */
-#define TPRT_F_ALL		0x7fU
+#define TPRT_F_ALL		0xffU
 
 /**
  * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)

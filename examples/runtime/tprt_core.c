@@ -76,6 +76,9 @@ static int cfg_check(const struct tprt_cfg *c)
 {
 	if (c->flags & ~TPRT_F_ALL)
 		return -EINVAL;
+	/* The fill's gate on a re-measure that is off. */
+	if ((c->flags & TPRT_F_RECHECK_FILL) && !(c->flags & TPRT_F_RECHECK))
+		return -EINVAL;
 	if (!pow2(c->block_pages) || !pow2(c->chunk_pages) ||
 	    c->block_pages > c->chunk_pages || c->chunk_pages > 65536)
 		return -EINVAL;

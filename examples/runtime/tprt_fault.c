@@ -256,6 +256,18 @@ static void recheck(struct tprt_rt *rt, struct tprt_region *r, uint64_t b)
 }
 
 /*
+ * TPRT_F_RECHECK_FILL: the fast node is still filling, its free pages more
+ * than a sixteenth of it above the promotion watermark (6.1's margin of
+ * pgdat_free_space_enough() without the 1 GiB floor).
+ */
+static bool filling(const struct tprt_rt *rt, const struct tprt_mem *m)
+{
+	if (!(rt->cfg.flags & TPRT_F_RECHECK_FILL))
+		return true;
+	return m->free > m->wmark_promo + (m->present >> 4);
+}
+
+/*
  * A fault on a protected block. The block is the unit of protection: the
  * fault is the first access to any of its pages since the scanner
  * protected it, and its latency (from the block's stamp) is the faulting
@@ -349,7 +361,7 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 				  lat_mul(lat, p1 - p0), false, false, &m, now);
 		if ((rt->cfg.flags & TPRT_F_RECHECK) &&
 		    (vp == TPRT_V_PROMOTE || vp == TPRT_V_PROMOTE_NRL) &&
-		    vo == TPRT_V_REFUSE_COLD)
+		    vo == TPRT_V_REFUSE_COLD && filling(rt, &m))
 			recheck(rt, r, b);
 		break;
 	}

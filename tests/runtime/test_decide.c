@@ -166,6 +166,37 @@ static void test_recheck(void **state)
 }
 
 /*
+ * TPRT_F_RECHECK_FILL: a block is measured again only while the fast node
+ * has more than a sixteenth of it (65,536 of 2^20 pages here) free above
+ * the promotion watermark (3,000): at 68,537 free it is; at 68,536, with
+ * room for the promotion still, it is not.
+ */
+static void test_recheck_fill(void **state)
+{
+	uintptr_t out[32];
+	volatile char *p;
+	char *m;
+
+	(void)state;
+	m = dm_start(TPRT_DECIDE_PAGE, TPRT_F_RECHECK | TPRT_F_RECHECK_FILL);
+	p = m;
+	mem_set(3000 + 65536, 1000);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(p[3 * PG], 3);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 0);
+	assert_false(atomic_load(&tprt_rt->region[0].blk[0]) &
+		     TPRT_BLK_RECHECK);
+	mem_set(3000 + 65536 + 1, 1000);
+	assert_int_equal(p[20 * PG], 20);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	assert_true(atomic_load(&tprt_rt->region[0].blk[1]) &
+		    TPRT_BLK_RECHECK);
+	dm_stop(m);
+}
+
+/*
  * No room: hot pages are refused, their count asks for demotion, and those
  * within a quarter of the 5 ms threshold (defer_shift 2) wait on the
  * deferred queue for the migrator; none with TPRT_F_NO_DEFER.
@@ -454,6 +485,7 @@ int main(void)
 		rt_test(test_decide_modes),
 		rt_test(test_defer),
 		rt_test(test_recheck),
+		rt_test(test_recheck_fill),
 		rt_test(test_latency_stamp),
 		rt_test(test_lat_clock),
 		rt_test(test_slots),

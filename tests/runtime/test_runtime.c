@@ -27,7 +27,10 @@ static void test_bad_input(void **state)
 	cfg.block_pages = 1024;		/* above chunk_pages */
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
 	tprt_cfg_default(&cfg);
-	cfg.flags = 0x80;
+	cfg.flags = 0x100;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.flags = TPRT_F_RECHECK_FILL;	/* without TPRT_F_RECHECK */
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
 	tprt_cfg_default(&cfg);
 	cfg.queue_pages = 1000;

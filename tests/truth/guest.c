@@ -428,6 +428,7 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-batch N      pages per move_pages(2) call at most\n"
 "      --rt-victims      the runtime chooses the pages it demotes\n"
 "      --rt-recheck      the runtime measures a block again (TPRT_F_RECHECK)\n"
+"      --rt-recheck-fill  only while the fast node fills (TPRT_F_RECHECK_FILL)\n"
 "      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
@@ -467,6 +468,7 @@ enum {
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
 	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
+	O_RTRECHECKFILL,
 };
 
 static const struct option longopts[] = {
@@ -501,6 +503,7 @@ static const struct option longopts[] = {
 	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
 	{ "rt-victims", no_argument, NULL, O_RTVICTIMS },
 	{ "rt-recheck", no_argument, NULL, O_RTRECHECK },
+	{ "rt-recheck-fill", no_argument, NULL, O_RTRECHECKFILL },
 	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
 	{ "rt-batch", required_argument, NULL, O_RTBATCH },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
@@ -631,6 +634,9 @@ int main(int argc, char **argv)
 			break;
 		case O_RTRECHECK:
 			rt.recheck = 1;
+			break;
+		case O_RTRECHECKFILL:
+			rt.recheck = 2;
 			break;
 		case O_RTSAMPLE:
 			rt.sample_shift = (int)arg_u64(optarg);

@@ -46,6 +46,8 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		cfg.flags |= TPRT_F_VICTIMS;
 	if (o->recheck)
 		cfg.flags |= TPRT_F_RECHECK;
+	if (o->recheck == 2)
+		cfg.flags |= TPRT_F_RECHECK_FILL;
 	if (o->sample_shift >= 0)
 		cfg.sample_shift = (uint32_t)o->sample_shift;
 	if (o->defer_shift >= 0)

@@ -24,7 +24,7 @@ struct grt_opts {
 	unsigned int batch;	/* tprt_cfg.batch; 0: the default */
 	const char *clock;	/* "cpu", "wall"; NULL: the default */
 	int victims;		/* TPRT_F_VICTIMS */
-	int recheck;		/* TPRT_F_RECHECK */
+	int recheck;		/* TPRT_F_RECHECK; 2: and _FILL */
 	int sample_shift;	/* tprt_cfg.sample_shift; -1: the default */
 };
 

@@ -20,7 +20,8 @@
 # within the hot threshold / 2^N), qN (move_pages(2) batches of N pages),
 # victims (the runtime demotes the cold blocks it found itself), sN (with
 # it, one fast block in 2^N sampled a sweep), recheck (a block whose
-# other pages look cold protected again with a fresh stamp).
+# other pages look cold protected again with a fresh stamp), rfill (that
+# only while the fast node fills).
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -125,6 +126,7 @@ while [ $i -le "$runs" ]; do
 				nodefer) extra="$extra --rt-no-defer" ;;
 				victims) extra="$extra --rt-victims" ;;
 				recheck) extra="$extra --rt-recheck" ;;
+				rfill) extra="$extra --rt-recheck-fill" ;;
 				s[0-9]*) extra="$extra --rt-sample-shift ${o#s}" ;;
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
