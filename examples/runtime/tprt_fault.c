@@ -149,17 +149,6 @@ int tprt_restore_blocks(struct tprt_rt *rt, struct tprt_region *r,
 	return -1;
 }
 
-/* The slow pages of [p0, p1) of @r but page @skip. */
-static uint32_t count_slow(const struct tprt_region *r, uint64_t p0,
-			   uint64_t p1, uint64_t skip)
-{
-	uint32_t nr = 0;
-
-	for (; p0 < p1; p0++)
-		nr += p0 != skip && tprt_slow_page(r, p0);
-	return nr;
-}
-
 /*
  * Push the slow pages of [p0, p1) of @r but page @skip on @q; @tried: how
  * many there were. Return: how many were pushed (the rest found @q full).
@@ -200,7 +189,7 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
 			uint64_t skip, uint64_t lat, bool write, bool toptier,
 			const struct tprt_mem *m, uint64_t now)
 {
-	uint32_t nr = count_slow(r, p0, p1, skip), n, tried;
+	uint32_t nr = tprt_count_slow(r, p0, p1, skip), n, tried;
 	int v;
 
 	if (!nr && !toptier)
@@ -245,6 +234,8 @@ static int decide_pages(struct tprt_rt *rt, struct tprt_slot *slot,
  * predates a pause of the program (a first-touch pass), the product
  * multiplies the pause too. Have the migrator protect the block again
  * with a fresh stamp, once until the scanner's next visit (TPRT_F_RECHECK).
+ * Handler context; wait-free: one atomic on the block's own state byte and
+ * a bounded lock-free push (a full queue drops the block and counts it).
  */
 static void recheck(struct tprt_rt *rt, struct tprt_region *r, uint64_t b)
 {
@@ -258,7 +249,8 @@ static void recheck(struct tprt_rt *rt, struct tprt_region *r, uint64_t b)
 /*
  * TPRT_F_RECHECK_FILL: the fast node is still filling, its free pages more
  * than a sixteenth of it above the promotion watermark (6.1's margin of
- * pgdat_free_space_enough() without the 1 GiB floor).
+ * pgdat_free_space_enough() without the 1 GiB floor). Handler context;
+ * reads only the snapshot @m the fault took.
  */
 static bool filling(const struct tprt_rt *rt, const struct tprt_mem *m)
 {
@@ -354,7 +346,7 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 		 * The page if slow, the rest if any is slow; a top-tier
 		 * verdict only if no page of the block is.
 		 */
-		none = !tprt_slow_page(r, page) && !count_slow(r, p0, p1, page);
+		none = !tprt_slow_page(r, page) && !tprt_count_slow(r, p0, p1, page);
 		vp = decide_pages(rt, slot, r, page, page + 1, UINT64_MAX, lat,
 				  write, none, &m, now);
 		vo = decide_pages(rt, slot, r, p0, p1, page,

@@ -283,6 +283,17 @@ static inline bool tprt_slow_page(const struct tprt_region *r, uint64_t p)
 		(p % 64)) & 1;
 }
 
+/* The slow pages of [p0, p1) of @r but page @skip (any context). */
+static inline uint32_t tprt_count_slow(const struct tprt_region *r,
+				       uint64_t p0, uint64_t p1, uint64_t skip)
+{
+	uint32_t nr = 0;
+
+	for (; p0 < p1; p0++)
+		nr += p0 != skip && tprt_slow_page(r, p0);
+	return nr;
+}
+
 /* The one runtime of the process (NULL before the first tprt_init()). */
 extern struct tprt_rt *tprt_rt;
 /* Handlers running now; outside the runtime, which a restart clears. */

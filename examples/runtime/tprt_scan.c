@@ -334,9 +334,10 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 				 (blk & TPRT_BLK_PROT));
 	}
 	/* A visit measures every block again: they may be queued again. */
-	for (i = p0 / bp; (rt->cfg.flags & TPRT_F_RECHECK) &&
-	     i < (p1 + bp - 1) / bp; i++)
-		atomic_fetch_and(&r->blk[i], (uint8_t)~TPRT_BLK_RECHECK);
+	if (rt->cfg.flags & TPRT_F_RECHECK)
+		for (i = p0 / bp; i < (p1 + bp - 1) / bp; i++)
+			atomic_fetch_and(&r->blk[i],
+					 (uint8_t)~TPRT_BLK_RECHECK);
 	/* Fast-node blocks: samples and the cold ones (tprt_victim.c). */
 	for (i = 0; victims && i < (p1 - p0 + bp - 1) / bp; i++) {
 		uint64_t b = p0 / bp + i;
@@ -360,9 +361,8 @@ static int scan_chunk(struct tprt_rt *rt, struct tprt_region *r, uint64_t c)
 int tprt_protect_again(struct tprt_rt *rt, uintptr_t addr)
 {
 	uint64_t bp = rt->cfg.block_pages, per = rt->cfg.chunk_pages / bp;
-	uint64_t b, c, i, n, p;
+	uint64_t b, c, i, n, p1;
 	struct tprt_region *r;
-	bool slow = false;
 	int ret = 0;
 
 	pthread_mutex_lock(&rt->prot_lock);
@@ -371,9 +371,9 @@ int tprt_protect_again(struct tprt_rt *rt, uintptr_t addr)
 	    atomic_load(&r->broken))
 		goto out;
 	b = ((addr - r->start) >> rt->page_shift) / bp;
-	for (p = b * bp; p < (b + 1) * bp && p < r->npages; p++)
-		slow |= tprt_slow_page(r, p);
-	if (!slow || atomic_load(&r->pin[b]) ||
+	p1 = (b + 1) * bp < r->npages ? (b + 1) * bp : r->npages;
+	if (!tprt_count_slow(r, b * bp, p1, UINT64_MAX) ||
+	    atomic_load(&r->pin[b]) ||
 	    (atomic_load(&r->blk[b]) & TPRT_BLK_PROT))
 		goto out;
 	c = b / per;
