@@ -56,8 +56,9 @@ enum tprt_source {
 #define TPRT_F_RING_LATENCY	0x8U
 /**
  * drop the pages refused for want of room on the fast node instead of
- * keeping them for the migrator to move once a nudge has made room (see
- * docs/RUNTIME.md); for comparison
+ * keeping them for the migrator to move once a nudge has made room
+ * (@defer_shift); in %TPRT_F_DEFAULT: with the fill measured again, the
+ * kept pages' exchange adds migrations, not share (docs/RUNTIME.md)
  */
 #define TPRT_F_NO_DEFER		0x10U
 /**
@@ -75,18 +76,26 @@ enum tprt_source {
  * other pages are refused as cold (their estimate multiplies the block's
  * latency, and a stamp from before a pause or a first-touch pass
  * multiplies too), the migrator protects the block again with a fresh
- * stamp, once per sweep (docs/RUNTIME.md, "Measuring a block again")
+ * stamp, once per sweep (docs/RUNTIME.md, "Measuring a block again");
+ * in %TPRT_F_DEFAULT, with %TPRT_F_RECHECK_FILL
  */
 #define TPRT_F_RECHECK		0x40U
 /**
  * with %TPRT_F_RECHECK (alone it is rejected): measure blocks again only
  * while the fast node fills, its free pages more than a sixteenth of it
  * above the promotion watermark (6.1's free-space margin without its 1 GiB
- * floor; docs/RUNTIME.md, "Measuring a block again")
+ * floor; docs/RUNTIME.md, "Measuring a block again"); in %TPRT_F_DEFAULT
  */
 #define TPRT_F_RECHECK_FILL	0x80U
 /** every defined flag */
 #define TPRT_F_ALL		0xffU
+/**
+ * the flags tprt_cfg_default() sets: blocks measured again while the fast
+ * node fills, refused pages dropped (docs/RUNTIME.md, "The defaults");
+ * clear them for the first version's behaviour
+ */
+#define TPRT_F_DEFAULT	(TPRT_F_RECHECK | TPRT_F_RECHECK_FILL | \
+			 TPRT_F_NO_DEFER)
 
 /**
  * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)
@@ -130,7 +139,7 @@ enum tprt_clock {
  * struct tprt_cfg - runtime settings; tprt_cfg_default() fills them
  * @fast_node: the node to promote to; -1: the first node of the top memory
  *	tier (/sys/devices/virtual/memory_tiering), or node 0 without tiers
- * @flags: TPRT_F_* flags
+ * @flags: TPRT_F_* flags (%TPRT_F_DEFAULT)
  * @scan_delay_ms: delay before the first pass (numa_balancing_scan_delay_ms)
  * @scan_period_min_ms: numa_balancing_scan_period_min_ms
  * @scan_period_max_ms: numa_balancing_scan_period_max_ms
@@ -157,10 +166,11 @@ enum tprt_clock {
  *	100; else once a second)
  * @decide: &enum tprt_decide (default %TPRT_DECIDE_PAGE)
  * @clock: &enum tprt_clock (default %TPRT_CLOCK_CPU)
- * @defer_shift: a page refused for want of room on the fast node is kept
+ * @defer_shift: with %TPRT_F_NO_DEFER cleared (it is in the default
+ *	flags), a page refused for want of room on the fast node is kept
  *	for the migrator to move once a nudge has made room if its latency
  *	is at most @hot_threshold_ms / 2^@defer_shift (0 to 16, default 2;
- *	each one moved costs a demotion); %TPRT_F_NO_DEFER: never
+ *	each one moved costs a demotion)
  * @sample_shift: with %TPRT_F_VICTIMS, a fast-node block is protected to
  *	sample its use in one sweep of 2^@sample_shift (0 to 8, default 2);
  *	a block found cold stays protected every sweep

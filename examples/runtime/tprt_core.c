@@ -51,6 +51,7 @@ void tprt_cfg_default(struct tprt_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->fast_node = -1;
+	cfg->flags = TPRT_F_DEFAULT;
 	cfg->scan_delay_ms = 1000;
 	cfg->scan_period_min_ms = 1000;
 	cfg->scan_period_max_ms = 60000;

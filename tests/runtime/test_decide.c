@@ -197,6 +197,56 @@ static void test_recheck_fill(void **state)
 }
 
 /*
+ * tprt_cfg_default()'s flags: while the fast node fills, a block whose
+ * other pages are refused as cold is measured again; once it is full, a
+ * hot page refused for want of room is dropped, not kept for the migrator
+ * (the scenarios of test_recheck_fill and test_defer).
+ */
+static void test_defaults(void **state)
+{
+	struct tprt_stats s;
+	struct tprt_cfg d;
+	uintptr_t out[32];
+	volatile char *p;
+	char *m;
+
+	(void)state;
+	tprt_cfg_default(&d);
+	assert_int_equal(d.flags, TPRT_F_DEFAULT);
+	m = dm_start(TPRT_DECIDE_PAGE, d.flags);
+	p = m;
+	mem_set(3000 + 65536 + 1, 1000);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
+	assert_int_equal(p[3 * PG], 3);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	assert_true(atomic_load(&tprt_rt->region[0].blk[0]) &
+		    TPRT_BLK_RECHECK);
+	/* At the margin the node no longer fills: promoted, not again. */
+	mem_set(3000 + 65536, 1000);
+	assert_int_equal(p[40 * PG], 40);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	assert_false(atomic_load(&tprt_rt->region[0].blk[2]) &
+		     TPRT_BLK_RECHECK);
+	/*
+	 * Full: 1.25 ms is within a quarter of the 5 ms threshold (kept
+	 * with TPRT_F_NO_DEFER cleared), dropped; the rest (20 ms) is cold
+	 * and, the node no longer filling, not measured again.
+	 */
+	mem_set(2000, 1000);
+	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS / 4);
+	assert_int_equal(p[20 * PG], 20);
+	tprt_stats(&s);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_NOSPACE), 1);
+	assert_int_equal(verdicts(&s, TPRT_V_REFUSE_COLD), 3);
+	assert_int_equal(s.deferred, 0);
+	assert_int_equal(tprt_queue_len(&tprt_rt->dq), 0);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
+	dm_stop(m);
+}
+
+/*
  * No room: hot pages are refused, their count asks for demotion, and those
  * within a quarter of the 5 ms threshold (defer_shift 2) wait on the
  * deferred queue for the migrator; none with TPRT_F_NO_DEFER.
@@ -486,6 +536,7 @@ int main(void)
 		rt_test(test_defer),
 		rt_test(test_recheck),
 		rt_test(test_recheck_fill),
+		rt_test(test_defaults),
 		rt_test(test_latency_stamp),
 		rt_test(test_lat_clock),
 		rt_test(test_slots),

@@ -423,12 +423,17 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-decide D     what a hint fault decides: page, block or fault\n"
 "                        [the runtime's default]\n"
 "      --rt-ring         the runtime's latencies from the scan ring\n"
-"      --rt-no-defer     drop the pages refused for want of room\n"
-"      --rt-defer-shift N  defer those within the threshold / 2^N\n"
+"      --rt-no-defer     drop the pages refused for want of room [default]\n"
+"      --rt-defer        keep them for the migrator (clears TPRT_F_NO_DEFER)\n"
+"      --rt-defer-shift N  keep those within the threshold / 2^N (implies\n"
+"                        --rt-defer unless --rt-no-defer is given)\n"
 "      --rt-batch N      pages per move_pages(2) call at most\n"
 "      --rt-victims      the runtime chooses the pages it demotes\n"
-"      --rt-recheck      the runtime measures a block again (TPRT_F_RECHECK)\n"
+"      --rt-recheck      the runtime measures a block again (TPRT_F_RECHECK),\n"
+"                        at any time\n"
 "      --rt-recheck-fill  only while the fast node fills (TPRT_F_RECHECK_FILL)\n"
+"                        [default]\n"
+"      --rt-no-recheck   never (clears both)\n"
 "      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
@@ -468,7 +473,7 @@ enum {
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
 	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
-	O_RTRECHECKFILL,
+	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK,
 };
 
 static const struct option longopts[] = {
@@ -500,10 +505,12 @@ static const struct option longopts[] = {
 	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
 	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
+	{ "rt-defer", no_argument, NULL, O_RTKEEP },
 	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
 	{ "rt-victims", no_argument, NULL, O_RTVICTIMS },
 	{ "rt-recheck", no_argument, NULL, O_RTRECHECK },
 	{ "rt-recheck-fill", no_argument, NULL, O_RTRECHECKFILL },
+	{ "rt-no-recheck", no_argument, NULL, O_RTNORECHECK },
 	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
 	{ "rt-batch", required_argument, NULL, O_RTBATCH },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
@@ -523,7 +530,8 @@ int main(int argc, char **argv)
 	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
 	long long rate = -1, pmax = -1;
 	double init_fast = 0;
-	struct grt_opts rt = { .defer_shift = -1, .sample_shift = -1 };
+	struct grt_opts rt = { .nodefer = -1, .defer_shift = -1,
+			       .recheck = -1, .sample_shift = -1 };
 	int cpu = -1, rt_all_cpus = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
@@ -623,6 +631,9 @@ int main(int argc, char **argv)
 		case O_RTNODEFER:
 			rt.nodefer = 1;
 			break;
+		case O_RTKEEP:
+			rt.nodefer = 0;
+			break;
 		case O_RTDEFER:
 			rt.defer_shift = (int)arg_u64(optarg);
 			break;
@@ -637,6 +648,9 @@ int main(int argc, char **argv)
 			break;
 		case O_RTRECHECKFILL:
 			rt.recheck = 2;
+			break;
+		case O_RTNORECHECK:
+			rt.recheck = 0;
 			break;
 		case O_RTSAMPLE:
 			rt.sample_shift = (int)arg_u64(optarg);

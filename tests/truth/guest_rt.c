@@ -40,11 +40,16 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		cfg.block_pages = o->block;
 	if (o->ring)
 		cfg.flags |= TPRT_F_RING_LATENCY;
-	if (o->nodefer)
+	/* A defer shift keeps refused pages unless told to drop them. */
+	if (o->nodefer == 1)
 		cfg.flags |= TPRT_F_NO_DEFER;
+	else if (!o->nodefer || o->defer_shift >= 0)
+		cfg.flags &= ~TPRT_F_NO_DEFER;
 	if (o->victims)
 		cfg.flags |= TPRT_F_VICTIMS;
-	if (o->recheck)
+	if (o->recheck >= 0)
+		cfg.flags &= ~(TPRT_F_RECHECK | TPRT_F_RECHECK_FILL);
+	if (o->recheck > 0)
 		cfg.flags |= TPRT_F_RECHECK;
 	if (o->recheck == 2)
 		cfg.flags |= TPRT_F_RECHECK_FILL;
@@ -84,8 +89,11 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
-	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall", !o->nodefer,
-	    cfg.defer_shift, o->victims, cfg.sample_shift, o->recheck);
+	    cfg.clock == TPRT_CLOCK_CPU ? "cpu" : "wall",
+	    !(cfg.flags & TPRT_F_NO_DEFER), cfg.defer_shift, o->victims,
+	    cfg.sample_shift,
+	    !(cfg.flags & TPRT_F_RECHECK) ? 0 :
+	    (cfg.flags & TPRT_F_RECHECK_FILL) ? 2 : 1);
 	return 0;
 }
 

@@ -19,12 +19,13 @@ struct grt_opts {
 	unsigned int block;	/* pages; 0: the default */
 	const char *decide;	/* "page", "block", "fault"; NULL: the default */
 	int ring;		/* latencies from the scan ring */
-	int nodefer;		/* TPRT_F_NO_DEFER */
+	int nodefer;		/* TPRT_F_NO_DEFER: 1 set, 0 clear, -1 default */
 	int defer_shift;	/* tprt_cfg.defer_shift; -1: the default */
 	unsigned int batch;	/* tprt_cfg.batch; 0: the default */
 	const char *clock;	/* "cpu", "wall"; NULL: the default */
 	int victims;		/* TPRT_F_VICTIMS */
-	int recheck;		/* TPRT_F_RECHECK; 2: and _FILL */
+	int recheck;		/* TPRT_F_RECHECK: 0 off, 1 always, 2 with
+				 * _FILL, -1 the default */
 	int sample_shift;	/* tprt_cfg.sample_shift; -1: the default */
 };
 

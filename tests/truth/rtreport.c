@@ -228,6 +228,8 @@ static void load_run(struct run *r)
 			kv_str(line, "latency", r->latency,
 			       sizeof(r->latency));
 			kv_str(line, "clock", r->clock, sizeof(r->clock));
+			r->rt_defer = (int)kv(line, "defer", -1);
+			r->rt_recheck = (int)kv(line, "recheck", -1);
 		} else if (!strncmp(line, "TRUTH phase ", 12) &&
 			   kv(line, "i", 0) == 1) {
 			r->main_t = kv(line, "t_ms", 0) / 1000;
@@ -279,6 +281,7 @@ static void load_run(struct run *r)
 			r->rt_nospace = kv(line, "v_refuse_nospace", 0);
 			r->rt_deferred_moved = kv(line, "deferred_moved", 0);
 			r->rt_demoted = kv(line, "demoted", 0);
+			r->rt_rechecks = kv(line, "rechecks", 0);
 			continue;
 		}
 		if (strncmp(line, "TRUTH sample ", 13) || r->n == MAX_SAMPLES)
@@ -512,7 +515,13 @@ static void write_table(FILE *f, const char *svg_ref)
 			r->balancing, r->source[0] ? r->source : "no runtime");
 		if (r->decide[0])
 			fprintf(f, " (decides per %s, latency from the %s, "
-				"%s clock)", r->decide, r->latency, r->clock);
+				"%s clock%s%s)", r->decide, r->latency, r->clock,
+				r->rt_recheck == 2 ? ", blocks measured again "
+				"while node 0 fills" : r->rt_recheck == 1 ?
+				", blocks measured again" : "",
+				r->rt_defer == 1 ? ", refused pages kept for "
+				"room" : r->rt_defer == 0 ? ", refused pages "
+				"dropped" : "");
 		fprintf(f, "; %.0f s, %.0f M accesses (%.0f measured), host "
 			"load %.1f", r->end_t, r->end_acc / 1e6,
 			(r->end_acc - r->main_acc) / 1e6, r->host_load);
@@ -532,6 +541,9 @@ static void write_table(FILE *f, const char *svg_ref)
 				r->rt_deferred_moved, r->rt_cold,
 				r->rt_nospace, r->rt_nudges,
 				r->rt_queue_full);
+		if (r->rt_rechecks > 0)
+			fprintf(f, ", %.0f blocks measured again",
+				r->rt_rechecks);
 		if (r->rt_demoted > 0)
 			fprintf(f, ", %.0f demoted itself (cold blocks)",
 				r->rt_demoted);

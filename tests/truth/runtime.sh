@@ -16,12 +16,14 @@
 # (mprotect+block+wall, say): page, block or fault (what a hint fault
 # decides), cpu or wall (the latency clock), ring (latencies from the scan
 # ring), bN (blocks of N pages), free (the runtime's threads on every CPU),
-# nodefer (drop the pages refused for want of room), dN (defer those
-# within the hot threshold / 2^N), qN (move_pages(2) batches of N pages),
-# victims (the runtime demotes the cold blocks it found itself), sN (with
-# it, one fast block in 2^N sampled a sweep), recheck (a block whose
-# other pages look cold protected again with a fresh stamp), rfill (that
-# only while the fast node fills).
+# nodefer (drop the pages refused for want of room: the default), defer
+# (keep them for the migrator), dN (keep those within the hot threshold /
+# 2^N), qN (move_pages(2) batches of N pages), victims (the runtime
+# demotes the cold blocks it found itself), sN (with it, one fast block in
+# 2^N sampled a sweep), recheck (a block whose other pages look cold
+# protected again with a fresh stamp, at any time), rfill (that only while
+# the fast node fills: the default), norecheck (never). The runtime before
+# its defaults changed is mprotect+defer+norecheck.
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -124,9 +126,11 @@ while [ $i -le "$runs" ]; do
 				cpu|wall) extra="$extra --rt-clock $o" ;;
 				ring) extra="$extra --rt-ring" ;;
 				nodefer) extra="$extra --rt-no-defer" ;;
+				defer) extra="$extra --rt-defer" ;;
 				victims) extra="$extra --rt-victims" ;;
 				recheck) extra="$extra --rt-recheck" ;;
 				rfill) extra="$extra --rt-recheck-fill" ;;
+				norecheck) extra="$extra --rt-no-recheck" ;;
 				s[0-9]*) extra="$extra --rt-sample-shift ${o#s}" ;;
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
