@@ -259,6 +259,10 @@ enum tprt_move_fail {
  * @blocks_protected: blocks protected by the scanner (all passes)
  * @scan_cpu_ns: the scanner's CPU time
  * @scan_query_ns: of which asking the pages' nodes
+ * @scan_calls: system calls the scanner's protection made (mprotect(2)
+ *	or UFFDIO_WRITEPROTECT), restores included
+ * @scan_calls_wide: of them, those over more than 33 pages (x86 flushes
+ *	the whole TLB for a range that large)
  * @vma_est: the runtime's bound on the VMAs its protection added
  * @vma_cap: the bound's cap
  * @nudges: allocations made on the fast node to wake kswapd
@@ -308,6 +312,8 @@ struct tprt_stats {
 	uint64_t blocks_protected;
 	uint64_t scan_cpu_ns;
 	uint64_t scan_query_ns;
+	uint64_t scan_calls;
+	uint64_t scan_calls_wide;
 	uint64_t vma_est;
 	uint64_t vma_cap;
 	uint64_t nudges;

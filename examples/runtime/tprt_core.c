@@ -582,6 +582,8 @@ void tprt_stats(struct tprt_stats *s)
 	s->blocks_protected = LD(rt->blocks_protected);
 	s->scan_cpu_ns = LD(rt->scan_cpu_ns);
 	s->scan_query_ns = LD(rt->scan_query_ns);
+	s->scan_calls = LD(rt->scan_calls);
+	s->scan_calls_wide = LD(rt->scan_calls_wide);
 	s->vma_est = LD(rt->vma_total);
 	s->vma_cap = rt->vma_cap;
 	s->nudges = LD(rt->nudges);

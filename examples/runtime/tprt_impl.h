@@ -36,6 +36,12 @@
 #define MPOL_MF_MOVE_		(1 << 1)
 /* Capacity of the deferred queue (pages refused for want of room). */
 #define TPRT_DEFER_PAGES	8192
+/*
+ * Pages a TLB flush of a range covers one by one at most: x86's
+ * tlb_single_page_flush_ceiling; a wider range flushes the whole TLB.
+ * Counted only (tprt_stats.scan_calls_wide).
+ */
+#define TPRT_FLUSH_CEILING	33
 
 /* Region states. */
 enum {
@@ -267,7 +273,7 @@ struct tprt_rt {
 	/* counters of the threads; slots claimed in order */
 	_Atomic uint32_t nr_slots;
 	_Atomic uint64_t passes, seq, scan_pages, blocks_protected, scan_cpu_ns;
-	_Atomic uint64_t scan_query_ns;
+	_Atomic uint64_t scan_query_ns, scan_calls, scan_calls_wide;
 	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
 	_Atomic uint64_t nudges, nudge_pages, pins;
 	_Atomic uint64_t victims_found, demoted, demote_calls, demote_fail;

@@ -133,6 +133,10 @@ static int apply_run(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 		p1 = r->npages;
 	a = r->start + (p0 << rt->page_shift);
 	len = (p1 - p0) << rt->page_shift;
+	atomic_fetch_add_explicit(&rt->scan_calls, 1, memory_order_relaxed);
+	if (p1 - p0 > TPRT_FLUSH_CEILING)
+		atomic_fetch_add_explicit(&rt->scan_calls_wide, 1,
+					  memory_order_relaxed);
 	if (r->source == TPRT_SRC_UFFD_WP)
 		return tprt_uffd_wp(rt, a, len, prot);
 	return mprotect((void *)a, len,
@@ -217,8 +221,11 @@ static void run_add(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
 
 /*
  * Plan chunk @c of @r to get the protection @want (one bool per block of
- * the chunk). Only blocks whose protection changes are planned, unless
- * @full: then every run is applied again (this also repairs a block a
+ * the chunk). Only blocks whose protection changes are planned, in runs
+ * of such blocks (a block that keeps its protection is not passed to the
+ * system call again: fewer PTEs to walk, and a range of 33 pages or fewer
+ * is flushed page by page on x86, where a wider one flushes the whole
+ * TLB), unless @full: then every run is applied again (this also repairs a block a
  * handler restored while the scanner was protecting it, which the runtime
  * would otherwise think protected). Under prot_lock; the last run stays
  * pending (run_flush()).
@@ -269,10 +276,14 @@ int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,
 			/* Samples of the fast node take no scan budget. */
 			if (prot && !(old & (TPRT_BLK_PROT | TPRT_BLK_SAMPLE)))
 				fresh++;
-			if ((full || (old & TPRT_BLK_PROT) != prot) && first == n)
-				first = j;
+			if (full || !!(old & TPRT_BLK_PROT) != prot) {
+				if (first == n)
+					first = j;
+			} else if (first < n) {
+				run_add(rt, r, b0 + first, b0 + j, prot);
+				first = n;
+			}
 		}
-		/* From the first block that changes to the run's end. */
 		if (first < n)
 			run_add(rt, r, b0 + first, b0 + j, prot);
 	}

@@ -97,7 +97,30 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	return 0;
 }
 
-/* " cpu_<comm>=user+sys ms" of each of this process's threads. */
+/* " csw_<comm>=voluntary+involuntary" context switches of thread @tid. */
+static size_t ctxt_switches(const char *tid, const char *comm, char *buf,
+			    size_t len)
+{
+	unsigned long long vol = 0, inv = 0;
+	char path[300], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "voluntary_ctxt_switches: %llu", &vol);
+		sscanf(line, "nonvoluntary_ctxt_switches: %llu", &inv);
+	}
+	fclose(f);
+	return (size_t)snprintf(buf, len, " csw_%s=%llu+%llu", comm, vol, inv);
+}
+
+/*
+ * " cpu_<comm>=user+sys ms csw_<comm>=voluntary+involuntary" of each of
+ * this process's threads.
+ */
 static size_t thread_times(char *buf, size_t len)
 {
 	char path[300], line[512], comm[32];
@@ -127,6 +150,9 @@ static size_t thread_times(char *buf, size_t len)
 				" cpu_%s=%llu+%llu", comm, ut * 1000 / hz,
 				st * 1000 / hz);
 		fclose(f);
+		if (off < len)
+			off += ctxt_switches(de->d_name, comm, buf + off,
+					     len - off);
 	}
 	if (d)
 		closedir(d);
@@ -149,7 +175,8 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
 		" mem_free=%llu deferred=%llu deferred_full=%llu"
 		" deferred_moved=%llu sample_faults=%llu victims_found=%llu"
-		" demoted=%llu demote_fail=%llu rechecks=%llu recheck_full=%llu",
+		" demoted=%llu demote_fail=%llu rechecks=%llu recheck_full=%llu"
+		" scan_calls=%llu scan_calls_wide=%llu",
 		(unsigned long long)t_ms, (unsigned long long)acc,
 		(unsigned long long)s.faults,
 		(unsigned long long)s.faults_write,
@@ -178,7 +205,9 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.demoted,
 		(unsigned long long)s.demote_fail,
 		(unsigned long long)s.rechecks,
-		(unsigned long long)s.recheck_full);
+		(unsigned long long)s.recheck_full,
+		(unsigned long long)s.scan_calls,
+		(unsigned long long)s.scan_calls_wide);
 	/* v_: every decision; vo_: of them, a block's other pages. */
 	for (i = 0; i < 2 * TPRT_NR_VERDICTS && off < sizeof(buf); i++) {
 		unsigned int v = i % TPRT_NR_VERDICTS;

@@ -282,6 +282,8 @@ static void load_run(struct run *r)
 			r->rt_deferred_moved = kv(line, "deferred_moved", 0);
 			r->rt_demoted = kv(line, "demoted", 0);
 			r->rt_rechecks = kv(line, "rechecks", 0);
+			r->rt_calls = kv(line, "scan_calls", 0);
+			r->rt_calls_wide = kv(line, "scan_calls_wide", 0);
 			continue;
 		}
 		if (strncmp(line, "TRUTH sample ", 13) || r->n == MAX_SAMPLES)
@@ -544,6 +546,10 @@ static void write_table(FILE *f, const char *svg_ref)
 		if (r->rt_rechecks > 0)
 			fprintf(f, ", %.0f blocks measured again",
 				r->rt_rechecks);
+		if (r->rt_calls > 0)
+			fprintf(f, ", %.0f protection calls (%.0f over 33 "
+				"pages: a whole TLB flush)", r->rt_calls,
+				r->rt_calls_wide);
 		if (r->rt_demoted > 0)
 			fprintf(f, ", %.0f demoted itself (cold blocks)",
 				r->rt_demoted);
