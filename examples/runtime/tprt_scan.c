@@ -225,10 +225,10 @@ static void run_add(struct tprt_rt *rt, struct tprt_region *r, uint64_t b0,
  * of such blocks (a block that keeps its protection is not passed to the
  * system call again: fewer PTEs to walk, and a range of 33 pages or fewer
  * is flushed page by page on x86, where a wider one flushes the whole
- * TLB), unless @full: then every run is applied again (this also repairs a block a
- * handler restored while the scanner was protecting it, which the runtime
- * would otherwise think protected). Under prot_lock; the last run stays
- * pending (run_flush()).
+ * TLB), unless @full: then every run is applied again (this also repairs
+ * a block a handler restored while the scanner was protecting it, which
+ * the runtime would otherwise think protected). Under prot_lock; the last
+ * run stays pending (run_flush()).
  * Return: blocks newly protected.
  */
 int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,

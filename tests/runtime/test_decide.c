@@ -171,28 +171,34 @@ static void test_recheck(void **state)
  * the promotion watermark (3,000): at 68,537 free it is; at 68,536, with
  * room for the promotion still, it is not.
  */
-static void test_recheck_fill(void **state)
+/*
+ * With @free pages free on the fast node, a fault on page @pg (< 128) of
+ * dm_start()'s region @m, whose page is hot and the rest of its block
+ * cold: the page is queued alone, @rq blocks wait to be measured again,
+ * and the fault's block is marked for it or not (@marked).
+ */
+static void fill_fault(char *m, uint64_t free, uint64_t pg, size_t rq,
+		       bool marked)
 {
 	uintptr_t out[32];
-	volatile char *p;
+
+	mem_set(free, 1000);
+	assert_int_equal(((volatile char *)m)[pg * PG], (char)pg);
+	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
+	assert_int_equal(tprt_queue_len(&tprt_rt->rq), rq);
+	assert_int_equal(!!(atomic_load(&tprt_rt->region[0].blk[pg / 16]) &
+			    TPRT_BLK_RECHECK), marked);
+}
+
+static void test_recheck_fill(void **state)
+{
 	char *m;
 
 	(void)state;
 	m = dm_start(TPRT_DECIDE_PAGE, TPRT_F_RECHECK | TPRT_F_RECHECK_FILL);
-	p = m;
-	mem_set(3000 + 65536, 1000);
 	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
-	assert_int_equal(p[3 * PG], 3);
-	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
-	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 0);
-	assert_false(atomic_load(&tprt_rt->region[0].blk[0]) &
-		     TPRT_BLK_RECHECK);
-	mem_set(3000 + 65536 + 1, 1000);
-	assert_int_equal(p[20 * PG], 20);
-	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
-	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
-	assert_true(atomic_load(&tprt_rt->region[0].blk[1]) &
-		    TPRT_BLK_RECHECK);
+	fill_fault(m, 3000 + 65536, 3, 0, false);
+	fill_fault(m, 3000 + 65536 + 1, 20, 1, true);
 	dm_stop(m);
 }
 
@@ -206,7 +212,6 @@ static void test_defaults(void **state)
 {
 	struct tprt_stats s;
 	struct tprt_cfg d;
-	uintptr_t out[32];
 	volatile char *p;
 	char *m;
 
@@ -215,20 +220,10 @@ static void test_defaults(void **state)
 	assert_int_equal(d.flags, TPRT_F_DEFAULT);
 	m = dm_start(TPRT_DECIDE_PAGE, d.flags);
 	p = m;
-	mem_set(3000 + 65536 + 1, 1000);
 	atomic_fetch_add(&fake_ns, TPRT_NS_PER_MS);
-	assert_int_equal(p[3 * PG], 3);
-	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
-	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
-	assert_true(atomic_load(&tprt_rt->region[0].blk[0]) &
-		    TPRT_BLK_RECHECK);
+	fill_fault(m, 3000 + 65536 + 1, 3, 1, true);
 	/* At the margin the node no longer fills: promoted, not again. */
-	mem_set(3000 + 65536, 1000);
-	assert_int_equal(p[40 * PG], 40);
-	assert_int_equal(tprt_queue_pop(&tprt_rt->q, out, 32), 1);
-	assert_int_equal(tprt_queue_len(&tprt_rt->rq), 1);
-	assert_false(atomic_load(&tprt_rt->region[0].blk[2]) &
-		     TPRT_BLK_RECHECK);
+	fill_fault(m, 3000 + 65536, 40, 1, false);
 	/*
 	 * Full: 1.25 ms is within a quarter of the 5 ms threshold (kept
 	 * with TPRT_F_NO_DEFER cleared), dropped; the rest (20 ms) is cold
