@@ -2,10 +2,11 @@
 /*
  * The machinery of the bad-input suites, one named CMocka case per row of
  * docs/BAD_INPUT.md: tests/test_bad_input.c (the scan ring, the limiter,
- * the threshold controller, the access-time stamp, the VMA scan, the
- * helpers), tests/test_bad_input_policy.c (the policy, the nodes, the
- * decision) and tests/test_bad_input_algos.c (the goal controller, the
- * hotness record, the fault-count clock).
+ * the access-time stamp, the VMA scan, the helpers),
+ * tests/test_bad_input_thresh.c (the threshold controller),
+ * tests/test_bad_input_policy.c (the policy, the nodes, the decision) and
+ * tests/test_bad_input_algos.c (the goal controller, the hotness record,
+ * the fault-count clock).
  *
  *  - config rows: one field of one public config struct (its size field
  *    included) set to a value at or beyond its documented range; init

@@ -4,7 +4,7 @@
  * Linux 6.1: the goal controller, the hotness record and the fault-count
  * clock, one named case per row (tests/bad_input.h says what config, call
  * and contract rows check). The capacity-fitted threshold's rows are with
- * the threshold controller's, in test_bad_input.c.
+ * the threshold controller's, in test_bad_input_thresh.c.
  */
 #include "bad_input.h"
 

@@ -4,8 +4,8 @@
  * nodes and the decision (tp_policy_*(), tp_node_*(), tp_decide(), the
  * statistics and the watermark helpers that read a policy), one named case
  * per row (tests/bad_input.h says what config, call and contract rows
- * check). The other objects are in test_bad_input.c and
- * test_bad_input_algos.c.
+ * check). The other objects are in test_bad_input.c,
+ * test_bad_input_thresh.c and test_bad_input_algos.c.
  */
 #include "bad_input.h"
 
