@@ -38,9 +38,9 @@
 #include "wl.h"
 #include "guest_rt.h"
 #include "guest_proc.h"
+#include "guest_opts.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <pthread.h>
@@ -92,7 +92,7 @@ static uint64_t g_vfirst[WL_MAX_VMAS], g_vpages[WL_MAX_VMAS];
 static char *g_map;
 static size_t g_map_len;
 static pid_t g_pid;			/* the workload */
-static unsigned int g_sample_ms = 2000;
+static unsigned int g_sample_ms;		/* --sample-ms */
 static int g_node_map;			/* --node-map */
 
 static uint64_t now_ms(void)
@@ -394,301 +394,42 @@ static uint64_t run_threads(struct wl *w)
 	return atomic_load(&g_sh->acc);
 }
 
-static void __attribute__((noreturn)) usage(int code)
-{
-	fprintf(code ? stderr : stdout,
-"Usage: truth-guest [OPTIONS]\n"
-"Runs a tiersim workload on real memory and prints the kernel's counters.\n"
-"  -w, --workload NAME   pmbench, phase-shift, cold-burst, ... [pmbench]\n"
-"      --pages N         footprint, 4 KiB pages [the workload's]\n"
-"      --accesses N      accesses after the initialisation pass\n"
-"      --seed N, --write-frac F, --sigma F, --zipf-s S, --hot-frac F,\n"
-"      --hot-prob F, --shift-at F, --burst-pages N, --threads N, --no-init\n"
-"                        as tiersim's options of the same name\n"
-"      --sample-ms N     counter sampling interval [2000]\n"
-"      --max-seconds N   stop early after N seconds [0: never]\n"
-"      --thp             allow transparent huge pages [4 KiB pages]\n"
-"      --init-fast F     the initialisation pass allocates on node 1 once F of\n"
-"                        the pages are touched (tiersim's --init-fast) [0: off]\n"
-"      --rate-limit-mbps N  set numa_balancing_promote_rate_limit_MBps first\n"
-"      --scan-period-max-ms N  set numa_balancing scan_period_max_ms first (the\n"
-"                        threshold controller's period)\n"
-"      --runtime SRC     have the tierpol runtime place the memory, its hint\n"
-"                        faults from mprotect or uffd (make runtime-truth)\n"
-"      --node-map        print which pages are on node 0 in each sample\n"
-"      --cpu N           run the workload (and the runtime's threads, which\n"
-"                        inherit it) on CPU N; the sampler stays unpinned\n"
-"      --rt-block N      the runtime's block, pages [its default]\n"
-"      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n"
-"      --rt-decide D     what a hint fault decides: page, block or fault\n"
-"                        [the runtime's default]\n"
-"      --rt-ring         the runtime's latencies from the scan ring\n"
-"      --rt-no-defer     drop the pages refused for want of room [default]\n"
-"      --rt-defer        keep them for the migrator (clears TPRT_F_NO_DEFER)\n"
-"      --rt-defer-shift N  keep those within the threshold / 2^N (implies\n"
-"                        --rt-defer unless --rt-no-defer is given)\n"
-"      --rt-batch N      pages per move_pages(2) call at most\n"
-"      --rt-victims      the runtime chooses the pages it demotes\n"
-"      --rt-recheck      the runtime measures a block again (TPRT_F_RECHECK),\n"
-"                        at any time\n"
-"      --rt-recheck-fill  only while the fast node fills (TPRT_F_RECHECK_FILL)\n"
-"                        [default]\n"
-"      --rt-no-recheck   never (clears both)\n"
-"      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
-"      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
-"                        default]\n"
-"  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
-"  barrier; each VMA of the workload is a mapping of its own (with\n"
-"  --runtime, each registered as a region of its own).\n");
-	exit(code);
-}
-
-static double arg_dbl(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!*s || *end) {
-		fprintf(stderr, "truth-guest: not a number: %s\n", s);
-		usage(2);
-	}
-	return v;
-}
-
-static uint64_t arg_u64(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-
-	if (!*s || *end) {
-		fprintf(stderr, "truth-guest: not an integer: %s\n", s);
-		usage(2);
-	}
-	return v;
-}
-
-enum {
-	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
-	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
-	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
-	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK,
-};
-
-static const struct option longopts[] = {
-	{ "workload", required_argument, NULL, 'w' },
-	{ "pages", required_argument, NULL, O_PAGES },
-	{ "accesses", required_argument, NULL, O_ACC },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "write-frac", required_argument, NULL, O_WRITE },
-	{ "sigma", required_argument, NULL, O_SIGMA },
-	{ "zipf-s", required_argument, NULL, O_ZIPF },
-	{ "hot-frac", required_argument, NULL, O_HOTF },
-	{ "hot-prob", required_argument, NULL, O_HOTP },
-	{ "shift-at", required_argument, NULL, O_SHIFT },
-	{ "burst-pages", required_argument, NULL, O_BURST },
-	{ "threads", required_argument, NULL, O_THREADS },
-	{ "no-init", no_argument, NULL, O_NOINIT },
-	{ "sample-ms", required_argument, NULL, O_SAMPLE },
-	{ "max-seconds", required_argument, NULL, O_MAXS },
-	{ "thp", no_argument, NULL, O_THP },
-	{ "init-fast", required_argument, NULL, O_INITF },
-	{ "rate-limit-mbps", required_argument, NULL, O_RATE },
-	{ "scan-period-max-ms", required_argument, NULL, O_PMAX },
-	{ "small-frac", required_argument, NULL, O_SMALL },
-	{ "runtime", required_argument, NULL, O_RUNTIME },
-	{ "node-map", no_argument, NULL, O_NODEMAP },
-	{ "cpu", required_argument, NULL, O_CPU },
-	{ "rt-block", required_argument, NULL, O_RTBLOCK },
-	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
-	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
-	{ "rt-ring", no_argument, NULL, O_RTRING },
-	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
-	{ "rt-defer", no_argument, NULL, O_RTKEEP },
-	{ "rt-defer-shift", required_argument, NULL, O_RTDEFER },
-	{ "rt-victims", no_argument, NULL, O_RTVICTIMS },
-	{ "rt-recheck", no_argument, NULL, O_RTRECHECK },
-	{ "rt-recheck-fill", no_argument, NULL, O_RTRECHECKFILL },
-	{ "rt-no-recheck", no_argument, NULL, O_RTNORECHECK },
-	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
-	{ "rt-batch", required_argument, NULL, O_RTBATCH },
-	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 int main(int argc, char **argv)
 {
-	struct wl_params p;
+	struct guest_opts o;
 	struct wl w;
 	pid_t child;
 	int status;
 	char err[256];
-	uint64_t *buf, max_ms = 0, acc = 0, sink = 0, t;
+	uint64_t *buf, acc = 0, sink = 0, t;
 	uint32_t phase = UINT32_MAX;
-	int c, kind = WL_PMBENCH, thp = 0, bound = 0;
-	long long rate = -1, pmax = -1;
-	double init_fast = 0;
-	struct grt_opts rt = { .nodefer = -1, .defer_shift = -1,
-			       .recheck = -1, .sample_shift = -1 };
-	int cpu = -1, rt_all_cpus = 0;
+	int bound = 0;
 	uint64_t fast_cap = 0;
 	size_t n, i;
 
-	/* The kind first: its defaults, then the options on top. */
-	for (i = 1; i + 1 < (size_t)argc; i++)
-		if (!strcmp(argv[i], "-w") || !strcmp(argv[i], "--workload"))
-			kind = wl_kind_parse(argv[i + 1]);
-	if (kind < 0) {
-		fprintf(stderr, "truth-guest: unknown workload\n");
-		usage(2);
-	}
-	wl_defaults(&p, (uint32_t)kind);
-	while ((c = getopt_long(argc, argv, "w:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			break;
-		case O_PAGES:
-			p.pages = arg_u64(optarg);
-			break;
-		case O_ACC:
-			p.accesses = arg_u64(optarg);
-			break;
-		case O_SEED:
-			p.seed = arg_u64(optarg);
-			break;
-		case O_WRITE:
-			p.write_frac = arg_dbl(optarg);
-			break;
-		case O_SIGMA:
-			p.sigma_frac = arg_dbl(optarg);
-			break;
-		case O_ZIPF:
-			p.zipf_s = arg_dbl(optarg);
-			break;
-		case O_HOTF:
-			p.hot_frac = arg_dbl(optarg);
-			break;
-		case O_HOTP:
-			p.hot_prob = arg_dbl(optarg);
-			break;
-		case O_SHIFT:
-			p.shift_at = arg_dbl(optarg);
-			break;
-		case O_BURST:
-			p.burst_pages = arg_u64(optarg);
-			break;
-		case O_THREADS:
-			p.threads = (uint32_t)arg_u64(optarg);
-			break;
-		case O_NOINIT:
-			p.init = 0;
-			break;
-		case O_SAMPLE:
-			g_sample_ms = (unsigned int)arg_u64(optarg);
-			if (!g_sample_ms)
-				usage(2);
-			break;
-		case O_MAXS:
-			max_ms = arg_u64(optarg) * 1000;
-			break;
-		case O_THP:
-			thp = 1;
-			break;
-		case O_INITF:
-			init_fast = arg_dbl(optarg);
-			if (init_fast < 0 || init_fast > 1)
-				usage(2);
-			break;
-		case O_RATE:
-			rate = (long long)arg_u64(optarg);
-			break;
-		case O_PMAX:
-			pmax = (long long)arg_u64(optarg);
-			break;
-		case O_SMALL:
-			p.small_frac = arg_dbl(optarg);
-			break;
-		case O_RUNTIME:
-			rt.source = optarg;
-			break;
-		case O_NODEMAP:
-			g_node_map = 1;
-			break;
-		case O_CPU:
-			cpu = (int)arg_u64(optarg);
-			break;
-		case O_RTBLOCK:
-			rt.block = (unsigned int)arg_u64(optarg);
-			break;
-		case O_RTDECIDE:
-			rt.decide = optarg;
-			break;
-		case O_RTRING:
-			rt.ring = 1;
-			break;
-		case O_RTNODEFER:
-			rt.nodefer = 1;
-			break;
-		case O_RTKEEP:
-			rt.nodefer = 0;
-			break;
-		case O_RTDEFER:
-			rt.defer_shift = (int)arg_u64(optarg);
-			break;
-		case O_RTBATCH:
-			rt.batch = (unsigned int)arg_u64(optarg);
-			break;
-		case O_RTVICTIMS:
-			rt.victims = 1;
-			break;
-		case O_RTRECHECK:
-			rt.recheck = 1;
-			break;
-		case O_RTRECHECKFILL:
-			rt.recheck = 2;
-			break;
-		case O_RTNORECHECK:
-			rt.recheck = 0;
-			break;
-		case O_RTSAMPLE:
-			rt.sample_shift = (int)arg_u64(optarg);
-			break;
-		case O_RTCLOCK:
-			rt.clock = optarg;
-			break;
-		case O_RTCPUS:
-			rt_all_cpus = 1;
-			break;
-		case 'h':
-			usage(0);
-		default:
-			usage(2);
-		}
-	}
-	if (optind != argc)
-		usage(2);
-	if (wl_init(&w, &p, err, sizeof(err))) {
+	guest_opts_parse(&o, argc, argv);
+	g_sample_ms = o.sample_ms;
+	g_node_map = o.node_map;
+	if (wl_init(&w, &o.p, err, sizeof(err))) {
 		fprintf(stderr, "truth-guest: %s\n", err);
 		return 2;
 	}
-	if (p.threads > 1 && init_fast > 0) {
+	if (o.p.threads > 1 && o.init_fast > 0) {
 		fprintf(stderr, "truth-guest: --init-fast needs one thread\n");
 		return 2;
 	}
 	/* The kernel's settings the scenario asks for, before anything. */
-	if (rate >= 0)
+	if (o.rate >= 0)
 		write_setting("/proc/sys/kernel/"
-			      "numa_balancing_promote_rate_limit_MBps", rate);
-	if (pmax >= 0)
+			      "numa_balancing_promote_rate_limit_MBps", o.rate);
+	if (o.pmax >= 0)
 		write_setting("/sys/kernel/debug/sched/numa_balancing/"
-			      "scan_period_max_ms", pmax);
-	g_pages = p.pages;
+			      "scan_period_max_ms", o.pmax);
+	g_pages = o.p.pages;
 	g_sh = mmap(NULL, sizeof(*g_sh), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	buf = malloc(BATCH * sizeof(*buf));
-	if (map_vmas(&w, thp) || g_sh == MAP_FAILED || !buf) {
+	if (map_vmas(&w, o.thp) || g_sh == MAP_FAILED || !buf) {
 		fprintf(stderr, "truth-guest: cannot map %llu pages: %s\n",
 			(unsigned long long)g_pages, strerror(errno));
 		return 1;
@@ -710,19 +451,19 @@ int main(int argc, char **argv)
 		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
 		    " thp=%d init_fast=%g cpu=%d sample_ms=%u mono_t0_us=%llu"
 		    " pid=%d base=0x%lx small_frac=%g vmas=%u phases=%s\n",
-		    wl_kind_name(p.kind), (unsigned long long)p.pages,
-		    (unsigned long long)p.accesses,
-		    (unsigned long long)p.seed,
-		    (unsigned long long)w.total, p.init, p.write_frac,
-		    p.sigma_frac, p.hot_frac, p.hot_prob, p.shift_at,
-		    (unsigned long long)p.burst_pages, p.threads, thp,
-		    init_fast, cpu, g_sample_ms,
+		    wl_kind_name(o.p.kind), (unsigned long long)o.p.pages,
+		    (unsigned long long)o.p.accesses,
+		    (unsigned long long)o.p.seed,
+		    (unsigned long long)w.total, o.p.init, o.p.write_frac,
+		    o.p.sigma_frac, o.p.hot_frac, o.p.hot_prob, o.p.shift_at,
+		    (unsigned long long)o.p.burst_pages, o.p.threads, o.thp,
+		    o.init_fast, o.cpu, g_sample_ms,
 		    (unsigned long long)g_t0.tv_sec * 1000000 +
 		    (unsigned long long)g_t0.tv_nsec / 1000, (int)getpid(),
-		    (unsigned long)g_base, p.small_frac, w.nr_vmas, ph);
+		    (unsigned long)g_base, o.p.small_frac, w.nr_vmas, ph);
 	}
-	if (init_fast > 0 && p.init)
-		fast_cap = (uint64_t)(init_fast * (double)p.pages);
+	if (o.init_fast > 0 && o.p.init)
+		fast_cap = (uint64_t)(o.init_fast * (double)o.p.pages);
 	g_pid = getpid();
 	child = fork();
 	if (child < 0) {
@@ -736,20 +477,20 @@ int main(int argc, char **argv)
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
 	/* --rt-cpus-all: the runtime's threads start before the pin. */
-	if (cpu >= 0 && !rt_all_cpus)
-		pin_cpu(cpu);
-	if (rt.source) {
-		if (grt_start(&rt, g_nvma, (void *const *)g_vbase, g_vpages))
+	if (o.cpu >= 0 && !o.rt_all_cpus)
+		pin_cpu(o.cpu);
+	if (o.rt.source) {
+		if (grt_start(&o.rt, g_nvma, (void *const *)g_vbase, g_vpages))
 			return 1;
 		g_runtime = 1;
 	}
-	if (cpu >= 0 && rt_all_cpus)
-		pin_cpu(cpu);
+	if (o.cpu >= 0 && o.rt_all_cpus)
+		pin_cpu(o.cpu);
 
-	g_max_ms = max_ms;
-	if (p.threads > 1)
+	g_max_ms = o.max_ms;
+	if (o.p.threads > 1)
 		acc = run_threads(&w);
-	while (p.threads == 1) {
+	while (o.p.threads == 1) {
 		/* Stop a batch exactly where --init-fast binds. */
 		n = fast_cap && acc < fast_cap && fast_cap - acc < BATCH ?
 		    fast_cap - acc : BATCH;
@@ -805,7 +546,7 @@ int main(int argc, char **argv)
 		acc += n;
 		atomic_store_explicit(&g_sh->acc, acc, memory_order_relaxed);
 		rt_tick(acc);
-		if (max_ms && now_ms() >= max_ms)
+		if (o.max_ms && now_ms() >= o.max_ms)
 			break;
 	}
 	t = now_ms();

@@ -33,12 +33,12 @@ TRUTH_REUSE	?=
 
 TRUTH_WL	:= examples/tiersim/wl.c examples/tiersim/wl_gen.c
 
-TRUTH_GUEST_SRCS := tests/truth/guest.c tests/truth/guest_proc.c \
-		    tests/truth/guest_rt.c
+TRUTH_GUEST_SRCS := tests/truth/guest.c tests/truth/guest_opts.c \
+		    tests/truth/guest_proc.c tests/truth/guest_rt.c
 
-$(TRUTH_GUEST): $(TRUTH_GUEST_SRCS) tests/truth/guest_proc.h \
-		tests/truth/guest_rt.h $(TRUTH_WL) examples/tiersim/wl.h \
-		examples/tiersim/wl_int.h
+$(TRUTH_GUEST): $(TRUTH_GUEST_SRCS) tests/truth/guest_opts.h \
+		tests/truth/guest_proc.h tests/truth/guest_rt.h $(TRUTH_WL) \
+		examples/tiersim/wl.h examples/tiersim/wl_int.h
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Iexamples/tiersim -Iexamples/runtime \
