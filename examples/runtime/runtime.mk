@@ -11,8 +11,9 @@
 #   make runtime-check    the runtime's CMocka suites (one node is enough;
 #                         "make check" runs it too)
 #   make runtime-truth    the runtime against Linux 6.1's NUMA balancing on
-#                         the kernel-truth qemu machine; writes docs/RUNTIME.md's
-#                         figures (RT_RUNS=N runs each, RT_REUSE=1 reparses)
+#                         the kernel-truth qemu machine; writes
+#                         docs/RUNTIME-RESULTS.md's figures (RT_RUNS=N runs
+#                         each, RT_REUSE=1 reparses)
 #   make runtime-truth-ci a short version of it (CI)
 #
 # The runtime is a userspace program library, not part of lib/: it needs

@@ -58,7 +58,8 @@ enum tprt_source {
  * drop the pages refused for want of room on the fast node instead of
  * keeping them for the migrator to move once a nudge has made room
  * (@defer_shift); in %TPRT_F_DEFAULT: with the fill measured again, the
- * kept pages' exchange adds migrations, not share (docs/RUNTIME.md)
+ * kept pages' exchange adds migrations, not share (docs/RUNTIME-RESULTS.md,
+ * "The defaults")
  */
 #define TPRT_F_NO_DEFER		0x10U
 /**
@@ -91,8 +92,8 @@ enum tprt_source {
 #define TPRT_F_ALL		0xffU
 /**
  * the flags tprt_cfg_default() sets: blocks measured again while the fast
- * node fills, refused pages dropped (docs/RUNTIME.md, "The defaults");
- * clear them for the first version's behaviour
+ * node fills, refused pages dropped (docs/RUNTIME-RESULTS.md, "The
+ * defaults"); clear them for the first version's behaviour
  */
 #define TPRT_F_DEFAULT	(TPRT_F_RECHECK | TPRT_F_RECHECK_FILL | \
 			 TPRT_F_NO_DEFER)

@@ -21,7 +21,7 @@
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH done t_ms=T acc=A rate=R
  *
- * With --runtime (make runtime-truth, docs/RUNTIME.md) also:
+ * With --runtime (make runtime-truth, docs/RUNTIME-RESULTS.md) also:
  *
  *   TRUTH runtime source=S ...  the tierpol runtime's settings
  *   TRUTH rt t_ms=T acc=A ...   its counters, every --sample-ms

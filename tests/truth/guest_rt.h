@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * truth-guest's part for the runtime comparison (make runtime-truth,
- * docs/RUNTIME.md): the tierpol runtime placing the workload's memory, and
- * the map of which of its pages are on node 0.
+ * docs/RUNTIME-RESULTS.md): the tierpol runtime placing the workload's
+ * memory, and the map of which of its pages are on node 0.
  */
 #ifndef TRUTH_GUEST_RT_H
 #define TRUTH_GUEST_RT_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * rtreport: the tierpol runtime against the kernel's NUMA balancing
- * (make runtime-truth, docs/RUNTIME.md). Reads the console logs of
+ * (make runtime-truth, docs/RUNTIME-RESULTS.md). Reads the console logs of
  * truth-guest runs (tests/truth/boot.sh) and writes, per run: accesses per
  * second, promotions, demotions, hint faults, hot-page residency and the
  * share of accesses served by node 0, as a Markdown table spliced into a
@@ -424,7 +424,7 @@ static double median(double *v, int n)
  * Over the rounds: each configuration but the baseline's that ran in two
  * rounds or more, each run against the baseline run of its own round: the
  * mean and the median of each figure, and how many rounds met each of the
- * runtime's goals (docs/RUNTIME.md: at least 0.85x the baseline's
+ * runtime's goals (docs/RUNTIME-RESULTS.md: at least 0.85x the baseline's
  * accesses/s, at least its share on node 0, no more migrations).
  */
 static void write_rounds(FILE *f)

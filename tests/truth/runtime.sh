@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # tests/truth/runtime.sh: the tierpol runtime against Linux 6.1's own NUMA
-# balancing (make runtime-truth, make runtime-truth-ci; docs/RUNTIME.md).
+# balancing (make runtime-truth, make runtime-truth-ci;
+# docs/RUNTIME-RESULTS.md).
 # On the machine of make kernel-truth (tests/truth/boot.sh: Debian's 6.1
 # kernel under qemu, node 0 DRAM with the CPUs, node 1 an emulated NVDIMM
 # in a lower memory tier), the same workload runs three times, one at a
@@ -35,7 +36,7 @@
 #   --runs N  runs of each configuration (default 1), interleaved
 #   --only    a subset of the configurations
 #   --md      the file whose generated section is rewritten (default
-#             docs/RUNTIME.md; its plots go to docs/runtime/)
+#             docs/RUNTIME-RESULTS.md; its plots go to docs/runtime/)
 #   --reuse   keep the runs already there (their console.txt): report only
 #
 # Expects build/truth/truth-guest and build/truth/rtreport (the Makefile
@@ -51,7 +52,7 @@ runs=1
 ci=0
 reuse=0
 only="kernel mprotect uffd"
-md=$root/docs/RUNTIME.md
+md=$root/docs/RUNTIME-RESULTS.md
 
 while [ $# -gt 0 ]; do
 	case $1 in
