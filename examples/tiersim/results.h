@@ -70,9 +70,9 @@ extern const unsigned int results_nr_items;
 
 /*
  * The other policies past Linux 6.1, which the results suite adds to the
- * default suite's workloads and the sources' (docs/tiersim.md, "Policies
- * past Linux 6.1"): the histogram threshold at the rate the limiters are
- * compared at.
+ * default suite's workloads and the sources' (docs/tiersim-policies.md,
+ * "Policies past Linux 6.1"): the histogram threshold at the rate the
+ * limiters are compared at.
  */
 #define PAST61_POLICIES \
 	",goal-bucket,histogram:rate=64,goal-histogram,pghot,fault-clock"

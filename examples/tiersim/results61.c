@@ -624,8 +624,9 @@ void results61_write(FILE *f, const struct run_set *rs, u32 nr)
 	fprintf(f, "\n## Policies past Linux 6.1\n\n"
 		"The policies built from tierpol's goal controller, "
 		"capacity-fitted (histogram) threshold, pghot hotness record "
-		"and fault-count clock ([tiersim.md](tiersim.md), \"Policies "
-		"past Linux 6.1\", says what each is and where it comes from), "
+		"and fault-count clock ([tiersim-policies.md]"
+		"(tiersim-policies.md), \"Policies past Linux 6.1\", says what "
+		"each is and where it comes from), "
 		"run on the default suite's workloads beside the presets.\n\n");
 	goal_table(f, w, nw);
 	matrix(f, w, nw);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * tiersim: the policies past Linux 6.1 (docs/tiersim.md, "Policies past
- * Linux 6.1"): what the simulated kernel runs besides the hint-fault path.
+ * tiersim: the policies past Linux 6.1 (docs/tiersim-policies.md,
+ * "Policies past Linux 6.1"): what the simulated kernel runs besides the
+ * hint-fault path.
  *
  *  - The goal controller's loop (DAMOS quota goals, Linux 6.16): every
  *    control period the kernel measures a metric (the fast tier's used or
