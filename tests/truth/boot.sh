@@ -26,6 +26,15 @@
 #   TRUTH_ACCEL      qemu accelerator (default tcg: software emulation)
 #   TRUTH_NUMA_BALANCING  kernel.numa_balancing in the guest (default 2:
 #                    memory tiering; 0 for the runtime comparison)
+#   TRUTH_CPU        qemu's -cpu model (default max)
+#   TRUTH_TLB_STATS  non-empty: count qemu's flushes of its software TLB
+#                    (tests/truth/qemu_tlb.pl on qemu's monitor socket, into
+#                    OUTDIR/qemu-tlb.log; the last count as qemu_tlb_flushes
+#                    on the TRUTH host line)
+#   TRUTH_TLB_HIST   non-empty: histograms of the guest kernel's own TLB
+#                    flushes (the tlb_flush tracepoint by reason and size,
+#                    and the call chains of whole flushes), printed as
+#                    "TRUTH tlbhist" lines
 #   BUSYBOX          a static busybox (default /bin/busybox)
 set -eu
 
@@ -162,12 +171,19 @@ echo mono >\$I/trace_clock
 echo 1 >\$I/events/truth/enable || say "no kprobe events"
 grep -E '^(numa_promotion_adjust_threshold|should_numa_migrate_memory|numa_hint_fault_latency) ' \$T/available_filter_functions |
 	sed 's/^/TRUTH init traceable /'
+if [ -n "${TRUTH_TLB_HIST:-}" ]; then
+	E=\$T/events/tlb/tlb_flush
+	echo 'hist:keys=reason,pages:sort=hitcount' >>\$E/trigger &&
+	echo 'hist:keys=stacktrace:sort=hitcount if pages == 18446744073709551615' >>\$E/trigger ||
+		say "no tlb_flush histograms"
+fi
 say "release \$(uname -r)"
 say "guest start"
 /bin/truth-guest $*
 say "guest rc=\$?"
 echo 0 >\$I/tracing_on
 grep -E ' (tnwr?|cpnr?): ' \$I/trace | sed 's/^/TRUTH kprobe /'
+[ -z "${TRUTH_TLB_HIST:-}" ] || sed 's/^/TRUTH tlbhist /' \$T/events/tlb/tlb_flush/hist
 say "done tainted=\$(cat /proc/sys/kernel/tainted)"
 poweroff -f
 INIT
@@ -183,8 +199,18 @@ t0=$(date +%s)
 # The children's CPU time (cutime + cstime, in ticks): qemu's is the rise.
 cpu0=$(awk '{print $16 + $17}' /proc/$$/stat)
 rc=0
-timeout -k 5 "$timeout_s" qemu-system-x86_64 -nographic -no-reboot \
-	-accel "$accel" -cpu max -smp 2 -nodefaults -serial stdio \
+mon=
+poller=
+rm -f "$out/qemu-mon.sock" "$out/qemu-tlb.log"
+if [ -n "${TRUTH_TLB_STATS:-}" ]; then
+	mon="-monitor unix:$out/qemu-mon.sock,server=on,wait=off"
+	perl "$root/tests/truth/qemu_tlb.pl" "$out/qemu-mon.sock" \
+		"$out/qemu-tlb.log" &
+	poller=$!
+fi
+# shellcheck disable=SC2086
+timeout -k 5 "$timeout_s" qemu-system-x86_64 -nographic -no-reboot $mon \
+	-accel "$accel" -cpu "${TRUTH_CPU:-max}" -smp 2 -nodefaults -serial stdio \
 	-machine pc,nvdimm=on -m "${dram}M,slots=2,maxmem=8G" \
 	-object "memory-backend-ram,id=ram0,size=${dram}M" \
 	-numa node,nodeid=0,cpus=0-1,memdev=ram0 \
@@ -195,12 +221,20 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 -nographic -no-reboot \
 	-append "console=ttyS0 panic=-1 loglevel=${TRUTH_LOGLEVEL:-4} printk.time=0 mitigations=off" \
 	</dev/null >"$out/console.log" 2>&1 || rc=$?
 t1=$(date +%s)
+[ -z "$poller" ] || wait "$poller" || true
+rm -f "$out/qemu-mon.sock"
+tlb=
+if [ -s "$out/qemu-tlb.log" ]; then
+	tlb=$(tail -n 1 "$out/qemu-tlb.log" |
+		sed -n 's/.* full=\([0-9]*\) part=\([0-9]*\) .*/\1 \2/p' |
+		awk '{ print " qemu_tlb_flushes=" $1 + $2 }')
+fi
 cpu1=$(awk '{print $16 + $17}' /proc/$$/stat)
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
 echo "TRUTH host qemu=$(qemu-system-x86_64 --version | sed -n 's/.*version \([^ ]*\).*/\1/p;q')" \
 	"wall_s=$((t1 - t0)) loadavg=$(cut -d' ' -f1 /proc/loadavg)" \
-	"cpus=$(nproc)" \
-	"qemu_cpu_s=$(((cpu1 - cpu0) / $(getconf CLK_TCK)))" >>"$out/console.txt"
+	"cpus=$(nproc)" "cpu_model=${TRUTH_CPU:-max}" \
+	"qemu_cpu_s=$(((cpu1 - cpu0) / $(getconf CLK_TCK)))$tlb" >>"$out/console.txt"
 echo "truth: qemu exited $rc after $((t1 - t0))s, console: $out/console.txt"
 echo "$((t1 - t0))" >"$out/wall_s"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

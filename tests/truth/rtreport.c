@@ -210,6 +210,7 @@ static void load_run(struct run *r)
 	int have_base = 0;
 	uint64_t i;
 
+	r->tlb_flushes = -1;
 	snprintf(path, sizeof(path), "%s/console.txt", r->dir);
 	cur_file = path;
 	f = fopen(path, "r");
@@ -237,6 +238,9 @@ static void load_run(struct run *r)
 		} else if (!strncmp(line, "TRUTH host ", 11)) {
 			r->host_load = kv(line, "loadavg", -1);
 			r->qemu_cpu = kv(line, "qemu_cpu_s", 0);
+			r->tlb_flushes = kv(line, "qemu_tlb_flushes", -1);
+			kv_str(line, "cpu_model", r->cpu_model,
+			       sizeof(r->cpu_model));
 		} else if (!strncmp(line, "TRUTH done ", 11)) {
 			r->end_t = kv(line, "t_ms", 0) / 1000;
 			r->end_acc = kv(line, "acc", 0);
@@ -534,6 +538,11 @@ static void write_table(FILE *f, const char *svg_ref)
 				r->end_acc / r->qemu_cpu / 1e6,
 				(r->end_acc / r->qemu_cpu) /
 				(b->end_acc / b->qemu_cpu));
+		if (r->cpu_model[0])
+			fprintf(f, ", CPU `%s`", r->cpu_model);
+		if (r->tlb_flushes >= 0)
+			fprintf(f, ", %.0f flushes of qemu's software TLB",
+				r->tlb_flushes);
 		if (r->source[0])
 			fprintf(f, "; the runtime: %.0f passes, %.0f moved "
 				"(%.0f of them deferred for room), %.0f "

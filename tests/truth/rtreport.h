@@ -41,6 +41,8 @@ struct run {
 	int rt_recheck;		/* 0 off, 1 always, 2 while filling; -1 */
 	double host_load;	/* the host's load average when qemu ended */
 	double qemu_cpu;	/* the host CPU time qemu took, s (0: unknown) */
+	double tlb_flushes;	/* qemu's software-TLB flushes (-1: unknown) */
+	char cpu_model[32];	/* qemu's -cpu (empty: unknown) */
 	char decide[16];	/* the runtime's decision unit */
 	char latency[16];	/* where its latencies came from */
 	char clock[16];		/* their clock */
