@@ -23,8 +23,9 @@
 # demotes the cold blocks it found itself), sN (with it, one fast block in
 # 2^N sampled a sweep), recheck (a block whose other pages look cold
 # protected again with a fresh stamp, at any time), rfill (that only while
-# the fast node fills: the default), norecheck (never). The runtime before
-# its defaults changed is mprotect+defer+norecheck.
+# the fast node fills: the default), norecheck (never), nopku (an emulated
+# CPU without protection keys). The runtime before its defaults changed is
+# mprotect+defer+norecheck.
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -93,13 +94,12 @@ if [ $ci -eq 1 ]; then
 	md=$out/RUNTIME.md
 	svgdir=$out/runtime
 fi
-# The emulated CPU: qemu's "max" without protection keys. With them, the
-# guest kernel writes PKRU twice a signal (delivery and sigreturn) and qemu
-# answers each write with a whole flush of its software TLB, a cost with
-# no native counterpart that only the runtime's hint faults pay (the
-# kernel's take no signal). RT_CPU overrides it for every run, the pku
-# variant for one configuration.
-cpu_model=${RT_CPU:-max,-pku}
+# The emulated CPU: qemu's "max" (RT_CPU for every run; the nopku variant
+# takes protection keys out for one configuration). With them the guest
+# kernel writes PKRU on each signal it delivers, and qemu answers with a
+# whole flush of its software TLB: the runtime's hint faults pay it, the
+# kernel's take no signal (docs/RUNTIME-RESULTS.md, "qemu's software TLB").
+cpu_model=${RT_CPU:-max}
 # RT_GUEST_ARGS: more truth-guest options for every run (--cpu 0, say).
 args="$args ${RT_GUEST_ARGS:-}"
 mkdir -p "$out"
@@ -110,7 +110,8 @@ boot() {
 	nb=$2
 	shift 2
 	TRUTH_NUMA_BALANCING=$nb TRUTH_DRAM_MB=$dram TRUTH_PMEM_MB=$pmem \
-		TRUTH_CPU=$cpu TRUTH_GUEST="$guest" tests/truth/boot.sh "$d" -- "$@" && return 0
+		TRUTH_CPU=$cpu TRUTH_TLB_STATS=1 TRUTH_GUEST="$guest" \
+		tests/truth/boot.sh "$d" -- "$@" && return 0
 	echo "runtime-truth: the boot failed (console kept as $d.failed.txt)" >&2
 	cp "$d/console.txt" "$d.failed.txt" 2>/dev/null || true
 	return 1
@@ -145,7 +146,7 @@ while [ $i -le "$runs" ]; do
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
 				free) extra="$extra --rt-cpus-all" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
-				pku) cpu=max ;;
+				nopku) cpu=max,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
 				   exit 2 ;;
 				esac
