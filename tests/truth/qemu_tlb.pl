@@ -10,8 +10,10 @@
 # full, a flush of every MMU mode at once; part, the modes flushed whole by
 # a flush of some of them (a guest CR3 write, WRPKRU or an XRSTOR that
 # changes PKRU flushes the modes in use, counted here); elided, the modes
-# such a flush had nothing in. A guest's INVLPG is not counted. Ends when
-# the socket goes away after answering once, or after 60 s without one.
+# such a flush had nothing in. A guest's INVLPG is not counted. The whole
+# of the last answer (the translated code's counts too) goes to LOG.last.
+# Ends when the socket goes away after answering once, or after 60 s
+# without one.
 use strict;
 use warnings;
 use IO::Socket::UNIX;
@@ -49,6 +51,12 @@ while (1) {
 		printf $out "t=%.1f full=%s part=%s elided=%s\n",
 			time - $t0, $1, $2, $3;
 		$answered = 1;
+		# The whole of the last answer, beside the log.
+		if (open(my $last, '>', "$log.last")) {
+			$buf =~ s/\r//g;
+			print $last $buf;
+			close $last;
+		}
 	}
 	sleep 1;
 }
