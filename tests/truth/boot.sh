@@ -225,9 +225,9 @@ t1=$(date +%s)
 rm -f "$out/qemu-mon.sock"
 tlb=
 if [ -s "$out/qemu-tlb.log" ]; then
+	# "t=S full=N part=N elided=N": full + part.
 	tlb=$(tail -n 1 "$out/qemu-tlb.log" |
-		sed -n 's/.* full=\([0-9]*\) part=\([0-9]*\) .*/\1 \2/p' |
-		awk '{ print " qemu_tlb_flushes=" $1 + $2 }')
+		awk -F '[ =]' '{ print " qemu_tlb_flushes=" $4 + $6 }')
 fi
 cpu1=$(awk '{print $16 + $17}' /proc/$$/stat)
 tr -d '\r' <"$out/console.log" >"$out/console.txt"

@@ -122,11 +122,11 @@ list=""
 i=1
 while [ $i -le "$runs" ]; do
 	for c in $only; do
+		cpu=$cpu_model
 		case $c in
-		kernel) nb=2; extra=""; cpu=$cpu_model ;;
+		kernel) nb=2; extra="" ;;
 		mprotect*|uffd*)
 			nb=0
-			cpu=$cpu_model
 			extra="--runtime ${c%%+*}"
 			# Variants: mprotect+block+wall, say (runtime.sh's header).
 			rest=${c#"${c%%+*}"}
@@ -146,7 +146,7 @@ while [ $i -le "$runs" ]; do
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
 				free) extra="$extra --rt-cpus-all" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
-				nopku) cpu=max,-pku ;;
+				nopku) cpu=$cpu_model,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
 				   exit 2 ;;
 				esac
