@@ -211,6 +211,7 @@ static void load_run(struct run *r)
 	uint64_t i;
 
 	r->tlb_flushes = -1;
+	r->rt_room = -1;
 	snprintf(path, sizeof(path), "%s/console.txt", r->dir);
 	cur_file = path;
 	f = fopen(path, "r");
@@ -231,6 +232,7 @@ static void load_run(struct run *r)
 			kv_str(line, "clock", r->clock, sizeof(r->clock));
 			r->rt_defer = (int)kv(line, "defer", -1);
 			r->rt_recheck = (int)kv(line, "recheck", -1);
+			r->rt_room = (int)kv(line, "room_batches", -1);
 		} else if (!strncmp(line, "TRUTH phase ", 12) &&
 			   kv(line, "i", 0) == 1) {
 			r->main_t = kv(line, "t_ms", 0) / 1000;
@@ -280,6 +282,7 @@ static void load_run(struct run *r)
 			r->rt_moved = kv(line, "moved", 0);
 			r->rt_queue_full = kv(line, "queue_full", 0);
 			r->rt_nudges = kv(line, "nudges", 0);
+			r->rt_nudge_pages = kv(line, "nudge_pages", 0);
 			r->rt_passes = kv(line, "passes", 0);
 			r->rt_cold = kv(line, "v_refuse_cold", 0);
 			r->rt_nospace = kv(line, "v_refuse_nospace", 0);
@@ -519,15 +522,22 @@ static void write_table(FILE *f, const char *svg_ref)
 
 		fprintf(f, "* **%s**: kernel.numa_balancing=%d, %s", r->label,
 			r->balancing, r->source[0] ? r->source : "no runtime");
-		if (r->decide[0])
+		if (r->decide[0]) {
 			fprintf(f, " (decides per %s, latency from the %s, "
-				"%s clock%s%s)", r->decide, r->latency, r->clock,
+				"%s clock%s%s", r->decide, r->latency, r->clock,
 				r->rt_recheck == 2 ? ", blocks measured again "
 				"while node 0 fills" : r->rt_recheck == 1 ?
 				", blocks measured again" : "",
 				r->rt_defer == 1 ? ", refused pages kept for "
 				"room" : r->rt_defer == 0 ? ", refused pages "
 				"dropped" : "");
+			if (r->rt_room > 0)
+				fprintf(f, ", nudges make room for up to %d "
+					"batches of them", r->rt_room);
+			else if (!r->rt_room)
+				fprintf(f, ", nudges make no room for them");
+			fputc(')', f);
+		}
 		fprintf(f, "; %.0f s, %.0f M accesses (%.0f measured), host "
 			"load %.1f", r->end_t, r->end_acc / 1e6,
 			(r->end_acc - r->main_acc) / 1e6, r->host_load);
@@ -547,11 +557,12 @@ static void write_table(FILE *f, const char *svg_ref)
 			fprintf(f, "; the runtime: %.0f passes, %.0f moved "
 				"(%.0f of them deferred for room), %.0f "
 				"refused cold, %.0f refused for room, %.0f "
-				"kswapd nudges, %.0f dropped (queue full)",
+				"kswapd nudges (%.0f pages allocated), %.0f "
+				"dropped (queue full)",
 				r->rt_passes, r->rt_moved,
 				r->rt_deferred_moved, r->rt_cold,
 				r->rt_nospace, r->rt_nudges,
-				r->rt_queue_full);
+				r->rt_nudge_pages, r->rt_queue_full);
 		if (r->rt_rechecks > 0)
 			fprintf(f, ", %.0f blocks measured again",
 				r->rt_rechecks);
