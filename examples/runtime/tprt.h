@@ -175,6 +175,12 @@ enum tprt_clock {
  * @sample_shift: with %TPRT_F_VICTIMS, a fast-node block is protected to
  *	sample its use in one sweep of 2^@sample_shift (0 to 8, default 2);
  *	a block found cold stays protected every sweep
+ * @room_batches: a nudge also makes room for the pages refused for want
+ *	of it since the last one, up to this many @batch (0 to 64; default
+ *	0: room for the demotion target and a batch only, as kswapd makes
+ *	when the kernel's promotion path wakes it). Each page of that room
+ *	costs a demotion; with the fill measured again it buys no share
+ *	(docs/RUNTIME-RESULTS.md, "The room a nudge makes")
  */
 struct tprt_cfg {
 	int fast_node;
@@ -196,6 +202,7 @@ struct tprt_cfg {
 	uint32_t clock;
 	uint32_t defer_shift;
 	uint32_t sample_shift;
+	uint32_t room_batches;
 };
 
 /**

@@ -66,6 +66,7 @@ void tprt_cfg_default(struct tprt_cfg *cfg)
 	cfg->mem_interval_ms = 100;
 	cfg->defer_shift = 2;
 	cfg->sample_shift = 2;
+	cfg->room_batches = 0;
 }
 
 static bool pow2(uint32_t v)
@@ -90,7 +91,8 @@ static int cfg_check(const struct tprt_cfg *c)
 	    c->scan_period_min_ms || !c->mem_interval_ms ||
 	    c->fast_node < -1 || c->fast_node > 1023 ||
 	    c->decide > TPRT_DECIDE_FAULT || c->clock > TPRT_CLOCK_WALL ||
-	    c->defer_shift > 16 || c->sample_shift > 8)
+	    c->defer_shift > 16 || c->sample_shift > 8 ||
+	    c->room_batches > 64)
 		return -EINVAL;
 	return 0;
 }

@@ -369,6 +369,7 @@ size_t tprt_migrate_batch(struct tprt_rt *rt);
 void tprt_migrate_deferred(struct tprt_rt *rt);
 uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 			  uint64_t demand, uint64_t cap);
+uint64_t tprt_room_cap(const struct tprt_cfg *c, const struct tprt_mem *m);
 void tprt_migrate_kick(struct tprt_rt *rt, uint32_t n);
 void tprt_make_room(struct tprt_rt *rt, uint64_t now);
 size_t tprt_recheck(struct tprt_rt *rt);

@@ -31,15 +31,18 @@
  *
  * Once the node is full, that room is a few hundred pages a nudge, and a
  * hot block refused for want of room is not decided again before the
- * scanner protects it again, seconds later: the node keeps whatever filled
- * it first. So the handlers count the pages they refuse for room, and a
- * nudge makes room for them too (up to 8 batches, and half the room the
- * other nodes have for the demotions): its allocation goes past the min
- * watermark's margin and reclaims, demoting as many pages from the node's
- * LRU lists. The refused pages well inside the threshold (at most
- * hot_threshold_ms / 2^defer_shift) wait on a second, deferred queue, and
- * the migrator moves them right after the nudge, while the node keeps more
- * than its high watermark free (TPRT_F_NO_DEFER: they are dropped).
+ * scanner protects it again, seconds later. So the handlers count the
+ * pages they refuse for room, and a nudge can make room for them too (up
+ * to room_batches batches, and half the room the other nodes have for the
+ * demotions): its allocation goes past the min watermark's margin and
+ * reclaims, demoting as many pages from the node's LRU lists. That
+ * exchange kept the first version's node from keeping whatever filled it
+ * first; with the fill measured again it adds migrations and no share, so
+ * room_batches is 0 by default. The refused pages well inside the
+ * threshold (at most hot_threshold_ms / 2^defer_shift) wait on a second,
+ * deferred queue, and the migrator moves them right after the nudge, while
+ * the node keeps more than its high watermark free (TPRT_F_NO_DEFER: they
+ * are dropped).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,8 +61,6 @@
 #define MPOL_BIND_	2
 #define NUDGE_GAP_NS	(100 * TPRT_NS_PER_MS)
 #define NUDGE_WAIT_NS	(500 * TPRT_NS_PER_MS)
-/* A nudge makes room for at most this many batches of refused pages. */
-#define NUDGE_DEMAND_BATCHES	8
 
 int tprt_queue_init(struct tprt_queue *q, uint32_t cap)
 {
@@ -363,6 +364,18 @@ uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 }
 
 /*
+ * The most pages refused for want of room that a nudge (or the victims)
+ * makes room for on top of the demotion target: @c->room_batches batches,
+ * and never more than a thirty-second of the node.
+ */
+uint64_t tprt_room_cap(const struct tprt_cfg *c, const struct tprt_mem *m)
+{
+	uint64_t cap = (uint64_t)c->room_batches * c->batch;
+
+	return cap < m->present / 32 ? cap : m->present / 32;
+}
+
+/*
  * The free pages room is made for (the demotion target and a batch), and
  * in @cap the most pages refused for want of room that add to it: a nudge
  * and the victims aim at the same room.
@@ -370,9 +383,7 @@ uint64_t tprt_nudge_pages(const struct tprt_mem *m, uint64_t target,
 static uint64_t room_target(struct tprt_rt *rt, const struct tprt_mem *m,
 			    uint64_t *cap)
 {
-	*cap = NUDGE_DEMAND_BATCHES * (uint64_t)rt->cfg.batch;
-	if (*cap > m->present / 32)
-		*cap = m->present / 32;
+	*cap = tprt_room_cap(&rt->cfg, m);
 	return tprt_tp_demotion_target(rt->tp, m) + rt->cfg.batch;
 }
 

@@ -41,6 +41,9 @@ static void test_bad_input(void **state)
 	tprt_cfg_default(&cfg);
 	cfg.defer_shift = 17;
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.room_batches = 65;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
 
 	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
 	assert_int_equal(tprt_init(NULL), -EBUSY);
@@ -305,6 +308,37 @@ static void test_nudge_pages(void **state)
 	assert_int_equal(tprt_nudge_pages(&m, 520, 0, 2048), 0);
 }
 
+/*
+ * The cap on the refused pages a nudge makes room for: room_batches
+ * batches, at most a thirty-second of the node; 0 makes room for the
+ * target alone.
+ */
+static void test_room_cap(void **state)
+{
+	struct tprt_mem m = { .present = 1U << 20 };
+	struct tprt_cfg c;
+
+	(void)state;
+	tprt_cfg_default(&c);
+	assert_int_equal(c.room_batches, 0);
+	assert_int_equal(tprt_room_cap(&c, &m), 0);
+	c.room_batches = 8;
+	assert_int_equal(tprt_room_cap(&c, &m), 8 * 256);
+	c.batch = 64;
+	c.room_batches = 64;
+	assert_int_equal(tprt_room_cap(&c, &m), 64 * 64);
+	m.present = 32 * 1000;
+	assert_int_equal(tprt_room_cap(&c, &m), 1000);
+	c.room_batches = 0;
+	assert_int_equal(tprt_room_cap(&c, &m), 0);
+	/* With no room for refused pages, a nudge aims at the target only. */
+	m = (struct tprt_mem){ .free = 1000, .wmark_min = 500, .wmark_low = 600,
+			       .wmark_high = 700, .wake = 401, .slack = 200,
+			       .spare = 100000, .present = 1U << 20 };
+	assert_int_equal(tprt_nudge_pages(&m, 1200, 99999,
+					  tprt_room_cap(&c, &m)), 500);
+}
+
 /* The pagemap node query: present pages, protected ones too. */
 static void test_page_nodes(void **state)
 {
@@ -521,6 +555,7 @@ int main(void)
 		rt_test(test_mem_latch),
 		rt_test(test_zoneinfo),
 		rt_test(test_nudge_pages),
+		rt_test(test_room_cap),
 		rt_test(test_page_nodes),
 		rt_test(test_scan_period),
 		rt_test(test_handler),

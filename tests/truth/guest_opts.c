@@ -51,6 +51,8 @@ static void __attribute__((noreturn)) usage(int code)
 "                        [default]\n"
 "      --rt-no-recheck   never (clears both)\n"
 "      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
+"      --rt-room-batches N  a nudge makes room for at most N batches of\n"
+"                        refused pages (0-64) [the runtime's default: 0]\n"
 "      --rt-clock C      the runtime's latency clock: cpu or wall [its\n"
 "                        default]\n"
 "  Each thread runs its own stream (wl.c's wl_thread_*), phases end at a\n"
@@ -89,7 +91,7 @@ enum {
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
 	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
-	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK,
+	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM,
 };
 
 static const struct option longopts[] = {
@@ -128,6 +130,7 @@ static const struct option longopts[] = {
 	{ "rt-recheck-fill", no_argument, NULL, O_RTRECHECKFILL },
 	{ "rt-no-recheck", no_argument, NULL, O_RTNORECHECK },
 	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
+	{ "rt-room-batches", required_argument, NULL, O_RTROOM },
 	{ "rt-batch", required_argument, NULL, O_RTBATCH },
 	{ "rt-clock", required_argument, NULL, O_RTCLOCK },
 	{ "help", no_argument, NULL, 'h' },
@@ -142,7 +145,7 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 	*o = (struct guest_opts){
 		.sample_ms = 2000, .rate = -1, .pmax = -1, .cpu = -1,
 		.rt = { .nodefer = -1, .defer_shift = -1, .recheck = -1,
-			.sample_shift = -1 },
+			.sample_shift = -1, .room_batches = -1 },
 	};
 	/* The kind first: its defaults, then the options on top. */
 	for (i = 1; i + 1 < (size_t)argc; i++)
@@ -262,6 +265,9 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 			break;
 		case O_RTSAMPLE:
 			o->rt.sample_shift = (int)arg_u64(optarg);
+			break;
+		case O_RTROOM:
+			o->rt.room_batches = (int)arg_u64(optarg);
 			break;
 		case O_RTCLOCK:
 			o->rt.clock = optarg;

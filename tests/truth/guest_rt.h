@@ -27,6 +27,7 @@ struct grt_opts {
 	int recheck;		/* TPRT_F_RECHECK: 0 off, 1 always, 2 with
 				 * _FILL, -1 the default */
 	int sample_shift;	/* tprt_cfg.sample_shift; -1: the default */
+	int room_batches;	/* tprt_cfg.room_batches; -1: the default */
 };
 
 /* Start the runtime over the workload's @nvma VMAs (VMA v: @pages[v]

@@ -21,7 +21,8 @@
 # (keep them for the migrator), dN (keep those within the hot threshold /
 # 2^N), qN (move_pages(2) batches of N pages), victims (the runtime
 # demotes the cold blocks it found itself), sN (with it, one fast block in
-# 2^N sampled a sweep), recheck (a block whose other pages look cold
+# 2^N sampled a sweep), rN (a nudge makes room for at most N batches of
+# refused pages; 0 by default), recheck (a block whose other pages look cold
 # protected again with a fresh stamp, at any time), rfill (that only while
 # the fast node fills: the default), norecheck (never), nopku (an emulated
 # CPU without protection keys). The runtime before its defaults changed is
@@ -143,6 +144,7 @@ while [ $i -le "$runs" ]; do
 				norecheck) extra="$extra --rt-no-recheck" ;;
 				s[0-9]*) extra="$extra --rt-sample-shift ${o#s}" ;;
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
+				r[0-9]*) extra="$extra --rt-room-batches ${o#r}" ;;
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
 				free) extra="$extra --rt-cpus-all" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
