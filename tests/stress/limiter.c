@@ -44,7 +44,7 @@ static const struct lim_cfg {
  */
 static bool lim_gap(u32 k)
 {
-	return k && k < MAX_PHASES && lim_cfgs[k % NR_CFGS].gap;
+	return k && lim_cfgs[k % NR_CFGS].gap;
 }
 
 static const char *const variant_names[] = {
