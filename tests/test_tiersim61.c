@@ -59,8 +59,9 @@ static const char *refused(const char *spec, const struct sim_cfg *c)
  * 10/20/30/40, every page allocated by hand (the first 1024 - 20 on the
  * fast tier, as first touch stops at the low watermark).
  */
-static void part(struct setup *st, struct sim *s, struct sim_policy *p,
-		 struct sim_result *r, u32 threads, const char *spec)
+static void part_pte(struct setup *st, struct sim *s, struct sim_policy *p,
+		     struct sim_result *r, u32 threads, const char *spec,
+		     u32 scan_pte_ns)
 {
 	static const u64 wm[4] = { 10, 20, 30, 40 };
 	char err[SIM_ERRLEN];
@@ -68,6 +69,8 @@ static void part(struct setup *st, struct sim *s, struct sim_policy *p,
 
 	small_setup_threads(st, WL_UNIFORM, 4096, 1000, 1024, threads);
 	memcpy(st->cfg.wmark, wm, sizeof(wm));
+	if (scan_pte_ns)
+		st->cfg.costs.scan_pte_ns = scan_pte_ns;
 	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
 			 0);
 	policy(p, spec, &st->cfg);
@@ -86,6 +89,12 @@ static void part(struct setup *st, struct sim *s, struct sim_policy *p,
 	memset(s->r, 0, sizeof(*s->r));
 	s->r->vma = s->vst;
 	s->r->nr_vmas = s->nr_vmas;
+}
+
+static void part(struct setup *st, struct sim *s, struct sim_policy *p,
+		 struct sim_result *r, u32 threads, const char *spec)
+{
+	part_pte(st, s, p, r, threads, spec, 0);
 }
 
 /* Demote @n units of the fast tier at once (room for promotions). */
@@ -470,6 +479,32 @@ static void test_abit_scanner(void **state)
 	assert_int_equal(r->node.decided, 1);
 	assert_int_equal(r->node.refused_nospace, 1);
 	assert_true(s.kswapd_awake);
+	part_free(&st, &s);
+
+	/*
+	 * A pass longer than the period (4096 pages at 10 us: 41 ms) sets
+	 * the period, and the policy's record keeps its format and count
+	 * with the window stretched in proportion (32 ms x 41/20); the room
+	 * record stays pghot's default. (It once took the room record's
+	 * settings instead: 2 accesses within 3 s made a page hot.)
+	 */
+	part_pte(&st, &s, &p, r, 1, "pghot-abit", 10000);
+	assert_int_equal(s.abit_ns, 4096ULL * 10000);
+	assert_int_equal(s.rec[0].fmt.format, TP_HOT_PRECISE);
+	assert_int_equal(s.rec[0].fmt.threshold, 7);
+	assert_int_equal(s.rec[1].fmt.format, TP_HOT_BYTE);
+	assert_int_equal(s.rec[1].fmt.threshold, 2);
+	u = 3000;
+	s.now = 1000 * SIM_NS_PER_MS;
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(hot_access(&s, u), i ? HOT_ROOM : 0);
+		s.now += s.abit_ns;
+	}
+	assert_int_equal(hot_access(&s, u), HOT_READY);
+	/* A gap of two periods starts the count again. */
+	s.now += 2 * s.abit_ns;
+	assert_int_equal(hot_access(&s, u), HOT_ROOM);
+	assert_int_equal(tp_hot_count(&s.rec[0].fmt, s.rec[0].w[u]), 1);
 	part_free(&st, &s);
 	free(r);
 }

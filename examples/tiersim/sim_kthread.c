@@ -339,18 +339,21 @@ void abit_run(struct sim *s)
  * the period, so "seen in consecutive scans" keeps its meaning on a large
  * machine.
  */
-static int abit_setup(struct sim *s, struct tp_hot_cfg *hc)
+static int abit_setup(struct sim *s)
 {
 	u64 pass = s->nr_units * s->upages * s->c->costs.scan_pte_ns;
+	struct tp_hot_cfg hc;
 	int ret;
 
 	s->abit_ns = (u64)s->p->hot.abit_ms * SIM_NS_PER_MS;
 	if (pass > s->abit_ns) {
-		if (hc->window_ms)
-			hc->window_ms = (u32)((u64)hc->window_ms * pass /
-					      s->abit_ns);
+		/* the policy's record (not the room record) gets the window */
+		sim_hot_cfg(s->p, &hc);
+		if (hc.window_ms)
+			hc.window_ms = (u32)((u64)hc.window_ms * pass /
+					     s->abit_ns);
 		s->abit_ns = pass;
-		ret = tp_hot_init(&s->rec[0].fmt, hc);
+		ret = tp_hot_init(&s->rec[0].fmt, &hc);
 		if (ret)
 			return ret;
 	}
@@ -400,7 +403,7 @@ int kthread_setup(struct sim *s)
 		}
 		s->next_age = HOT_AGE_NS;
 		if (!ret && (p->hot.sources & SRC_ABIT))
-			ret = abit_setup(s, &hc);
+			ret = abit_setup(s);
 	}
 	if (!ret && p->migrate == MIG_KMIGRATED) {
 		s->kq = malloc(s->nr_units * sizeof(*s->kq));
