@@ -213,6 +213,11 @@ static void test_specs(void **state)
 	assert_non_null(strstr(e, "too large"));
 	e = refused("pghot-abit:abit=0", &c);
 	assert_non_null(strstr(e, "cannot be 0"));
+	e = refused("mainline:promo-max=1000", &c);
+	assert_non_null(strstr(e, "promo-max needs migrate=kmigrated"));
+	e = refused("pghot:promo-max=-1", &c);
+	assert_non_null(e);
+	assert_null(refused("pghot:promo-max=0", &c));
 	e = refused("mainline:migrate=later", &c);
 	assert_non_null(strstr(e, "unknown value"));
 	e = refused("mainline:thresh=median", &c);
@@ -362,6 +367,24 @@ static void test_kmigrated(void **state)
 	/* The thread running the process takes one IPI a batch. */
 	assert_int_equal(r->tlb_shootdowns, 2);
 	assert_int_equal(r->t_tlb, 2 * (u64)st.cfg.costs.ipi_ns);
+	part_free(&st, &s);
+
+	/*
+	 * promo-max=250: kmigrated migrates 250 pages of the 600 queued and
+	 * drops the rest (none left queued, kswapd not woken for them).
+	 */
+	part(&st, &s, &p, r, 1, "promote-all:migrate=kmigrated:promo-max=250");
+	make_room(&s, 700);
+	for (u = 2000; u < 2600; u++)
+		kmig_queue(&s, u);
+	s.now = 10000 * SIM_NS_PER_MS;
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 250);
+	assert_int_equal(s.kq_n, 0);
+	assert_true(s.flags[2249] & PF_FAST);
+	assert_false(s.flags[2250] & (PF_FAST | PF_QUEUED));
+	assert_false(s.flags[2599] & (PF_FAST | PF_QUEUED));
+	assert_false(s.kswapd_awake);
 	part_free(&st, &s);
 	free(r);
 }

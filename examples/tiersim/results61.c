@@ -212,7 +212,11 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 	}
 	fprintf(f, " Its kernel threads (the scanner and kmigrated) are not "
 		"charged to the workload's CPUs, as kswapd is not; their CPU "
-		"time is in the last table of each run below.\n\n");
+		"time is in the last table of each run below. Where it falls "
+		"short, and the promotion budgets (`promo-max=`) that would "
+		"meet the goal on one workload and not on another: "
+		"[tiersim-policies.md](tiersim-policies.md), \"What was "
+		"tried, and why\".\n\n");
 }
 
 static void matrix(FILE *f, const struct run_set **w, u32 nw)

@@ -177,6 +177,9 @@ struct sim_goal_cfg {
  * @abit_ms: the accessed-bit scanner's period
  * @room: a second record, pghot's default one (2 accesses within 3 s),
  *	whose ready pages only the free-space bypass promotes
+ * @promo_max: kmigrated migrates at most this many 4 KiB pages in the
+ *	run and drops what it dequeues past them (0: no budget); an
+ *	experiment's knob (a count fitted to one run's length), not a policy
  */
 struct sim_hot_cfg {
 	int record;
@@ -185,6 +188,7 @@ struct sim_hot_cfg {
 	u32 window_ms;
 	u32 abit_ms;
 	int room;
+	u32 promo_max;
 };
 
 /**

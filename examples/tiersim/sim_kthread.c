@@ -199,6 +199,14 @@ void kmig_queue(struct sim *s, u64 u)
  */
 #define KMIG_NOROOM	(-1)
 
+/* promo-max: the pages kmigrated may still migrate are spent. */
+static int kmig_spent(const struct sim *s)
+{
+	u64 max = s->p->hot.promo_max;
+
+	return max && s->r->promotions + s->upages > max;
+}
+
 static int kmig_batch(struct sim *s)
 {
 	u64 max = KMIG_BATCH_PAGES / s->upages, n = 0, start, u;
@@ -209,13 +217,16 @@ static int kmig_batch(struct sim *s)
 	fast_mem(s, &m);
 	while (n < max && s->kq_n) {
 		u = s->kq[s->kq_head];
-		if (!hot_stale(s, u) &&
+		if (!hot_stale(s, u) && !kmig_spent(s) &&
 		    !tp_promote_room(&m, (n + 1) * s->upages))
 			break;
 		s->kq_head = (s->kq_head + 1) % s->nr_units;
 		s->kq_n--;
-		/* pghot migrates what is ready when it looks: not a page gone cold */
-		if (hot_stale(s, u)) {
+		/*
+		 * pghot migrates what is ready when it looks: not a page gone
+		 * cold; nor one past the experiment's budget (promo-max).
+		 */
+		if (hot_stale(s, u) || kmig_spent(s)) {
 			s->flags[u] &= (u8)~PF_QUEUED;
 			continue;
 		}

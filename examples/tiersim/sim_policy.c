@@ -110,7 +110,9 @@ void sim_policy_help(FILE *f)
 "    goal=none|used|free|pingpong target=1..10000 (parts per 10000)\n"
 "    ctl=ms (control period) rate-min=MB/s rate-max=MB/s\n"
 "    record=none|byte|precise src=hint|abit|both freq=1..7 window=ms\n"
-"    abit=ms (the accessed-bit scanner's period)\n");
+"    abit=ms (the accessed-bit scanner's period)\n"
+"    promo-max=pages (kmigrated stops after that many: an experiment's\n"
+"    budget for one run, not a policy)\n");
 }
 
 /* The numeric keys: their range, unit, and why 0 is refused. */
@@ -140,6 +142,7 @@ static const struct {
 	{ "window", 1, 16000, " ms", "0 would select the default of 3000 ms" },
 	{ "abit", 1, UINT32_MAX, " ms", "the scanner's period cannot be 0" },
 	{ "room-record", 0, 1, "", NULL },
+	{ "promo-max", 0, UINT32_MAX, " pages", NULL },
 };
 
 /*
@@ -335,6 +338,8 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 			p->hot.window_ms = v;
 		} else if (!strcmp(key, "room-record")) {
 			p->hot.room = (int)v;
+		} else if (!strcmp(key, "promo-max")) {
+			p->hot.promo_max = v;
 		} else {
 			p->hot.abit_ms = v;
 		}
@@ -590,6 +595,9 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 	else if ((p->hot.sources & SRC_ABIT) && p->migrate != MIG_KMIGRATED)
 		why = "src=abit needs migrate=kmigrated (a scanner is no fault "
 		      "to migrate in)";
+	else if (p->hot.promo_max && p->migrate != MIG_KMIGRATED)
+		why = "promo-max needs migrate=kmigrated (the budget is "
+		      "kmigrated's)";
 	else if (p->hot.record != REC_NONE) {
 		struct tp_hot h;
 		struct tp_hot_cfg hc;
