@@ -477,14 +477,15 @@ int main(int argc, char **argv)
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
 	/* --rt-cpus-all: the runtime's threads start before the pin. */
-	if (o.cpu >= 0 && !o.rt_all_cpus)
+	o.rt.program_cpu = o.cpu;
+	if (o.cpu >= 0 && !o.rt.all_cpus)
 		pin_cpu(o.cpu);
 	if (o.rt.source) {
 		if (grt_start(&o.rt, g_nvma, (void *const *)g_vbase, g_vpages))
 			return 1;
 		g_runtime = 1;
 	}
-	if (o.cpu >= 0 && o.rt_all_cpus)
+	if (o.cpu >= 0 && o.rt.all_cpus)
 		pin_cpu(o.cpu);
 
 	g_max_ms = o.max_ms;

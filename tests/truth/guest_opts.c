@@ -145,7 +145,8 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 	*o = (struct guest_opts){
 		.sample_ms = 2000, .rate = -1, .pmax = -1, .cpu = -1,
 		.rt = { .nodefer = -1, .defer_shift = -1, .recheck = -1,
-			.sample_shift = -1, .room_batches = -1 },
+			.sample_shift = -1, .room_batches = -1,
+			.program_cpu = -1 },
 	};
 	/* The kind first: its defaults, then the options on top. */
 	for (i = 1; i + 1 < (size_t)argc; i++)
@@ -273,7 +274,7 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 			o->rt.clock = optarg;
 			break;
 		case O_RTCPUS:
-			o->rt_all_cpus = 1;
+			o->rt.all_cpus = 1;
 			break;
 		case 'h':
 			usage(0);

@@ -24,7 +24,6 @@ struct guest_opts {
 	long long pmax;		/* --scan-period-max-ms; -1: left as it is */
 	int node_map;		/* --node-map */
 	int cpu;		/* --cpu; -1: not pinned */
-	int rt_all_cpus;	/* --rt-cpus-all */
 	struct grt_opts rt;	/* --runtime (rt.source; NULL: no runtime)
 				 * and the --rt-* options */
 };

@@ -87,7 +87,7 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
 	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
 	    " clock=%s defer=%d defer_shift=%u victims=%d sample_shift=%u"
-	    " recheck=%d room_batches=%u\n",
+	    " recheck=%d room_batches=%u threads_cpu=%s\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
@@ -95,7 +95,8 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	    !(cfg.flags & TPRT_F_NO_DEFER), cfg.defer_shift, o->victims,
 	    cfg.sample_shift,
 	    !(cfg.flags & TPRT_F_RECHECK) ? 0 :
-	    (cfg.flags & TPRT_F_RECHECK_FILL) ? 2 : 1, cfg.room_batches);
+	    (cfg.flags & TPRT_F_RECHECK_FILL) ? 2 : 1, cfg.room_batches,
+	    o->program_cpu < 0 || o->all_cpus ? "all" : "program");
 	return 0;
 }
 

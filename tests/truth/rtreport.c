@@ -78,6 +78,24 @@ static double kv(const char *line, const char *key, double def)
 	return p ? strtod(p + strlen(pat), NULL) : def;
 }
 
+/* " key=USER+SYS" (ms), their sum in seconds, or -1. */
+static double kv_sum(const char *line, const char *key)
+{
+	char pat[64], *end;
+	const char *p;
+	double u, s;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p)
+		return -1;
+	u = strtod(p + strlen(pat), &end);
+	if (*end != '+')
+		return -1;
+	s = strtod(end + 1, NULL);
+	return (u + s) / 1000;
+}
+
 static void kv_str(const char *line, const char *key, char *out, size_t len)
 {
 	char pat[64];
@@ -212,6 +230,7 @@ static void load_run(struct run *r)
 
 	r->tlb_flushes = -1;
 	r->rt_room = -1;
+	r->cpu_prog = r->cpu_migrate = r->cpu_scan = r->cpu_proc = -1;
 	snprintf(path, sizeof(path), "%s/console.txt", r->dir);
 	cur_file = path;
 	f = fopen(path, "r");
@@ -233,6 +252,8 @@ static void load_run(struct run *r)
 			r->rt_defer = (int)kv(line, "defer", -1);
 			r->rt_recheck = (int)kv(line, "recheck", -1);
 			r->rt_room = (int)kv(line, "room_batches", -1);
+			kv_str(line, "threads_cpu", r->rt_threads,
+			       sizeof(r->rt_threads));
 		} else if (!strncmp(line, "TRUTH phase ", 12) &&
 			   kv(line, "i", 0) == 1) {
 			r->main_t = kv(line, "t_ms", 0) / 1000;
@@ -291,11 +312,15 @@ static void load_run(struct run *r)
 			r->rt_rechecks = kv(line, "rechecks", 0);
 			r->rt_calls = kv(line, "scan_calls", 0);
 			r->rt_calls_wide = kv(line, "scan_calls_wide", 0);
+			r->cpu_prog = kv_sum(line, "cpu_truth-guest");
+			r->cpu_migrate = kv_sum(line, "cpu_tprt-migrate");
+			r->cpu_scan = kv_sum(line, "cpu_tprt-scan");
 			continue;
 		}
 		if (strncmp(line, "TRUTH sample ", 13) || r->n == MAX_SAMPLES)
 			continue;
 		s = &r->s[r->n];
+		r->cpu_proc = kv(line, "cpu_ms", -1000) / 1000;
 		s->t = kv(line, "t_ms", 0) / 1000;
 		s->acc = kv(line, "acc", 0);
 		demo = kv(line, "pgdemote_kswapd", 0) +
@@ -492,6 +517,17 @@ static void write_rounds(FILE *f)
 	}
 }
 
+/* Where the process's CPU went: its thread, the runtime's threads. */
+static void write_cpu(FILE *f, const struct run *r)
+{
+	if (r->cpu_prog >= 0 && r->cpu_migrate >= 0 && r->cpu_scan >= 0)
+		fprintf(f, "; CPU: the program's thread %.1f s, the migrator "
+			"%.1f s, the scanner %.1f s", r->cpu_prog,
+			r->cpu_migrate, r->cpu_scan);
+	else if (r->cpu_proc >= 0)
+		fprintf(f, "; CPU: the process %.1f s", r->cpu_proc);
+}
+
 static void write_table(FILE *f, const char *svg_ref)
 {
 	int k;
@@ -536,6 +572,10 @@ static void write_table(FILE *f, const char *svg_ref)
 					"batches of them", r->rt_room);
 			else if (!r->rt_room)
 				fprintf(f, ", nudges make no room for them");
+			if (r->rt_threads[0])
+				fprintf(f, ", its threads on %s",
+					strcmp(r->rt_threads, "all") ?
+					"the program's CPU" : "every CPU");
 			fputc(')', f);
 		}
 		fprintf(f, "; %.0f s, %.0f M accesses (%.0f measured), host "
@@ -573,6 +613,7 @@ static void write_table(FILE *f, const char *svg_ref)
 		if (r->rt_demoted > 0)
 			fprintf(f, ", %.0f demoted itself (cold blocks)",
 				r->rt_demoted);
+		write_cpu(f, r);
 		fprintf(f, ".\n");
 	}
 	write_rounds(f);

@@ -41,6 +41,11 @@ struct run {
 	int rt_defer;		/* refused pages kept (-1: not printed) */
 	int rt_recheck;		/* 0 off, 1 always, 2 while filling; -1 */
 	int rt_room;		/* room_batches (-1: not printed) */
+	char rt_threads[16];	/* the runtime's threads: "all" CPUs or the
+				 * "program"'s (empty: not printed) */
+	double cpu_prog;	/* the program's thread's CPU, s (-1: unknown) */
+	double cpu_migrate, cpu_scan;	/* the runtime's threads' (-1) */
+	double cpu_proc;	/* the process's CPU, all threads, s (-1) */
 	double host_load;	/* the host's load average when qemu ended */
 	double qemu_cpu;	/* the host CPU time qemu took, s (0: unknown) */
 	double tlb_flushes;	/* qemu's software-TLB flushes (-1: unknown) */

@@ -16,7 +16,8 @@
 # and, with --only, variants of the runtime's settings, joined with "+"
 # (mprotect+block+wall, say): page, block or fault (what a hint fault
 # decides), cpu or wall (the latency clock), ring (latencies from the scan
-# ring), bN (blocks of N pages), free (the runtime's threads on every CPU),
+# ring), bN (blocks of N pages), pinned (the runtime's threads on the
+# program's CPU; by default they run on every CPU, as a daemon's would),
 # nodefer (drop the pages refused for want of room: the default), defer
 # (keep them for the migrator), dN (keep those within the hot threshold /
 # 2^N), qN (move_pages(2) batches of N pages), victims (the runtime
@@ -26,7 +27,8 @@
 # protected again with a fresh stamp, at any time), rfill (that only while
 # the fast node fills: the default), norecheck (never), nopku (an emulated
 # CPU without protection keys). The runtime before its defaults changed is
-# mprotect+defer+norecheck.
+# mprotect+defer+norecheck, and the comparison before December 2026 was
+# mprotect+pinned.
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -75,8 +77,9 @@ done
 
 # 600 MiB, a Gaussian over the pages (sigma = pages / 8, 25 % writes), on
 # 512 MiB of DRAM; the first touch puts all but the first 0.1 % on node 1.
-# The workload runs on CPU 0 in every configuration (so do the runtime's
-# threads, which inherit its affinity); the sampler and kswapd have CPU 1.
+# The workload runs on CPU 0 in every configuration; the runtime's threads
+# run on both CPUs (pinned: on CPU 0 with it); the sampler and kswapd have
+# CPU 1.
 dram=512
 pmem=1024
 args="-w pmbench --pages 153600 --accesses 1000000000 --write-frac 0.25"
@@ -129,6 +132,7 @@ while [ $i -le "$runs" ]; do
 		mprotect*|uffd*)
 			nb=0
 			extra="--runtime ${c%%+*}"
+			cpus="--rt-cpus-all"
 			# Variants: mprotect+block+wall, say (runtime.sh's header).
 			rest=${c#"${c%%+*}"}
 			for o in $(echo "$rest" | tr '+' ' '); do
@@ -146,13 +150,15 @@ while [ $i -le "$runs" ]; do
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
 				r[0-9]*) extra="$extra --rt-room-batches ${o#r}" ;;
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
-				free) extra="$extra --rt-cpus-all" ;;
+				free) cpus="--rt-cpus-all" ;;
+				pinned) cpus="" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
 				nopku) cpu=$cpu_model,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
 				   exit 2 ;;
 				esac
 			done
+			extra="$extra $cpus"
 			case ${c%%+*} in
 			mprotect|uffd) ;;
 			*) echo "runtime-truth: unknown configuration $c" >&2
