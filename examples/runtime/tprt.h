@@ -58,7 +58,7 @@ enum tprt_source {
  * drop the pages refused for want of room on the fast node instead of
  * keeping them for the migrator to move once a nudge has made room
  * (@defer_shift); in %TPRT_F_DEFAULT: with the fill measured again, the
- * kept pages' exchange adds migrations, not share (docs/RUNTIME-RESULTS.md,
+ * kept pages' exchange adds migrations, not share (docs/RUNTIME-DEFAULTS.md,
  * "The defaults")
  */
 #define TPRT_F_NO_DEFER		0x10U
@@ -92,7 +92,7 @@ enum tprt_source {
 #define TPRT_F_ALL		0xffU
 /**
  * the flags tprt_cfg_default() sets: blocks measured again while the fast
- * node fills, refused pages dropped (docs/RUNTIME-RESULTS.md, "The
+ * node fills, refused pages dropped (docs/RUNTIME-DEFAULTS.md, "The
  * defaults"); clear them for the first version's behaviour
  */
 #define TPRT_F_DEFAULT	(TPRT_F_RECHECK | TPRT_F_RECHECK_FILL | \
@@ -180,7 +180,7 @@ enum tprt_clock {
  *	0: room for the demotion target and a batch only, as kswapd makes
  *	when the kernel's promotion path wakes it). Each page of that room
  *	costs a demotion; with the fill measured again it buys no share
- *	(docs/RUNTIME-RESULTS.md, "The room a nudge makes")
+ *	(docs/RUNTIME-DEFAULTS.md, "The room a nudge makes")
  */
 struct tprt_cfg {
 	int fast_node;
