@@ -67,47 +67,48 @@ die(const char *fmt, ...)
 	exit(2);
 }
 
-/* The value of " key=" in @line, or @def. */
-static double kv(const char *line, const char *key, double def)
+/* Where the value of " key=" starts in @line, or NULL. */
+static const char *kv_find(const char *line, const char *key)
 {
 	char pat[64];
 	const char *p;
 
 	snprintf(pat, sizeof(pat), " %s=", key);
 	p = strstr(line, pat);
-	return p ? strtod(p + strlen(pat), NULL) : def;
+	return p ? p + strlen(pat) : NULL;
+}
+
+/* The value of " key=" in @line, or @def. */
+static double kv(const char *line, const char *key, double def)
+{
+	const char *p = kv_find(line, key);
+
+	return p ? strtod(p, NULL) : def;
 }
 
 /* " key=USER+SYS" (ms), their sum in seconds, or -1. */
 static double kv_sum(const char *line, const char *key)
 {
-	char pat[64], *end;
-	const char *p;
-	double u, s;
+	const char *p = kv_find(line, key);
+	char *end;
+	double u;
 
-	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(line, pat);
 	if (!p)
 		return -1;
-	u = strtod(p + strlen(pat), &end);
+	u = strtod(p, &end);
 	if (*end != '+')
 		return -1;
-	s = strtod(end + 1, NULL);
-	return (u + s) / 1000;
+	return (u + strtod(end + 1, NULL)) / 1000;
 }
 
 static void kv_str(const char *line, const char *key, char *out, size_t len)
 {
-	char pat[64];
-	const char *p;
+	const char *p = kv_find(line, key);
 	size_t n;
 
-	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(line, pat);
 	out[0] = 0;
 	if (!p)
 		return;
-	p += strlen(pat);
 	n = strcspn(p, " \n");
 	if (n >= len)
 		n = len - 1;
