@@ -35,6 +35,13 @@
 #                    flushes (the tlb_flush tracepoint by reason and size,
 #                    and the call chains of whole flushes), printed as
 #                    "TRUTH tlbhist" lines
+#   TRUTH_PROF       N: a profile of the guest's kernel: at each timer tick
+#                    (250 Hz a busy CPU) the interrupted thread's name and
+#                    kernel call chain, counted in a histogram, one per
+#                    window of N seconds (0: one for the whole run), printed
+#                    as "TRUTH prof" lines after the run. A tick that
+#                    interrupted user mode shows the interrupt's frames only.
+#                    tests/truth/prof.py sums them.
 #   BUSYBOX          a static busybox (default /bin/busybox)
 set -eu
 
@@ -177,13 +184,38 @@ if [ -n "${TRUTH_TLB_HIST:-}" ]; then
 	echo 'hist:keys=stacktrace:sort=hitcount if pages == 18446744073709551615' >>\$E/trigger ||
 		say "no tlb_flush histograms"
 fi
+if [ -n "${TRUTH_PROF:-}" ]; then
+	P=\$T/events/timer/hrtimer_expire_entry
+	echo 'hist:keys=common_pid.execname,stacktrace:sort=hitcount:size=16384' \
+		>>\$P/trigger || say "no profile"
+	if [ "${TRUTH_PROF}" -gt 0 ]; then
+		( i=0
+		  while :; do
+			sleep ${TRUTH_PROF}
+			{ echo "window up=\$(cut -d' ' -f1 /proc/uptime)"
+			  cat \$P/hist; } >/run/prof.\$i
+			echo 'hist:keys=common_pid.execname,stacktrace:sort=hitcount:size=16384:clear' \
+				>>\$P/trigger
+			i=\$((i + 1))
+		  done ) &
+		profiler=\$!
+	fi
+fi
 say "release \$(uname -r)"
-say "guest start"
+say "guest start up=\$(cut -d' ' -f1 /proc/uptime)"
 /bin/truth-guest $*
 say "guest rc=\$?"
 echo 0 >\$I/tracing_on
 grep -E ' (tnwr?|cpnr?): ' \$I/trace | sed 's/^/TRUTH kprobe /'
 [ -z "${TRUTH_TLB_HIST:-}" ] || sed 's/^/TRUTH tlbhist /' \$T/events/tlb/tlb_flush/hist
+if [ -n "${TRUTH_PROF:-}" ]; then
+	[ -z "\${profiler:-}" ] || kill \$profiler
+	for f in \$(ls /run/prof.* 2>/dev/null | sort -t. -k2 -n); do
+		sed 's/^/TRUTH prof /' \$f
+	done
+	echo "window up=\$(cut -d' ' -f1 /proc/uptime)" | sed 's/^/TRUTH prof /'
+	sed 's/^/TRUTH prof /' \$P/hist
+fi
 say "done tainted=\$(cat /proc/sys/kernel/tainted)"
 poweroff -f
 INIT
