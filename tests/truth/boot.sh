@@ -188,10 +188,10 @@ if [ -n "${TRUTH_PROF:-}" ]; then
 	P=\$T/events/timer/hrtimer_expire_entry
 	echo 'hist:keys=common_pid.execname,stacktrace:sort=hitcount:size=16384' \
 		>>\$P/trigger || say "no profile"
-	if [ "${TRUTH_PROF}" -gt 0 ]; then
+	if [ "${TRUTH_PROF:-0}" -gt 0 ]; then
 		( i=0
 		  while :; do
-			sleep ${TRUTH_PROF}
+			sleep ${TRUTH_PROF:-0}
 			{ echo "window up=\$(cut -d' ' -f1 /proc/uptime)"
 			  cat \$P/hist; } >/run/prof.\$i
 			echo 'hist:keys=common_pid.execname,stacktrace:sort=hitcount:size=16384:clear' \
