@@ -6,8 +6,10 @@
 # about 15 s), then the comparison with the kernel's NUMA balancing in its
 # short version (make runtime-truth-ci, about 3 minutes: the kernel's mode 2
 # and the runtime, 20 s each, on the kernel-truth qemu machine), and the
-# report's table over the rounds on those two runs. Fails if the harness
-# breaks, never on the figures. As root on Debian it installs
+# report's table over the rounds on those two runs, and the guest's
+# profile of them (TRUTH_PROF, tests/truth/prof.pl, which
+# tests/truth/prof_test.sh tests first). Fails if the harness breaks,
+# never on the figures. As root on Debian it installs
 # what it needs first (the packages of .ci/kernel-truth.sh, clang and
 # CMocka).
 set -eu
@@ -32,7 +34,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 fi
 
 make -s runtime-sanitize
-TRUTH_RELEASE=$release make -s runtime-truth-ci
+TRUTH_PROF=0 TRUTH_RELEASE=$release make -s runtime-truth-ci
 
 # rtreport's table over the rounds: the short comparison's two runs given
 # as two identical rounds must give one line, for mprotect, over 2 rounds,
@@ -63,3 +65,19 @@ awk -F'|' '
 		}
 		print "runtime: rtreport over the rounds: one line, as expected"
 	}' "$ci/rounds.txt"
+
+# The guest's profile (TRUTH_PROF=0: one histogram for the whole run, set
+# for the short comparison above): tests/truth/prof.pl on a made-up
+# console, then on the runs' own: ticks of the workload's thread in both,
+# page faults (the first touch at least) among them.
+sh tests/truth/prof_test.sh
+for run in kernel mprotect; do
+	perl tests/truth/prof.pl "$ci/$run/console.txt" >"$ci/prof-$run.txt"
+	grep -q '^truth-guest: [1-9][0-9]* ticks$' "$ci/prof-$run.txt" &&
+		grep -q 'asm_exc_page_fault' "$ci/prof-$run.txt" || {
+		echo "runtime: prof.pl on the $run run:" >&2
+		cat "$ci/prof-$run.txt" >&2
+		exit 1
+	}
+done
+echo "runtime: the guest's profile read back from both runs"

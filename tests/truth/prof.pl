@@ -20,6 +20,8 @@
 #
 # A tick that interrupted user mode has no kernel frames of its own: it is
 # counted as "(user)". The interrupt's own frames are left out.
+# tests/truth/prof_test.sh tests it; .ci/runtime.sh runs that, and reads
+# the profile of make runtime-truth-ci's two runs back.
 use strict;
 use warnings;
 use Getopt::Long;
@@ -82,6 +84,7 @@ for my $w (@wins) {
 }
 sub min { $_[0] < $_[1] ? $_[0] : $_[1] }
 die "$0: $file: no window inside $from..$to s\n" unless defined $span0;
+die "$0: $file: no ticks of $thread\n" unless $total;
 printf "windows %.1f to %.1f s from the program's start\n", $span0 < 0 && $span0 > -0.05 ? 0 : $span0, $span1;
 print "ticks by thread:";
 my $i = 0;
@@ -90,7 +93,6 @@ for my $c (sort { $by_thread{$b} <=> $by_thread{$a} || $a cmp $b } keys %by_thre
 	print " $c=$by_thread{$c}";
 }
 print "\n";
-die "$0: $file: no ticks of $thread\n" unless $total;
 print "$thread: $total ticks\n";
 $i = 0;
 for my $k (sort { $by_chain{$b} <=> $by_chain{$a} || $a cmp $b } keys %by_chain) {
