@@ -38,7 +38,8 @@ TRUTH_PROF=0 TRUTH_RELEASE=$release make -s runtime-truth-ci
 
 # rtreport's table over the rounds: the short comparison's two runs given
 # as two identical rounds must give one line, for mprotect, over 2 rounds,
-# each mean equal to its median and each goal met in 0 or 2 rounds.
+# each mean equal to its median, each goal met in 0 or 2 rounds, and the
+# intervals of the means of no width, at the means.
 ci=${RT_TRUTH_OUT:-build/runtime-truth}/ci
 build/truth/rtreport kernel-1="$ci/kernel" mprotect-1="$ci/mprotect" \
 	kernel-2="$ci/kernel" mprotect-2="$ci/mprotect" >"$ci/rounds.txt"
@@ -56,6 +57,14 @@ awk -F'|' '
 		for (i = 1; i <= 4; i++)
 			if (m[i] + 0 != 0 && m[i] + 0 != 2)
 				bad = bad " a goal met in " m[i] " of 2 rounds"
+		# "0.73x to 0.73x, +11.1 to +11.1" against the means
+		if (split($9, ci, /x to |x, | to /) != 4)
+			bad = bad " no interval: " $9
+		split($4, rate, ", ")
+		split($5, share, ", ")
+		if (ci[1] + 0 != ci[2] + 0 || ci[1] + 0 != rate[1] + 0 ||
+		    ci[3] + 0 != ci[4] + 0 || ci[3] + 0 != share[1] + 0)
+			bad = bad " interval not at the mean: " $9
 	}
 	END {
 		if (n != 1 || bad != "") {
@@ -65,6 +74,35 @@ awk -F'|' '
 		}
 		print "runtime: rtreport over the rounds: one line, as expected"
 	}' "$ci/rounds.txt"
+
+# The interval with a spread: three rounds whose second gives the kernel's
+# run as mprotect's (1.00x): the interval must be the mean +- Student's t
+# (4.303 at two degrees of freedom) x s / sqrt(3), from the per-run ratios
+# the same report prints (two decimals, so to within 0.02).
+build/truth/rtreport kernel-1="$ci/kernel" mprotect-1="$ci/mprotect" \
+	kernel-2="$ci/kernel" mprotect-2="$ci/kernel" \
+	kernel-3="$ci/kernel" mprotect-3="$ci/mprotect" >"$ci/spread.txt"
+awk -F'|' '
+	$2 ~ /^ mprotect-[123] $/ { r[n++] = $4 + 0 }
+	$2 == " mprotect " && $3 == " 3 " { split($9, ci, /x to |x, | to /) }
+	END {
+		if (n != 3 || !(1 in ci)) {
+			print "runtime: rtreport with a spread: " n \
+			      " runs, interval \"" ci[1] "\"" ; exit 1
+		}
+		m = (r[0] + r[1] + r[2]) / 3
+		for (i = 0; i < 3; i++)
+			ss += (r[i] - m) ^ 2
+		h = 4.303 * sqrt(ss / 2 / 3)
+		d1 = ci[1] - (m - h); d2 = ci[2] - (m + h)
+		if (d1 < -0.02 || d1 > 0.02 || d2 < -0.02 || d2 > 0.02) {
+			printf "runtime: rtreport interval %s to %s, " \
+			       "expected %.2f to %.2f\n", ci[1], ci[2], \
+			       m - h, m + h; exit 1
+		}
+		printf "runtime: rtreport interval %.2f to %.2f as " \
+		       "expected\n", ci[1], ci[2]
+	}' "$ci/spread.txt"
 
 # The guest's profile (TRUTH_PROF=0: one histogram for the whole run, set
 # for the short comparison above): tests/truth/prof.pl on a made-up

@@ -15,8 +15,8 @@
  * Labels LABEL-N are round N of configuration LABEL (runtime.sh --runs);
  * each configuration that ran in two rounds or more also gets a line of
  * the table over the rounds: against the baseline of each round, the mean
- * and the median of each figure and the rounds that met each of the
- * runtime's goals.
+ * and the median of each figure, the rounds that met each of the runtime's
+ * goals, and the 95 % interval of the mean of the accesses/s and the share.
  *
  * The share of accesses on node 0 needs each page's share of the accesses:
  * the workload's generator (examples/tiersim/wl.c, the one the guest ran)
@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -454,15 +455,47 @@ static double median(double *v, int n)
 }
 
 /*
+ * Student's t at 97.5 % for 1 to 30 degrees of freedom; past 30 the value
+ * at 30 (slightly wider than the exact one, never narrower).
+ */
+static const double t975[30] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+/*
+ * The 95 % confidence interval of the mean of @v[0..@n) (@n >= 2): mean
+ * +- t x s / sqrt(n), s the sample standard deviation. It treats the
+ * rounds as independent draws of one ratio, which is what running them
+ * interleaved on the same host is meant to make them.
+ */
+static void mean_interval(const double *v, int n, double *lo, double *hi)
+{
+	double m = 0, ss = 0, h;
+	int i;
+
+	for (i = 0; i < n; i++)
+		m += v[i];
+	m /= n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	h = t975[n - 1 < 30 ? n - 2 : 29] * sqrt(ss / (n - 1) / n);
+	*lo = m - h;
+	*hi = m + h;
+}
+
+/*
  * Over the rounds: each configuration but the baseline's that ran in two
  * rounds or more, each run against the baseline run of its own round: the
- * mean and the median of each figure, and how many rounds met each of the
+ * mean and the median of each figure, how many rounds met each of the
  * runtime's goals (docs/RUNTIME-RESULTS.md: at least 0.85x the baseline's
- * accesses/s, at least its share on node 0, no more migrations).
+ * accesses/s, at least its share on node 0, no more migrations), and the
+ * 95 % interval of the mean of the accesses/s and of the share.
  */
 static void write_rounds(FILE *f)
 {
-	double v[4][MAX_RUNS], sum[4];
+	double v[4][MAX_RUNS], sum[4], lo[2], hi[2];
 	int k, j, i, n, met[4], head = 0;
 
 	for (k = 0; k < nr_runs; k++) {
@@ -498,6 +531,9 @@ static void write_rounds(FILE *f)
 		}
 		if (n < 2)
 			continue;
+		/* Before median() sorts the figures (the interval needs none). */
+		mean_interval(v[0], n, &lo[0], &hi[0]);
+		mean_interval(v[1], n, &lo[1], &hi[1]);
 		if (!head++)
 			fprintf(f, "\nOver the rounds, each run against the "
 				"baseline of its own round (mean, median; the "
@@ -506,15 +542,17 @@ static void write_rounds(FILE *f)
 				"on node 0 | hot-page residency | migrations |"
 				" rounds with at least 0.85x the accesses/s, "
 				"at least the share, no more migrations, all "
-				"three |\n| --- | ---: | ---: | ---: | ---: | "
-				"---: | ---: |\n");
+				"three | 95 %% interval of the mean: accesses/s,"
+				" share |\n| --- | ---: | ---: | ---: | ---: | "
+				"---: | ---: | ---: |\n");
 		fprintf(f, "| %.*s | %d | %.2fx, %.2fx | %+.1f, %+.1f | "
-			"%+.1f, %+.1f | %.2fx, %.2fx | %d, %d, %d, %d |\n",
+			"%+.1f, %+.1f | %.2fx, %.2fx | %d, %d, %d, %d | "
+			"%.2fx to %.2fx, %+.1f to %+.1f |\n",
 			(int)config_len(&runs[k]), runs[k].label, n,
 			sum[0] / n, median(v[0], n), sum[1] / n,
 			median(v[1], n), sum[2] / n, median(v[2], n),
 			sum[3] / n, median(v[3], n), met[0], met[1], met[2],
-			met[3]);
+			met[3], lo[0], hi[0], lo[1], hi[1]);
 	}
 }
 
@@ -575,8 +613,11 @@ static void write_table(FILE *f, const char *svg_ref)
 				fprintf(f, ", nudges make no room for them");
 			if (r->rt_threads[0])
 				fprintf(f, ", its threads on %s",
-					strcmp(r->rt_threads, "all") ?
-					"the program's CPU" : "every CPU");
+					!strcmp(r->rt_threads, "all") ?
+					"every CPU" :
+					!strcmp(r->rt_threads, "other") ?
+					"the CPUs the program does not use" :
+					"the program's CPU");
 			fputc(')', f);
 		}
 		fprintf(f, "; %.0f s, %.0f M accesses (%.0f measured), host "
