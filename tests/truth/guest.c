@@ -294,6 +294,19 @@ static void pin_cpu(int cpu)
 			strerror(errno));
 }
 
+/* Every CPU the process may use but @cpu (none left: unchanged). */
+static void unpin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	CPU_CLR(cpu, &set);
+	if (CPU_COUNT(&set) && sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "truth-guest: --rt-cpus-other: %s\n",
+			strerror(errno));
+}
+
 /* --runtime: its counters every --sample-ms (one thread calls this). */
 static int g_runtime;
 static uint64_t g_next_rt;
@@ -476,10 +489,15 @@ int main(int argc, char **argv)
 	}
 	/* Let the first sample see the workload before it starts. */
 	usleep(200000);
-	/* --rt-cpus-all: the runtime's threads start before the pin. */
+	/*
+	 * --rt-cpus-all: the runtime's threads start before the pin;
+	 * --rt-cpus-other: from a mask without the program's CPU.
+	 */
 	o.rt.program_cpu = o.cpu;
 	if (o.cpu >= 0 && !o.rt.all_cpus)
 		pin_cpu(o.cpu);
+	if (o.cpu >= 0 && o.rt.all_cpus == 2)
+		unpin_cpu(o.cpu);
 	if (o.rt.source) {
 		if (grt_start(&o.rt, g_nvma, (void *const *)g_vbase, g_vpages))
 			return 1;

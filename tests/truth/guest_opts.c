@@ -36,6 +36,8 @@ static void __attribute__((noreturn)) usage(int code)
 "                        inherit it) on CPU N; the sampler stays unpinned\n"
 "      --rt-block N      the runtime's block, pages [its default]\n"
 "      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n"
+"      --rt-cpus-other   with --cpu: the runtime's threads on every CPU but\n"
+"                        the program's\n"
 "      --rt-decide D     what a hint fault decides: page, block or fault\n"
 "                        [the runtime's default]\n"
 "      --rt-ring         the runtime's latencies from the scan ring\n"
@@ -89,7 +91,7 @@ enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
+	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
 	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
 	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM,
 };
@@ -120,6 +122,7 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, O_CPU },
 	{ "rt-block", required_argument, NULL, O_RTBLOCK },
 	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
+	{ "rt-cpus-other", no_argument, NULL, O_RTCPUSOTHER },
 	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
 	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
@@ -275,6 +278,9 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 			break;
 		case O_RTCPUS:
 			o->rt.all_cpus = 1;
+			break;
+		case O_RTCPUSOTHER:
+			o->rt.all_cpus = 2;
 			break;
 		case 'h':
 			usage(0);

@@ -96,7 +96,8 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	    cfg.sample_shift,
 	    !(cfg.flags & TPRT_F_RECHECK) ? 0 :
 	    (cfg.flags & TPRT_F_RECHECK_FILL) ? 2 : 1, cfg.room_batches,
-	    o->program_cpu < 0 || o->all_cpus ? "all" : "program");
+	    o->program_cpu < 0 || o->all_cpus == 1 ? "all" :
+	    o->all_cpus ? "other" : "program");
 	return 0;
 }
 

@@ -28,7 +28,9 @@ struct grt_opts {
 				 * _FILL, -1 the default */
 	int sample_shift;	/* tprt_cfg.sample_shift; -1: the default */
 	int room_batches;	/* tprt_cfg.room_batches; -1: the default */
-	int all_cpus;		/* --rt-cpus-all: the threads on every CPU */
+	int all_cpus;		/* --rt-cpus-all: the threads on every CPU;
+				 * 2, --rt-cpus-other: on every CPU but the
+				 * program's */
 	int program_cpu;	/* --cpu: the program's CPU; -1 not pinned */
 };
 

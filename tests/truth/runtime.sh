@@ -18,6 +18,7 @@
 # decides), cpu or wall (the latency clock), ring (latencies from the scan
 # ring), bN (blocks of N pages), pinned (the runtime's threads on the
 # program's CPU; by default they run on every CPU, as a daemon's would),
+# other (on every CPU but the program's),
 # nodefer (drop the pages refused for want of room: the default), defer
 # (keep them for the migrator), dN (keep those within the hot threshold /
 # 2^N), qN (move_pages(2) batches of N pages), victims (the runtime
@@ -152,6 +153,7 @@ while [ $i -le "$runs" ]; do
 				q[0-9]*) extra="$extra --rt-batch ${o#q}" ;;
 				free) cpus="--rt-cpus-all" ;;
 				pinned) cpus="" ;;
+				other) cpus="--rt-cpus-other" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
 				nopku) cpu=$cpu_model,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
