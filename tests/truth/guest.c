@@ -48,7 +48,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -294,6 +296,42 @@ static void pin_cpu(int cpu)
 			strerror(errno));
 }
 
+/* --signal-hz: the signals the handler saw, printed at the end. */
+static volatile sig_atomic_t g_signals;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	g_signals++;
+}
+
+/*
+ * SIGALRM @hz times a second (ITIMER_REAL), to an empty handler: what
+ * signal delivery alone costs the program, beside the runtime's hint
+ * faults (each is a signal too).
+ */
+static int start_signals(unsigned int hz)
+{
+	struct sigaction sa;
+	struct itimerval it;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	it.it_interval.tv_sec = 0;
+	it.it_interval.tv_usec = (suseconds_t)(1000000 / hz);
+	if (!it.it_interval.tv_usec)
+		it.it_interval.tv_usec = 1;
+	it.it_value = it.it_interval;
+	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL)) {
+		fprintf(stderr, "truth-guest: --signal-hz: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Every CPU the process may use but @cpu (none left: unchanged). */
 static void unpin_cpu(int cpu)
 {
@@ -506,6 +544,8 @@ int main(int argc, char **argv)
 	if (o.cpu >= 0 && o.rt.all_cpus)
 		pin_cpu(o.cpu);
 
+	if (o.signal_hz && start_signals(o.signal_hz))
+		return 1;
 	g_max_ms = o.max_ms;
 	if (o.p.threads > 1)
 		acc = run_threads(&w);
@@ -569,6 +609,14 @@ int main(int argc, char **argv)
 			break;
 	}
 	t = now_ms();
+	if (o.signal_hz) {
+		struct itimerval off;
+
+		memset(&off, 0, sizeof(off));
+		setitimer(ITIMER_REAL, &off, NULL);
+		out("TRUTH signals hz=%u n=%ld\n", o.signal_hz,
+		    (long)g_signals);
+	}
 	if (g_runtime)
 		grt_stop(t, acc);
 	atomic_store(&g_sh->stop, 1);

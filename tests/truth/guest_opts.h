@@ -24,6 +24,7 @@ struct guest_opts {
 	long long pmax;		/* --scan-period-max-ms; -1: left as it is */
 	int node_map;		/* --node-map */
 	int cpu;		/* --cpu; -1: not pinned */
+	unsigned int signal_hz;	/* --signal-hz; 0: none */
 	struct grt_opts rt;	/* --runtime (rt.source; NULL: no runtime)
 				 * and the --rt-* options */
 };

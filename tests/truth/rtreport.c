@@ -245,6 +245,8 @@ static void load_run(struct run *r)
 			r->pages = (uint64_t)kv(line, "pages", 0);
 		} else if (!strncmp(line, "TRUTH machine ", 14)) {
 			r->balancing = (int)kv(line, "numa_balancing", -1);
+		} else if (!strncmp(line, "TRUTH signals ", 14)) {
+			r->signal_hz = (int)kv(line, "hz", 0);
 		} else if (!strncmp(line, "TRUTH runtime ", 14)) {
 			kv_str(line, "source", r->source, sizeof(r->source));
 			kv_str(line, "decide", r->decide, sizeof(r->decide));
@@ -597,6 +599,9 @@ static void write_table(FILE *f, const char *svg_ref)
 
 		fprintf(f, "* **%s**: kernel.numa_balancing=%d, %s", r->label,
 			r->balancing, r->source[0] ? r->source : "no runtime");
+		if (r->signal_hz)
+			fprintf(f, ", an empty signal handler %d times a second",
+				r->signal_hz);
 		if (r->decide[0]) {
 			fprintf(f, " (decides per %s, latency from the %s, "
 				"%s clock%s%s", r->decide, r->latency, r->clock,

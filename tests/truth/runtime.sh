@@ -27,9 +27,11 @@
 # refused pages; 0 by default), recheck (a block whose other pages look cold
 # protected again with a fresh stamp, at any time), rfill (that only while
 # the fast node fills: the default), norecheck (never), nopku (an emulated
-# CPU without protection keys). The runtime before its defaults changed is
-# mprotect+defer+norecheck, and the comparison before December 2026 was
-# mprotect+pinned.
+# CPU without protection keys); and for the kernel's run sigN (an empty
+# signal handler run N times a second in the workload's process) and
+# nopku.
+# The runtime before its defaults changed is mprotect+defer+norecheck, and
+# the comparison before December 2026 was mprotect+pinned.
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
@@ -130,6 +132,22 @@ while [ $i -le "$runs" ]; do
 		cpu=$cpu_model
 		case $c in
 		kernel) nb=2; extra="" ;;
+		kernel+*)
+			# The kernel's run with variants: sigN, an empty
+			# signal handler run N times a second (what signals
+			# alone cost); nopku.
+			nb=2; extra=""
+			for o in $(echo "${c#kernel+}" | tr '+' ' '); do
+				case $o in
+				sig*[!0-9]*|sig) o=bad ;;
+				esac
+				case $o in
+				sig*) extra="$extra --signal-hz ${o#sig}" ;;
+				nopku) cpu=$cpu_model,-pku ;;
+				*) echo "runtime-truth: unknown variant $o of $c" >&2
+				   exit 2 ;;
+				esac
+			done ;;
 		mprotect*|uffd*)
 			nb=0
 			extra="--runtime ${c%%+*}"
