@@ -97,6 +97,16 @@ static pid_t g_pid;			/* the workload */
 static unsigned int g_sample_ms;		/* --sample-ms */
 static int g_node_map;			/* --node-map */
 
+/* Microseconds since the start (--signal-self's schedule). */
+static uint64_t now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - g_t0.tv_sec) * 1000000 +
+	       (uint64_t)((t.tv_nsec - g_t0.tv_nsec) / 1000);
+}
+
 static uint64_t now_ms(void)
 {
 	struct timespec t;
@@ -310,7 +320,7 @@ static void on_alarm(int sig)
  * signal delivery alone costs the program, beside the runtime's hint
  * faults (each is a signal too).
  */
-static int start_signals(unsigned int hz)
+static int start_signals(unsigned int hz, int self)
 {
 	struct sigaction sa;
 	struct itimerval it;
@@ -324,7 +334,8 @@ static int start_signals(unsigned int hz)
 	if (!it.it_interval.tv_usec)
 		it.it_interval.tv_usec = 1;
 	it.it_value = it.it_interval;
-	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL)) {
+	if (sigaction(SIGALRM, &sa, NULL) ||
+	    (!self && setitimer(ITIMER_REAL, &it, NULL))) {
 		fprintf(stderr, "truth-guest: --signal-hz: %s\n",
 			strerror(errno));
 		return -1;
@@ -455,7 +466,7 @@ int main(int argc, char **argv)
 	uint64_t *buf, acc = 0, sink = 0, t;
 	uint32_t phase = UINT32_MAX;
 	int bound = 0;
-	uint64_t fast_cap = 0;
+	uint64_t fast_cap = 0, sig_period = 0, sig_next = 0;
 	size_t n, i;
 
 	guest_opts_parse(&o, argc, argv);
@@ -544,8 +555,10 @@ int main(int argc, char **argv)
 	if (o.cpu >= 0 && o.rt.all_cpus)
 		pin_cpu(o.cpu);
 
-	if (o.signal_hz && start_signals(o.signal_hz))
+	if (o.signal_hz && start_signals(o.signal_hz, o.signal_self))
 		return 1;
+	sig_period = o.signal_hz ? 1000000 / o.signal_hz : 0;
+	sig_next = now_us() + sig_period;
 	g_max_ms = o.max_ms;
 	if (o.p.threads > 1)
 		acc = run_threads(&w);
@@ -605,6 +618,15 @@ int main(int argc, char **argv)
 		acc += n;
 		atomic_store_explicit(&g_sh->acc, acc, memory_order_relaxed);
 		rt_tick(acc);
+		/* --signal-self: as many as the timer would have sent. */
+		if (o.signal_self) {
+			uint64_t us = now_us();
+
+			while (us >= sig_next) {
+				raise(SIGALRM);
+				sig_next += sig_period ? sig_period : 1;
+			}
+		}
 		if (o.max_ms && now_ms() >= o.max_ms)
 			break;
 	}

@@ -36,6 +36,9 @@ static void __attribute__((noreturn)) usage(int code)
 "                        inherit it) on CPU N; the sampler stays unpinned\n"
 "      --signal-hz N     an empty signal handler run N times a second in\n"
 "                        the workload's process (what signals alone cost)\n"
+"      --signal-self     with --signal-hz: the workload's thread raises them\n"
+"                        itself, synchronously as a fault's signal comes,\n"
+"                        not a timer (one thread only)\n"
 "      --rt-block N      the runtime's block, pages [its default]\n"
 "      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n"
 "      --rt-cpus-other   with --cpu: the runtime's threads on every CPU but\n"
@@ -93,7 +96,7 @@ enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
+	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER,
 	O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
 	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM,
 };
@@ -126,6 +129,7 @@ static const struct option longopts[] = {
 	{ "rt-cpus-all", no_argument, NULL, O_RTCPUS },
 	{ "rt-cpus-other", no_argument, NULL, O_RTCPUSOTHER },
 	{ "signal-hz", required_argument, NULL, O_SIGHZ },
+	{ "signal-self", no_argument, NULL, O_SIGSELF },
 	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
 	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
@@ -285,6 +289,9 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 		case O_RTCPUSOTHER:
 			o->rt.all_cpus = 2;
 			break;
+		case O_SIGSELF:
+			o->signal_self = 1;
+			break;
 		case O_SIGHZ:
 			o->signal_hz = (unsigned int)arg_u64(optarg);
 			if (!o->signal_hz || o->signal_hz > 100000)
@@ -296,6 +303,7 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (optind != argc)
+	if (optind != argc ||
+	    (o->signal_self && (!o->signal_hz || o->p.threads > 1)))
 		usage(2);
 }

@@ -25,6 +25,7 @@ struct guest_opts {
 	int node_map;		/* --node-map */
 	int cpu;		/* --cpu; -1: not pinned */
 	unsigned int signal_hz;	/* --signal-hz; 0: none */
+	int signal_self;	/* --signal-self: raised by the workload */
 	struct grt_opts rt;	/* --runtime (rt.source; NULL: no runtime)
 				 * and the --rt-* options */
 };

@@ -28,7 +28,8 @@
 # protected again with a fresh stamp, at any time), rfill (that only while
 # the fast node fills: the default), norecheck (never), nopku (an emulated
 # CPU without protection keys); and for the kernel's run sigN (an empty
-# signal handler run N times a second in the workload's process) and
+# signal handler run N times a second in the workload's process, from a
+# timer), selfN (the same signals raised by the workload itself) and
 # nopku.
 # The runtime before its defaults changed is mprotect+defer+norecheck, and
 # the comparison before December 2026 was mprotect+pinned.
@@ -135,14 +136,16 @@ while [ $i -le "$runs" ]; do
 		kernel+*)
 			# The kernel's run with variants: sigN, an empty
 			# signal handler run N times a second (what signals
-			# alone cost); nopku.
+			# alone cost); selfN, the same signals raised by the
+			# workload itself; nopku.
 			nb=2; extra=""
 			for o in $(echo "${c#kernel+}" | tr '+' ' '); do
 				case $o in
-				sig*[!0-9]*|sig) o=bad ;;
+				sig*[!0-9]*|sig|self*[!0-9]*|self) o=bad ;;
 				esac
 				case $o in
 				sig*) extra="$extra --signal-hz ${o#sig}" ;;
+				self*) extra="$extra --signal-hz ${o#self} --signal-self" ;;
 				nopku) cpu=$cpu_model,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
 				   exit 2 ;;
