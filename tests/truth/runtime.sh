@@ -106,7 +106,7 @@ fi
 # takes protection keys out for one configuration). With them the guest
 # kernel writes PKRU on each signal it delivers, and qemu answers with a
 # whole flush of its software TLB: the runtime's hint faults pay it, the
-# kernel's take no signal (docs/RUNTIME-RESULTS.md, "qemu's software TLB").
+# kernel's take no signal (docs/RUNTIME-SPEED.md, "qemu's software TLB").
 cpu_model=${RT_CPU:-max}
 # RT_GUEST_ARGS: more truth-guest options for every run (--cpu 0, say).
 args="$args ${RT_GUEST_ARGS:-}"
