@@ -20,6 +20,7 @@
  *                              the threads take part in it)
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH done t_ms=T acc=A rate=R
+ *   TRUTH signals hz=N n=K     with --signal-hz: K signals handled
  *
  * With --runtime (make runtime-truth, docs/RUNTIME-RESULTS.md) also:
  *
@@ -97,7 +98,7 @@ static pid_t g_pid;			/* the workload */
 static unsigned int g_sample_ms;		/* --sample-ms */
 static int g_node_map;			/* --node-map */
 
-/* Microseconds since the start (--signal-self's schedule). */
+/* Microseconds since the start. */
 static uint64_t now_us(void)
 {
 	struct timespec t;
@@ -109,11 +110,7 @@ static uint64_t now_us(void)
 
 static uint64_t now_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)(t.tv_sec - g_t0.tv_sec) * 1000 +
-	       (uint64_t)((t.tv_nsec - g_t0.tv_nsec) / 1000000);
+	return now_us() / 1000;
 }
 
 /* One line, one write(): the two processes' lines never interleave. */
@@ -329,10 +326,9 @@ static int start_signals(unsigned int hz, int self)
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	/* At most 100000 a second (guest_opts.c): 10 us or more. */
 	it.it_interval.tv_sec = 0;
 	it.it_interval.tv_usec = (suseconds_t)(1000000 / hz);
-	if (!it.it_interval.tv_usec)
-		it.it_interval.tv_usec = 1;
 	it.it_value = it.it_interval;
 	if (sigaction(SIGALRM, &sa, NULL) ||
 	    (!self && setitimer(ITIMER_REAL, &it, NULL))) {
@@ -557,8 +553,10 @@ int main(int argc, char **argv)
 
 	if (o.signal_hz && start_signals(o.signal_hz, o.signal_self))
 		return 1;
-	sig_period = o.signal_hz ? 1000000 / o.signal_hz : 0;
-	sig_next = now_us() + sig_period;
+	if (o.signal_self) {
+		sig_period = 1000000 / o.signal_hz;
+		sig_next = now_us() + sig_period;
+	}
 	g_max_ms = o.max_ms;
 	if (o.p.threads > 1)
 		acc = run_threads(&w);
@@ -624,7 +622,7 @@ int main(int argc, char **argv)
 
 			while (us >= sig_next) {
 				raise(SIGALRM);
-				sig_next += sig_period ? sig_period : 1;
+				sig_next += sig_period;
 			}
 		}
 		if (o.max_ms && now_ms() >= o.max_ms)

@@ -467,19 +467,17 @@ static const double t975[30] = {
 };
 
 /*
- * The 95 % confidence interval of the mean of @v[0..@n) (@n >= 2): mean
- * +- t x s / sqrt(n), s the sample standard deviation. It treats the
+ * The 95 % confidence interval of @m, the mean of @v[0..@n) (@n >= 2):
+ * m +- t x s / sqrt(n), s the sample standard deviation. It treats the
  * rounds as independent draws of one ratio, which is what running them
  * interleaved on the same host is meant to make them.
  */
-static void mean_interval(const double *v, int n, double *lo, double *hi)
+static void mean_interval(const double *v, int n, double m, double *lo,
+			  double *hi)
 {
-	double m = 0, ss = 0, h;
+	double ss = 0, h;
 	int i;
 
-	for (i = 0; i < n; i++)
-		m += v[i];
-	m /= n;
 	for (i = 0; i < n; i++)
 		ss += (v[i] - m) * (v[i] - m);
 	h = t975[n - 1 < 30 ? n - 2 : 29] * sqrt(ss / (n - 1) / n);
@@ -534,8 +532,8 @@ static void write_rounds(FILE *f)
 		if (n < 2)
 			continue;
 		/* Before median() sorts the figures (the interval needs none). */
-		mean_interval(v[0], n, &lo[0], &hi[0]);
-		mean_interval(v[1], n, &lo[1], &hi[1]);
+		mean_interval(v[0], n, sum[0] / n, &lo[0], &hi[0]);
+		mean_interval(v[1], n, sum[1] / n, &lo[1], &hi[1]);
 		if (!head++)
 			fprintf(f, "\nOver the rounds, each run against the "
 				"baseline of its own round (mean, median; the "

@@ -141,11 +141,12 @@ while [ $i -le "$runs" ]; do
 			nb=2; extra=""
 			for o in $(echo "${c#kernel+}" | tr '+' ' '); do
 				case $o in
-				sig*[!0-9]*|sig|self*[!0-9]*|self) o=bad ;;
-				esac
-				case $o in
+				sig*[!0-9]*|sig|self*[!0-9]*|self)
+					echo "runtime-truth: unknown variant $o of $c" >&2
+					exit 2 ;;
 				sig*) extra="$extra --signal-hz ${o#sig}" ;;
-				self*) extra="$extra --signal-hz ${o#self} --signal-self" ;;
+				self*) extra="$extra --signal-hz ${o#self}"
+				       extra="$extra --signal-self" ;;
 				nopku) cpu=$cpu_model,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
 				   exit 2 ;;
