@@ -88,8 +88,17 @@ enum tprt_source {
  * floor; docs/RUNTIME.md, "Measuring a block again"); in %TPRT_F_DEFAULT
  */
 #define TPRT_F_RECHECK_FILL	0x80U
+/**
+ * while the fast node fills (as for %TPRT_F_RECHECK_FILL), a pass scans
+ * as far as the kernel ever scans in one period (2560 MB a second of it,
+ * MAX_SCAN_WINDOW) instead of @scan_size_mb, and promotions do not double
+ * the period: all of the registered memory competes for the room at once,
+ * instead of the first addresses scanned taking it while the rest waits
+ * for later passes (docs/RUNTIME.md, "Sweeping while node 0 fills")
+ */
+#define TPRT_F_SWEEP_FILL	0x100U
 /** every defined flag */
-#define TPRT_F_ALL		0xffU
+#define TPRT_F_ALL		0x1ffU
 /**
  * the flags tprt_cfg_default() sets: blocks measured again while the fast
  * node fills, refused pages dropped (docs/RUNTIME-DEFAULTS.md, "The
@@ -261,6 +270,8 @@ enum tprt_move_fail {
  * @move_calls: move_pages(2) calls
  * @move_fail: pages not moved, by &enum tprt_move_fail
  * @passes: scan passes
+ * @passes_fill: of them, passes that scanned past @scan_size_mb while the
+ *	fast node filled (%TPRT_F_SWEEP_FILL)
  * @seq: completed sweeps of the registered memory (numa_scan_seq)
  * @scan_period_ms: the current scan period
  * @scan_pages: pages whose node the scanner asked for
@@ -314,6 +325,7 @@ struct tprt_stats {
 	uint64_t move_calls;
 	uint64_t move_fail[TPRT_NR_MOVE_FAIL];
 	uint64_t passes;
+	uint64_t passes_fill;
 	uint64_t seq;
 	uint64_t scan_period_ms;
 	uint64_t scan_pages;

@@ -576,6 +576,7 @@ void tprt_stats(struct tprt_stats *s)
 	for (v = 0; v < TPRT_NR_MOVE_FAIL; v++)
 		s->move_fail[v] = LD(rt->move_fail[v]);
 	s->passes = LD(rt->passes);
+	s->passes_fill = LD(rt->passes_fill);
 	s->seq = LD(rt->seq);
 	pthread_mutex_lock(&rt->scan_lock);
 	s->scan_period_ms = rt->period_ms;

@@ -247,16 +247,14 @@ static void recheck(struct tprt_rt *rt, struct tprt_region *r, uint64_t b)
 }
 
 /*
- * TPRT_F_RECHECK_FILL: the fast node is still filling, its free pages more
- * than a sixteenth of it above the promotion watermark (6.1's margin of
- * pgdat_free_space_enough() without the 1 GiB floor). Handler context;
- * reads only the snapshot @m the fault took.
+ * TPRT_F_RECHECK_FILL: the fast node is still filling (tprt_mem_filling()).
+ * Handler context; reads only the snapshot @m the fault took.
  */
 static bool filling(const struct tprt_rt *rt, const struct tprt_mem *m)
 {
 	if (!(rt->cfg.flags & TPRT_F_RECHECK_FILL))
 		return true;
-	return m->free > m->wmark_promo + (m->present >> 4);
+	return tprt_mem_filling(m);
 }
 
 /*

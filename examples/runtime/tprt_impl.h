@@ -154,6 +154,16 @@ struct tprt_mem {
 #define TPRT_MEM_FIELDS	6
 
 /*
+ * The fast node is still filling: its free pages more than a sixteenth of
+ * it above the promotion watermark (6.1's margin of
+ * pgdat_free_space_enough() without the 1 GiB floor). Any context.
+ */
+static inline bool tprt_mem_filling(const struct tprt_mem *m)
+{
+	return m->free > m->wmark_promo + (m->present >> 4);
+}
+
+/*
  * The memory snapshot: one writer (the migrator), readers in handlers.
  * A latch (two copies, the sequence picks one): a reader never waits for
  * the writer, and retries a bounded number of times. Each copy holds the
@@ -272,7 +282,7 @@ struct tprt_rt {
 
 	/* counters of the threads; slots claimed in order */
 	_Atomic uint32_t nr_slots;
-	_Atomic uint64_t passes, seq, scan_pages, blocks_protected, scan_cpu_ns;
+	_Atomic uint64_t passes, passes_fill, seq, scan_pages, blocks_protected, scan_cpu_ns;
 	_Atomic uint64_t scan_query_ns, scan_calls, scan_calls_wide;
 	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
 	_Atomic uint64_t nudges, nudge_pages, pins;

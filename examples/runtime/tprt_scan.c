@@ -24,7 +24,10 @@
  * stay accessible). A pass stops after scan_size_mb of chunks in which it
  * protected something, or 8 times as much address space, or at the end of
  * the last region (a sweep: numa_scan_seq + 1, the next pass starts at the
- * first region).
+ * first region). With TPRT_F_SWEEP_FILL, while the fast node fills, the
+ * budget is the most the kernel scans in a period (pass_budget()), so the
+ * registered memory competes for the room in one pass, and promotions do
+ * not double the period.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -106,8 +109,19 @@ static uint32_t task_scan_max(const struct tprt_rt *rt)
 void tprt_scan_placement(struct tprt_rt *rt, uint64_t now)
 {
 	uint64_t seq = atomic_load(&rt->seq), retry;
+	struct tprt_mem m;
 	uint32_t max;
 
+	/*
+	 * TPRT_F_SWEEP_FILL: while the fast node fills, a sweep's
+	 * promotions are the fill, not a placement that settles: the
+	 * period stays, so the passes that sweep come at its pace.
+	 */
+	if (rt->cfg.flags & TPRT_F_SWEEP_FILL) {
+		tprt_mem_read(rt, &m);
+		if (tprt_mem_filling(&m))
+			return;
+	}
 	pthread_mutex_lock(&rt->scan_lock);
 	if (seq != rt->placement_seq && now > rt->migrate_retry) {
 		rt->placement_seq = seq;
@@ -421,14 +435,44 @@ static struct tprt_region *region_at(struct tprt_rt *rt, uintptr_t addr)
 	return best;
 }
 
-int tprt_scan_pass(struct tprt_rt *rt)
+/*
+ * A pass's budget, in pages: scan_size_mb; with TPRT_F_SWEEP_FILL while
+ * the fast node fills, as much as the kernel ever scans in a period,
+ * MAX_SCAN_WINDOW MB a second of it (task_scan_min()'s floor the other
+ * way round), if that is more. Sets *@fill when the latter is taken.
+ */
+static int64_t pass_budget(struct tprt_rt *rt, bool *fill)
 {
 	int64_t budget = (int64_t)rt->cfg.scan_size_mb << (20 - rt->page_shift);
+	int64_t wide;
+	struct tprt_mem m;
+	uint32_t period;
+
+	*fill = false;
+	if (!(rt->cfg.flags & TPRT_F_SWEEP_FILL))
+		return budget;
+	tprt_mem_read(rt, &m);
+	if (!tprt_mem_filling(&m))
+		return budget;
+	pthread_mutex_lock(&rt->scan_lock);
+	period = rt->period_ms;
+	pthread_mutex_unlock(&rt->scan_lock);
+	wide = (int64_t)((uint64_t)MAX_SCAN_WINDOW * period / 1000) <<
+	       (20 - rt->page_shift);
+	if (wide <= budget)
+		return budget;
+	*fill = true;
+	return wide;
+}
+
+int tprt_scan_pass(struct tprt_rt *rt)
+{
+	bool fill, begun = false, wrapped = false;
+	int64_t budget = pass_budget(rt, &fill);
 	int64_t virt = 8 * budget;
 	uint64_t cpu0 = thread_cpu_ns(), cp = rt->cfg.chunk_pages;
 	struct tprt_region *r;
 	int total = 0, fresh;
-	bool begun = false, wrapped = false;
 
 	pthread_mutex_lock(&rt->prot_lock);
 	/* The last pass ended at the end of the last region: a sweep. */
@@ -460,6 +504,8 @@ int tprt_scan_pass(struct tprt_rt *rt)
 			rt->cursor = r->start;
 		if (!begun) {
 			atomic_fetch_add(&rt->passes, 1);
+			if (fill)
+				atomic_fetch_add(&rt->passes_fill, 1);
 			begun = true;
 		}
 		c = ((rt->cursor - r->start) >> rt->page_shift) / cp;

@@ -525,6 +525,72 @@ static void test_scan_sweep(void **state)
 }
 
 /*
+ * TPRT_F_SWEEP_FILL: while the fast node fills (more than a sixteenth of it,
+ * 65,536 pages, free above the promotion watermark, 3,000), a pass scans
+ * up to 2560 MB a second of the period (1 s here: 655,360 pages), so the
+ * three 1024-page regions are protected in one pass, which completes the
+ * sweep; at the margin the node no longer fills and a pass scans
+ * scan_size_mb (4 MiB, 64 blocks) again; without the flag, so does a pass
+ * while the node fills.
+ */
+static void sweep_check(uint32_t flags, uint64_t free, int blocks,
+			uint64_t fill_passes, uint64_t seq)
+{
+	struct tprt_stats s;
+	char *m;
+
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR | flags, scan4);
+	m = map_touched(3072);
+	assert_int_equal(tprt_register(m, 1024 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_register(m + 1024 * PG, 1024 * PG,
+				       TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_register(m + 2048 * PG, 1024 * PG,
+				       TPRT_SRC_MPROTECT), 0);
+	mem_set(free, 1000);
+	assert_int_equal(tprt_scan_now(), blocks);
+	tprt_stats(&s);
+	assert_int_equal(s.passes, 1);
+	assert_int_equal(s.passes_fill, fill_passes);
+	assert_int_equal(s.seq, seq);
+	assert_int_equal(s.blocks_protected, blocks);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 3072 * PG);
+}
+
+static void test_sweep_fill(void **state)
+{
+	(void)state;
+	sweep_check(TPRT_F_SWEEP_FILL, 3000 + 65536 + 1, 192, 1, 1);
+	sweep_check(TPRT_F_SWEEP_FILL, 3000 + 65536, 64, 0, 0);
+	sweep_check(0, 3000 + 65536 + 1, 64, 0, 0);
+}
+
+/* A period too short for the kernel's rate to pass scan_size_mb. */
+static void scan4_short(struct tprt_cfg *c)
+{
+	c->scan_size_mb = 4;
+	c->scan_delay_ms = 1;		/* 2.56 MB a period */
+}
+
+static void test_sweep_fill_short(void **state)
+{
+	struct tprt_stats s;
+	char *m;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR | TPRT_F_SWEEP_FILL,
+		 scan4_short);
+	m = map_touched(3072);
+	assert_int_equal(tprt_register(m, 3072 * PG, TPRT_SRC_MPROTECT), 0);
+	mem_set(3000 + 65536 + 1, 1000);
+	assert_int_equal(tprt_scan_now(), 64);
+	tprt_stats(&s);
+	assert_int_equal(s.passes_fill, 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 3072 * PG);
+}
+
+/*
  * The scanner's system calls cover only the blocks whose protection
  * changes: two blocks a fault restored inside a protected chunk are
  * protected again by a 16-page call each, not with the rest of their run
@@ -567,6 +633,8 @@ int main(void)
 		rt_test(test_lat_clock),
 		rt_test(test_slots),
 		rt_test(test_scan_sweep),
+		rt_test(test_sweep_fill),
+		rt_test(test_sweep_fill_short),
 		rt_test(test_narrow_runs),
 	};
 

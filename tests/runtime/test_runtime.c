@@ -27,7 +27,7 @@ static void test_bad_input(void **state)
 	cfg.block_pages = 1024;		/* above chunk_pages */
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
 	tprt_cfg_default(&cfg);
-	cfg.flags = 0x100;
+	cfg.flags = TPRT_F_ALL + 1;	/* the first undefined flag */
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
 	tprt_cfg_default(&cfg);
 	cfg.flags = TPRT_F_RECHECK_FILL;	/* without TPRT_F_RECHECK */
@@ -398,6 +398,28 @@ static void test_scan_period(void **state)
 	assert_int_equal(tprt_shutdown(), 0);
 }
 
+/*
+ * TPRT_F_SWEEP_FILL: while the fast node fills (more than 65,536 pages free
+ * above the promotion watermark, 3,000), a new sweep's promotion leaves the
+ * period as it is; at the margin it doubles it again.
+ */
+static void test_scan_period_fill(void **state)
+{
+	uint64_t now = tprt_now_ns();
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR | TPRT_F_SWEEP_FILL,
+		 small_max);
+	mem_set(3000 + 65536 + 1, 1000);
+	atomic_store(&tprt_rt->seq, 1);
+	tprt_scan_placement(tprt_rt, now);
+	assert_int_equal(tprt_rt->period_ms, 1000);
+	mem_set(3000 + 65536, 1000);
+	tprt_scan_placement(tprt_rt, now);
+	assert_int_equal(tprt_rt->period_ms, 2000);
+	assert_int_equal(tprt_shutdown(), 0);
+}
+
 /* ---- the handler ---------------------------------------------------------- */
 
 static void thresh5(struct tprt_cfg *c)
@@ -558,6 +580,7 @@ int main(void)
 		rt_test(test_room_cap),
 		rt_test(test_page_nodes),
 		rt_test(test_scan_period),
+		rt_test(test_scan_period_fill),
 		rt_test(test_handler),
 	};
 

@@ -57,6 +57,9 @@ static void __attribute__((noreturn)) usage(int code)
 "      --rt-recheck-fill  only while the fast node fills (TPRT_F_RECHECK_FILL)\n"
 "                        [default]\n"
 "      --rt-no-recheck   never (clears both)\n"
+"      --rt-sweep-fill   a pass scans all it may while the fast node fills\n"
+"                        (TPRT_F_SWEEP_FILL)\n"
+"      --rt-no-sweep-fill  a pass scans --scan-size-mb only (clears it)\n"
 "      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
 "      --rt-room-batches N  a nudge makes room for at most N batches of\n"
 "                        refused pages (0-64) [the runtime's default: 0]\n"
@@ -98,7 +101,8 @@ enum {
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_RTDECIDE,
 	O_RTRING, O_RTCLOCK, O_RTNODEFER, O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
-	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM,
+	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM, O_RTSWEEPFILL,
+	O_RTNOSWEEPFILL,
 };
 
 static const struct option longopts[] = {
@@ -139,6 +143,8 @@ static const struct option longopts[] = {
 	{ "rt-recheck", no_argument, NULL, O_RTRECHECK },
 	{ "rt-recheck-fill", no_argument, NULL, O_RTRECHECKFILL },
 	{ "rt-no-recheck", no_argument, NULL, O_RTNORECHECK },
+	{ "rt-sweep-fill", no_argument, NULL, O_RTSWEEPFILL },
+	{ "rt-no-sweep-fill", no_argument, NULL, O_RTNOSWEEPFILL },
 	{ "rt-sample-shift", required_argument, NULL, O_RTSAMPLE },
 	{ "rt-room-batches", required_argument, NULL, O_RTROOM },
 	{ "rt-batch", required_argument, NULL, O_RTBATCH },
@@ -155,6 +161,7 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 	*o = (struct guest_opts){
 		.sample_ms = 2000, .rate = -1, .pmax = -1, .cpu = -1,
 		.rt = { .nodefer = -1, .defer_shift = -1, .recheck = -1,
+			.sweep_fill = -1,
 			.sample_shift = -1, .room_batches = -1,
 			.program_cpu = -1 },
 	};
@@ -273,6 +280,12 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 			break;
 		case O_RTNORECHECK:
 			o->rt.recheck = 0;
+			break;
+		case O_RTSWEEPFILL:
+			o->rt.sweep_fill = 1;
+			break;
+		case O_RTNOSWEEPFILL:
+			o->rt.sweep_fill = 0;
 			break;
 		case O_RTSAMPLE:
 			o->rt.sample_shift = (int)arg_u64(optarg);

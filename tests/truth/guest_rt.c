@@ -53,6 +53,10 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 		cfg.flags |= TPRT_F_RECHECK;
 	if (o->recheck == 2)
 		cfg.flags |= TPRT_F_RECHECK_FILL;
+	if (o->sweep_fill == 1)
+		cfg.flags |= TPRT_F_SWEEP_FILL;
+	else if (!o->sweep_fill)
+		cfg.flags &= ~TPRT_F_SWEEP_FILL;
 	if (o->sample_shift >= 0)
 		cfg.sample_shift = (uint32_t)o->sample_shift;
 	if (o->defer_shift >= 0)
@@ -87,7 +91,7 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	out("TRUTH runtime source=%s block_pages=%u chunk_pages=%u"
 	    " scan_size_mb=%u batch=%u regions=%u decide=%s latency=%s"
 	    " clock=%s defer=%d defer_shift=%u victims=%d sample_shift=%u"
-	    " recheck=%d room_batches=%u threads_cpu=%s\n",
+	    " recheck=%d sweep_fill=%d room_batches=%u threads_cpu=%s\n",
 	    o->source, cfg.block_pages, cfg.chunk_pages, cfg.scan_size_mb,
 	    cfg.batch, nvma, decide_names[cfg.decide],
 	    o->ring ? "ring" : "stamp",
@@ -95,7 +99,8 @@ int grt_start(const struct grt_opts *o, uint32_t nvma, void *const *base,
 	    !(cfg.flags & TPRT_F_NO_DEFER), cfg.defer_shift, o->victims,
 	    cfg.sample_shift,
 	    !(cfg.flags & TPRT_F_RECHECK) ? 0 :
-	    (cfg.flags & TPRT_F_RECHECK_FILL) ? 2 : 1, cfg.room_batches,
+	    (cfg.flags & TPRT_F_RECHECK_FILL) ? 2 : 1,
+	    !!(cfg.flags & TPRT_F_SWEEP_FILL), cfg.room_batches,
 	    o->program_cpu < 0 || o->all_cpus == 1 ? "all" :
 	    o->all_cpus ? "other" : "program");
 	return 0;
@@ -175,7 +180,7 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		"TRUTH rt t_ms=%llu acc=%llu faults=%llu faults_write=%llu"
 		" stale=%llu chained=%llu restore_chunk=%llu queued=%llu"
 		" queue_full=%llu moved=%llu move_calls=%llu passes=%llu"
-		" seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
+		" passes_fill=%llu seq=%llu period_ms=%llu scan_pages=%llu protected=%llu"
 		" scan_cpu_ms=%llu scan_query_ms=%llu vma_est=%llu nudges=%llu nudge_pages=%llu"
 		" mem_free=%llu deferred=%llu deferred_full=%llu"
 		" deferred_moved=%llu sample_faults=%llu victims_found=%llu"
@@ -191,7 +196,8 @@ void grt_report(uint64_t t_ms, uint64_t acc)
 		(unsigned long long)s.queue_full,
 		(unsigned long long)s.moved,
 		(unsigned long long)s.move_calls,
-		(unsigned long long)s.passes, (unsigned long long)s.seq,
+		(unsigned long long)s.passes,
+		(unsigned long long)s.passes_fill, (unsigned long long)s.seq,
 		(unsigned long long)s.scan_period_ms,
 		(unsigned long long)s.scan_pages,
 		(unsigned long long)s.blocks_protected,

@@ -26,6 +26,8 @@ struct grt_opts {
 	int victims;		/* TPRT_F_VICTIMS */
 	int recheck;		/* TPRT_F_RECHECK: 0 off, 1 always, 2 with
 				 * _FILL, -1 the default */
+	int sweep_fill;		/* TPRT_F_SWEEP_FILL: 1 set, 0 clear, -1 the
+				 * default */
 	int sample_shift;	/* tprt_cfg.sample_shift; -1: the default */
 	int room_batches;	/* tprt_cfg.room_batches; -1: the default */
 	int all_cpus;		/* --rt-cpus-all: the threads on every CPU;

@@ -255,6 +255,7 @@ static void load_run(struct run *r)
 			kv_str(line, "clock", r->clock, sizeof(r->clock));
 			r->rt_defer = (int)kv(line, "defer", -1);
 			r->rt_recheck = (int)kv(line, "recheck", -1);
+			r->rt_sweep_fill = (int)kv(line, "sweep_fill", -1);
 			r->rt_room = (int)kv(line, "room_batches", -1);
 			kv_str(line, "threads_cpu", r->rt_threads,
 			       sizeof(r->rt_threads));
@@ -309,6 +310,7 @@ static void load_run(struct run *r)
 			r->rt_nudges = kv(line, "nudges", 0);
 			r->rt_nudge_pages = kv(line, "nudge_pages", 0);
 			r->rt_passes = kv(line, "passes", 0);
+			r->rt_passes_fill = kv(line, "passes_fill", 0);
 			r->rt_cold = kv(line, "v_refuse_cold", 0);
 			r->rt_nospace = kv(line, "v_refuse_nospace", 0);
 			r->rt_deferred_moved = kv(line, "deferred_moved", 0);
@@ -609,6 +611,9 @@ static void write_table(FILE *f, const char *svg_ref)
 				r->rt_defer == 1 ? ", refused pages kept for "
 				"room" : r->rt_defer == 0 ? ", refused pages "
 				"dropped" : "");
+			if (r->rt_sweep_fill == 1)
+				fprintf(f, ", passes that sweep while node 0 "
+					"fills");
 			if (r->rt_room > 0)
 				fprintf(f, ", nudges make room for up to %d "
 					"batches of them", r->rt_room);
@@ -648,6 +653,9 @@ static void write_table(FILE *f, const char *svg_ref)
 				r->rt_deferred_moved, r->rt_cold,
 				r->rt_nospace, r->rt_nudges,
 				r->rt_nudge_pages, r->rt_queue_full);
+		if (r->rt_passes_fill > 0)
+			fprintf(f, ", %.0f passes swept for the fill",
+				r->rt_passes_fill);
 		if (r->rt_rechecks > 0)
 			fprintf(f, ", %.0f blocks measured again",
 				r->rt_rechecks);

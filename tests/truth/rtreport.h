@@ -36,10 +36,12 @@ struct run {
 	/* totals over the run (first to last sample) */
 	double promo, demo, faults, rate, share, oracle, resid, on0;
 	double rt_moved, rt_queue_full, rt_nudges, rt_passes, rt_cold;
+	double rt_passes_fill;
 	double rt_nudge_pages;	/* the pages the nudges allocated */
 	double rt_deferred_moved, rt_nospace, rt_demoted, rt_rechecks;
 	double rt_calls, rt_calls_wide;	/* the scanner's protection calls */
 	int rt_defer;		/* refused pages kept (-1: not printed) */
+	int rt_sweep_fill;	/* TPRT_F_SWEEP_FILL: 1, 0; -1 unknown */
 	int rt_recheck;		/* 0 off, 1 always, 2 while filling; -1 */
 	int rt_room;		/* room_batches (-1: not printed) */
 	char rt_threads[16];	/* the runtime's threads: "all" CPUs or the

@@ -26,8 +26,10 @@
 # 2^N sampled a sweep), rN (a nudge makes room for at most N batches of
 # refused pages; 0 by default), recheck (a block whose other pages look cold
 # protected again with a fresh stamp, at any time), rfill (that only while
-# the fast node fills: the default), norecheck (never), nopku (an emulated
-# CPU without protection keys); and for the kernel's run sigN (an empty
+# the fast node fills: the default), norecheck (never), sfill (a pass
+# sweeps all it may while the fast node fills), nosfill (it does not),
+# nopku (an emulated CPU without protection keys); and for the kernel's
+# run sigN (an empty
 # signal handler run N times a second in the workload's process, from a
 # timer), selfN (the same signals raised by the workload itself) and
 # nopku.
@@ -169,6 +171,8 @@ while [ $i -le "$runs" ]; do
 				recheck) extra="$extra --rt-recheck" ;;
 				rfill) extra="$extra --rt-recheck-fill" ;;
 				norecheck) extra="$extra --rt-no-recheck" ;;
+				sfill) extra="$extra --rt-sweep-fill" ;;
+				nosfill) extra="$extra --rt-no-sweep-fill" ;;
 				s[0-9]*) extra="$extra --rt-sample-shift ${o#s}" ;;
 				d[0-9]*) extra="$extra --rt-defer-shift ${o#d}" ;;
 				r[0-9]*) extra="$extra --rt-room-batches ${o#r}" ;;
