@@ -94,18 +94,20 @@ enum tprt_source {
  * MAX_SCAN_WINDOW) instead of @scan_size_mb, and promotions do not double
  * the period: all of the registered memory competes for the room at once,
  * instead of the first addresses scanned taking it while the rest waits
- * for later passes (docs/RUNTIME.md, "Sweeping while node 0 fills")
+ * for later passes (docs/RUNTIME.md, "Sweeping while node 0 fills"); in
+ * %TPRT_F_DEFAULT
  */
 #define TPRT_F_SWEEP_FILL	0x100U
 /** every defined flag */
 #define TPRT_F_ALL		0x1ffU
 /**
- * the flags tprt_cfg_default() sets: blocks measured again while the fast
- * node fills, refused pages dropped (docs/RUNTIME-DEFAULTS.md, "The
- * defaults"); clear them for the first version's behaviour
+ * the flags tprt_cfg_default() sets: blocks measured again and passes that
+ * sweep while the fast node fills, refused pages dropped
+ * (docs/RUNTIME-DEFAULTS.md, "The defaults" and "Sweeping while node 0
+ * fills"); clear them for the first version's behaviour
  */
 #define TPRT_F_DEFAULT	(TPRT_F_RECHECK | TPRT_F_RECHECK_FILL | \
-			 TPRT_F_NO_DEFER)
+			 TPRT_F_NO_DEFER | TPRT_F_SWEEP_FILL)
 
 /**
  * enum tprt_decide - what a hint fault decides (&struct tprt_cfg.decide)

@@ -58,7 +58,7 @@ static void __attribute__((noreturn)) usage(int code)
 "                        [default]\n"
 "      --rt-no-recheck   never (clears both)\n"
 "      --rt-sweep-fill   a pass scans all it may while the fast node fills\n"
-"                        (TPRT_F_SWEEP_FILL)\n"
+"                        (TPRT_F_SWEEP_FILL) [default]\n"
 "      --rt-no-sweep-fill  a pass scans --scan-size-mb only (clears it)\n"
 "      --rt-sample-shift N  with it, sample one fast block in 2^N a sweep\n"
 "      --rt-room-batches N  a nudge makes room for at most N batches of\n"

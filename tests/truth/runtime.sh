@@ -27,14 +27,14 @@
 # refused pages; 0 by default), recheck (a block whose other pages look cold
 # protected again with a fresh stamp, at any time), rfill (that only while
 # the fast node fills: the default), norecheck (never), sfill (a pass
-# sweeps all it may while the fast node fills), nosfill (it does not),
-# nopku (an emulated CPU without protection keys); and for the kernel's
-# run sigN (an empty
-# signal handler run N times a second in the workload's process, from a
-# timer), selfN (the same signals raised by the workload itself) and
-# nopku.
-# The runtime before its defaults changed is mprotect+defer+norecheck, and
-# the comparison before December 2026 was mprotect+pinned.
+# sweeps all it may while the fast node fills: the default), nosfill (it
+# does not), nopku (an emulated CPU without protection keys); and for the
+# kernel's run sigN (an empty signal handler run N times a second in the
+# workload's process, from a timer), selfN (the same signals raised by the
+# workload itself) and nopku.
+# The runtime before its defaults changed is mprotect+defer+norecheck+nosfill,
+# before the sweeping fill mprotect+nosfill, and the comparison before
+# December 2026 was mprotect+pinned.
 #
 # then tests/truth/rtreport compares them (the first is the baseline).
 #
