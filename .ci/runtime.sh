@@ -71,6 +71,19 @@ awk '/^TRUTH signals / { split($4, v, "="); n[++k] = v[2] }
 # each mean equal to its median, each goal met in 0 or 2 rounds, and the
 # intervals of the means of no width, at the means.
 ci=${RT_TRUTH_OUT:-build/runtime-truth}/ci
+# The default scanner sweeps while node 0 fills (TPRT_F_SWEEP_FILL): the
+# short run starts with node 0 empty, so its first pass is such a pass.
+awk '/^TRUTH runtime / { for (i = 2; i <= NF; i++) if ($i ~ /^sweep_fill=/)
+				sf = substr($i, 12) }
+     /^TRUTH rt / { for (i = 3; i <= NF; i++) if ($i ~ /^passes_fill=/)
+			pf = substr($i, 13) }
+     END {
+	if (sf != "1" || pf + 0 < 1) {
+		print "runtime: the CI run: sweep_fill=" sf ", passes_fill=" pf
+		exit 1
+	}
+	print "runtime: the CI run swept " pf " pass(es) while node 0 filled"
+     }' "$ci/mprotect/console.txt"
 build/truth/rtreport kernel-1="$ci/kernel" mprotect-1="$ci/mprotect" \
 	kernel-2="$ci/kernel" mprotect-2="$ci/mprotect" >"$ci/rounds.txt"
 awk -F'|' '
