@@ -40,7 +40,9 @@ TRUTH_PROF=0 TRUTH_RELEASE=$release make -s runtime-truth-ci
 # values refused with the usage (exit 2); on this machine, a short run
 # reports as many signals as its timer can have sent, and some.
 for bad in "--signal-hz 0" "--signal-hz x" "--signal-hz 100001" \
-	   "--signal-self" "--signal-self --signal-hz 10 --threads 2"; do
+	   "--signal-hz 4294967297" "--signal-self" \
+	   "--signal-self --signal-hz 10 --threads 2" "--tlb-flush-ms 0" \
+	   "--tlb-flush-ms 60001" "--tlb-flush-ms 10 --threads 2"; do
 	# shellcheck disable=SC2086 # the options, split
 	if build/truth/truth-guest $bad >/dev/null 2>&1 || [ $? -ne 2 ]; then
 		echo "runtime: truth-guest $bad not refused" >&2
@@ -70,6 +72,19 @@ awk '/^TRUTH signals / { split($4, v, "="); n[++k] = v[2] }
 # as two identical rounds must give one line, for mprotect, over 2 rounds,
 # each mean equal to its median, each goal met in 0 or 2 rounds, and the
 # intervals of the means of no width, at the means.
+# --tlb-flush-ms 100 for 1 s: one kick every 100 ms after the first touch.
+build/truth/truth-guest -w pmbench --pages 4096 --accesses 400000000 \
+	--max-seconds 1 --tlb-flush-ms 100 >"$sig_out.flush"
+awk '/^TRUTH tlbflush / { split($4, v, "="); n = v[2]; k++ }
+     /^TRUTH done / { split($3, t, "="); ms = t[2] }
+     END {
+	if (k != 1 || n < 1 || n > ms / 100 + 1) {
+		print "runtime: --tlb-flush-ms 100: " n " kicks in " ms " ms"
+		exit 1
+	}
+	print "runtime: --tlb-flush-ms 100: " n " kicks in " ms " ms"
+     }' "$sig_out.flush"
+
 ci=${RT_TRUTH_OUT:-build/runtime-truth}/ci
 # The default scanner sweeps while node 0 fills (TPRT_F_SWEEP_FILL): the
 # short run starts with node 0 empty, so its first pass is such a pass.

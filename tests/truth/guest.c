@@ -339,6 +339,36 @@ static int start_signals(unsigned int hz, int self)
 	return 0;
 }
 
+/*
+ * --tlb-flush-ms: 64 pages of the process's own, read once (the zero
+ * page), whose protection the workload's thread takes away and gives back
+ * every N ms: each mprotect(2) over more than 33 pages empties the TLB of
+ * the CPU it runs on (x86's flush ceiling). NULL on failure.
+ */
+#define FLUSH_PAGES	64
+
+static volatile char *flush_map(void)
+{
+	volatile char *p = mmap(NULL, FLUSH_PAGES * 4096, PROT_READ,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int i;
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "truth-guest: --tlb-flush-ms: %s\n",
+			strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < FLUSH_PAGES; i++)
+		(void)p[i * 4096];
+	return p;
+}
+
+static void flush_kick(volatile char *p)
+{
+	mprotect((void *)p, FLUSH_PAGES * 4096, PROT_NONE);
+	mprotect((void *)p, FLUSH_PAGES * 4096, PROT_READ);
+}
+
 /* Every CPU the process may use but @cpu (none left: unchanged). */
 static void unpin_cpu(int cpu)
 {
@@ -463,6 +493,8 @@ int main(int argc, char **argv)
 	uint32_t phase = UINT32_MAX;
 	int bound = 0;
 	uint64_t fast_cap = 0, sig_period = 0, sig_next = 0;
+	uint64_t flush_next = 0, flush_n = 0;
+	volatile char *flush_p = NULL;
 	size_t n, i;
 
 	guest_opts_parse(&o, argc, argv);
@@ -557,6 +589,12 @@ int main(int argc, char **argv)
 		sig_period = 1000000 / o.signal_hz;
 		sig_next = now_us() + sig_period;
 	}
+	if (o.flush_ms) {
+		flush_p = flush_map();
+		if (!flush_p)
+			return 1;
+		flush_next = now_ms() + o.flush_ms;
+	}
 	g_max_ms = o.max_ms;
 	if (o.p.threads > 1)
 		acc = run_threads(&w);
@@ -625,10 +663,18 @@ int main(int argc, char **argv)
 				sig_next += sig_period;
 			}
 		}
+		if (o.flush_ms && now_ms() >= flush_next) {
+			flush_kick(flush_p);
+			flush_n++;
+			flush_next += o.flush_ms;
+		}
 		if (o.max_ms && now_ms() >= o.max_ms)
 			break;
 	}
 	t = now_ms();
+	if (o.flush_ms)
+		out("TRUTH tlbflush ms=%u n=%llu\n", o.flush_ms,
+		    (unsigned long long)flush_n);
 	if (o.signal_hz) {
 		struct itimerval off;
 

@@ -39,6 +39,10 @@ static void __attribute__((noreturn)) usage(int code)
 "      --signal-self     with --signal-hz: the workload's thread raises them\n"
 "                        itself, synchronously as a fault's signal comes,\n"
 "                        not a timer (one thread only)\n"
+"      --tlb-flush-ms N  the workload's thread empties its CPU's TLB every\n"
+"                        N ms (two mprotect(2) calls over 64 pages of its\n"
+"                        own; one thread only): what the emulator's TLB\n"
+"                        does with a flush now and then\n"
 "      --rt-block N      the runtime's block, pages [its default]\n"
 "      --rt-cpus-all     with --cpu: the runtime's threads on every CPU\n"
 "      --rt-cpus-other   with --cpu: the runtime's threads on every CPU but\n"
@@ -99,7 +103,7 @@ enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_RTDECIDE,
+	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_FLUSH, O_RTDECIDE,
 	O_RTRING, O_RTCLOCK, O_RTNODEFER, O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
 	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM, O_RTSWEEPFILL,
 	O_RTNOSWEEPFILL,
@@ -134,6 +138,7 @@ static const struct option longopts[] = {
 	{ "rt-cpus-other", no_argument, NULL, O_RTCPUSOTHER },
 	{ "signal-hz", required_argument, NULL, O_SIGHZ },
 	{ "signal-self", no_argument, NULL, O_SIGSELF },
+	{ "tlb-flush-ms", required_argument, NULL, O_FLUSH },
 	{ "rt-decide", required_argument, NULL, O_RTDECIDE },
 	{ "rt-ring", no_argument, NULL, O_RTRING },
 	{ "rt-no-defer", no_argument, NULL, O_RTNODEFER },
@@ -305,11 +310,22 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 		case O_SIGSELF:
 			o->signal_self = 1;
 			break;
-		case O_SIGHZ:
-			o->signal_hz = (unsigned int)arg_u64(optarg);
-			if (!o->signal_hz || o->signal_hz > 100000)
+		case O_FLUSH: {
+			uint64_t ms = arg_u64(optarg);
+
+			if (!ms || ms > 60000)
 				usage(2);
+			o->flush_ms = (unsigned int)ms;
 			break;
+		}
+		case O_SIGHZ: {
+			uint64_t hz = arg_u64(optarg);
+
+			if (!hz || hz > 100000)
+				usage(2);
+			o->signal_hz = (unsigned int)hz;
+			break;
+		}
 		case 'h':
 			usage(0);
 		default:
@@ -317,6 +333,7 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 		}
 	}
 	if (optind != argc ||
-	    (o->signal_self && (!o->signal_hz || o->p.threads > 1)))
+	    (o->signal_self && (!o->signal_hz || o->p.threads > 1)) ||
+	    (o->flush_ms && o->p.threads > 1))
 		usage(2);
 }

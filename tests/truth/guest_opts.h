@@ -26,6 +26,7 @@ struct guest_opts {
 	int cpu;		/* --cpu; -1: not pinned */
 	unsigned int signal_hz;	/* --signal-hz; 0: none */
 	int signal_self;	/* --signal-self: raised by the workload */
+	unsigned int flush_ms;	/* --tlb-flush-ms; 0: none */
 	struct grt_opts rt;	/* --runtime (rt.source; NULL: no runtime)
 				 * and the --rt-* options */
 };

@@ -247,6 +247,8 @@ static void load_run(struct run *r)
 			r->balancing = (int)kv(line, "numa_balancing", -1);
 		} else if (!strncmp(line, "TRUTH signals ", 14)) {
 			r->signal_hz = (int)kv(line, "hz", 0);
+		} else if (!strncmp(line, "TRUTH tlbflush ", 15)) {
+			r->flush_ms = (int)kv(line, "ms", 0);
 		} else if (!strncmp(line, "TRUTH runtime ", 14)) {
 			kv_str(line, "source", r->source, sizeof(r->source));
 			kv_str(line, "decide", r->decide, sizeof(r->decide));
@@ -602,6 +604,9 @@ static void write_table(FILE *f, const char *svg_ref)
 		if (r->signal_hz)
 			fprintf(f, ", an empty signal handler %d times a second",
 				r->signal_hz);
+		if (r->flush_ms)
+			fprintf(f, ", the workload emptying its CPU's TLB every "
+				"%d ms", r->flush_ms);
 		if (r->decide[0]) {
 			fprintf(f, " (decides per %s, latency from the %s, "
 				"%s clock%s%s", r->decide, r->latency, r->clock,

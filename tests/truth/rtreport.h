@@ -28,6 +28,7 @@ struct run {
 	int balancing;		/* kernel.numa_balancing */
 	char source[16];	/* the runtime's source, "" for none */
 	int signal_hz;		/* truth-guest --signal-hz; 0: none */
+	int flush_ms;		/* truth-guest --tlb-flush-ms; 0: none */
 	double main_t, main_acc;	/* the measured phase's start */
 	double end_t, end_acc;
 	uint64_t pages;

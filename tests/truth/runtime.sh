@@ -31,7 +31,9 @@
 # does not), nopku (an emulated CPU without protection keys); and for the
 # kernel's run sigN (an empty signal handler run N times a second in the
 # workload's process, from a timer), selfN (the same signals raised by the
-# workload itself) and nopku.
+# workload itself) and nopku; for both, flushN (the workload's thread
+# empties its CPU's TLB every N ms: what the emulator's TLB does with a
+# flush now and then).
 # The runtime before its defaults changed is mprotect+defer+norecheck+nosfill,
 # before the sweeping fill mprotect+nosfill, and the comparison before
 # December 2026 was mprotect+pinned.
@@ -139,13 +141,14 @@ while [ $i -le "$runs" ]; do
 			# The kernel's run with variants: sigN, an empty
 			# signal handler run N times a second (what signals
 			# alone cost); selfN, the same signals raised by the
-			# workload itself; nopku.
+			# workload itself; flushN (below); nopku.
 			nb=2; extra=""
 			for o in $(echo "${c#kernel+}" | tr '+' ' '); do
 				case $o in
-				sig*[!0-9]*|sig|self*[!0-9]*|self)
+				sig*[!0-9]*|sig|self*[!0-9]*|self|flush*[!0-9]*|flush)
 					echo "runtime-truth: unknown variant $o of $c" >&2
 					exit 2 ;;
+				flush*) extra="$extra --tlb-flush-ms ${o#flush}" ;;
 				sig*) extra="$extra --signal-hz ${o#sig}" ;;
 				self*) extra="$extra --signal-hz ${o#self}"
 				       extra="$extra --signal-self" ;;
@@ -181,6 +184,7 @@ while [ $i -le "$runs" ]; do
 				pinned) cpus="" ;;
 				other) cpus="--rt-cpus-other" ;;
 				b[0-9]*) extra="$extra --rt-block ${o#b}" ;;
+				flush[0-9]*) extra="$extra --tlb-flush-ms ${o#flush}" ;;
 				nopku) cpu=$cpu_model,-pku ;;
 				*) echo "runtime-truth: unknown variant $o of $c" >&2
 				   exit 2 ;;
