@@ -68,10 +68,6 @@ awk '/^TRUTH signals / { split($4, v, "="); n[++k] = v[2] }
 	      " signals in " ms[1] " and " ms[2] " ms"
      }' "$sig_out"
 
-# rtreport's table over the rounds: the short comparison's two runs given
-# as two identical rounds must give one line, for mprotect, over 2 rounds,
-# each mean equal to its median, each goal met in 0 or 2 rounds, and the
-# intervals of the means of no width, at the means.
 # --tlb-flush-ms 100 for 1 s: one kick every 100 ms after the first touch.
 build/truth/truth-guest -w pmbench --pages 4096 --accesses 400000000 \
 	--max-seconds 1 --tlb-flush-ms 100 >"$sig_out.flush"
@@ -99,6 +95,11 @@ awk '/^TRUTH runtime / { for (i = 2; i <= NF; i++) if ($i ~ /^sweep_fill=/)
 	}
 	print "runtime: the CI run swept " pf " pass(es) while node 0 filled"
      }' "$ci/mprotect/console.txt"
+
+# rtreport's table over the rounds: the short comparison's two runs given
+# as two identical rounds must give one line, for mprotect, over 2 rounds,
+# each mean equal to its median, each goal met in 0 or 2 rounds, and the
+# intervals of the means of no width, at the means.
 build/truth/rtreport kernel-1="$ci/kernel" mprotect-1="$ci/mprotect" \
 	kernel-2="$ci/kernel" mprotect-2="$ci/mprotect" >"$ci/rounds.txt"
 awk -F'|' '

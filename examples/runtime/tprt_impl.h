@@ -282,7 +282,8 @@ struct tprt_rt {
 
 	/* counters of the threads; slots claimed in order */
 	_Atomic uint32_t nr_slots;
-	_Atomic uint64_t passes, passes_fill, seq, scan_pages, blocks_protected, scan_cpu_ns;
+	_Atomic uint64_t passes, passes_fill, seq, scan_pages, blocks_protected;
+	_Atomic uint64_t scan_cpu_ns;
 	_Atomic uint64_t scan_query_ns, scan_calls, scan_calls_wide;
 	_Atomic uint64_t moved, move_calls, move_fail[TPRT_NR_MOVE_FAIL];
 	_Atomic uint64_t nudges, nudge_pages, pins;

@@ -106,10 +106,23 @@ static uint32_t task_scan_max(const struct tprt_rt *rt)
 	return smax > smin ? smax : smin;
 }
 
+/*
+ * TPRT_F_SWEEP_FILL is set and the fast node fills, from the memory
+ * snapshot (a bounded read of the latch; never waits). Scanner, migrator.
+ */
+static bool sweep_filling(struct tprt_rt *rt)
+{
+	struct tprt_mem m;
+
+	if (!(rt->cfg.flags & TPRT_F_SWEEP_FILL))
+		return false;
+	tprt_mem_read(rt, &m);
+	return tprt_mem_filling(&m);
+}
+
 void tprt_scan_placement(struct tprt_rt *rt, uint64_t now)
 {
 	uint64_t seq = atomic_load(&rt->seq), retry;
-	struct tprt_mem m;
 	uint32_t max;
 
 	/*
@@ -117,11 +130,8 @@ void tprt_scan_placement(struct tprt_rt *rt, uint64_t now)
 	 * promotions are the fill, not a placement that settles: the
 	 * period stays, so the passes that sweep come at its pace.
 	 */
-	if (rt->cfg.flags & TPRT_F_SWEEP_FILL) {
-		tprt_mem_read(rt, &m);
-		if (tprt_mem_filling(&m))
-			return;
-	}
+	if (sweep_filling(rt))
+		return;
 	pthread_mutex_lock(&rt->scan_lock);
 	if (seq != rt->placement_seq && now > rt->migrate_retry) {
 		rt->placement_seq = seq;
@@ -445,14 +455,10 @@ static int64_t pass_budget(struct tprt_rt *rt, bool *fill)
 {
 	int64_t budget = (int64_t)rt->cfg.scan_size_mb << (20 - rt->page_shift);
 	int64_t wide;
-	struct tprt_mem m;
 	uint32_t period;
 
 	*fill = false;
-	if (!(rt->cfg.flags & TPRT_F_SWEEP_FILL))
-		return budget;
-	tprt_mem_read(rt, &m);
-	if (!tprt_mem_filling(&m))
+	if (!sweep_filling(rt))
 		return budget;
 	pthread_mutex_lock(&rt->scan_lock);
 	period = rt->period_ms;

@@ -21,6 +21,7 @@
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH done t_ms=T acc=A rate=R
  *   TRUTH signals hz=N n=K     with --signal-hz: K signals handled
+ *   TRUTH tlbflush ms=N n=K    with --tlb-flush-ms: K flushes made
  *
  * With --runtime (make runtime-truth, docs/RUNTIME-RESULTS.md) also:
  *

@@ -99,14 +99,24 @@ static uint64_t arg_u64(const char *s)
 	return v;
 }
 
+/* An integer from 1 to @max, else the usage (exit 2). */
+static unsigned int arg_count(const char *s, unsigned int max)
+{
+	uint64_t v = arg_u64(s);
+
+	if (!v || v > max)
+		usage(2);
+	return (unsigned int)v;
+}
+
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
 	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
 	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
-	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_FLUSH, O_RTDECIDE,
-	O_RTRING, O_RTCLOCK, O_RTNODEFER, O_RTDEFER, O_RTBATCH, O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK,
-	O_RTRECHECKFILL, O_RTKEEP, O_RTNORECHECK, O_RTROOM, O_RTSWEEPFILL,
-	O_RTNOSWEEPFILL,
+	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_FLUSH,
+	O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER, O_RTDEFER, O_RTBATCH,
+	O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK, O_RTRECHECKFILL, O_RTKEEP,
+	O_RTNORECHECK, O_RTROOM, O_RTSWEEPFILL, O_RTNOSWEEPFILL,
 };
 
 static const struct option longopts[] = {
@@ -310,22 +320,12 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 		case O_SIGSELF:
 			o->signal_self = 1;
 			break;
-		case O_FLUSH: {
-			uint64_t ms = arg_u64(optarg);
-
-			if (!ms || ms > 60000)
-				usage(2);
-			o->flush_ms = (unsigned int)ms;
+		case O_FLUSH:
+			o->flush_ms = arg_count(optarg, 60000);
 			break;
-		}
-		case O_SIGHZ: {
-			uint64_t hz = arg_u64(optarg);
-
-			if (!hz || hz > 100000)
-				usage(2);
-			o->signal_hz = (unsigned int)hz;
+		case O_SIGHZ:
+			o->signal_hz = arg_count(optarg, 100000);
 			break;
-		}
 		case 'h':
 			usage(0);
 		default:
