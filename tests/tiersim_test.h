@@ -70,13 +70,24 @@ static inline void policy(struct sim_policy *p, const char *spec,
 
 /*
  * What every run keeps: it replayed the stream, every allocated page is on
- * one tier, and promotions minus demotions are the fast tier's change.
+ * one tier, promotions minus demotions are the fast tier's change, and the
+ * placement map adds up to the run's totals.
  */
 static inline void check_accounting(const struct sim_src *src,
 				    const struct sim_result *r)
 {
-	u64 phases = 0;
+	u64 phases = 0, promo = 0, alloc = 0, fast = 0;
 	u32 i;
+
+	for (i = 0; i < SIM_MAP_BINS; i++) {
+		assert_true(r->map_fast[i] <= r->map_alloc[i]);
+		promo += r->map_promo[i];
+		alloc += r->map_alloc[i];
+		fast += r->map_fast[i];
+	}
+	assert_int_equal(promo, r->promotions);
+	assert_int_equal(fast, r->fast_used_end);
+	assert_int_equal(alloc, r->fast_used_end + r->slow_used_end);
 
 	assert_false(r->failed);
 	assert_int_equal(r->accesses, src->total);

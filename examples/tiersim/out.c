@@ -279,6 +279,13 @@ static void json_run(FILE *f, const struct run_set *rs,
 	for (i = 0; i < WL_NR_REGIONS; i++)
 		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", region_names[i],
 			(unsigned long long)r->region_promo[i]);
+	fprintf(f, "},\n       \"map\": {");
+	json_u64s(f, "\"promotions\"", r->map_promo, sizeof(u64), 0,
+		  SIM_MAP_BINS, 0);
+	json_u64s(f, ", \"allocated\"", r->map_alloc, sizeof(u64), 0,
+		  SIM_MAP_BINS, 0);
+	json_u64s(f, ", \"fast\"", r->map_fast, sizeof(u64), 0,
+		  SIM_MAP_BINS, 0);
 	fprintf(f, "},\n       \"vmas\": [");
 	for (i = 0; i < r->nr_vmas; i++) {
 		const struct sim_vma_stats *s = &r->vma[i];

@@ -85,6 +85,21 @@ static void sim_events(struct sim *s)
 	} while (s->now >= s->next_event && !s->failed);
 }
 
+/* The placement map's end: each bin's pages allocated and on the fast tier. */
+static void map_end(const struct sim *s, struct sim_result *r)
+{
+	u64 u, b;
+
+	for (u = 0; u < s->nr_units; u++) {
+		if (s->flags[u] & PF_NOALLOC)
+			continue;
+		b = u * SIM_MAP_BINS / s->nr_units;
+		r->map_alloc[b] += s->upages;
+		if (s->flags[u] & PF_FAST)
+			r->map_fast[b] += s->upages;
+	}
+}
+
 /*
  * phase-shift: time from the shift until the fast-tier ratio is back at
  * 90 % of its level just before (0 if it never fell below; -1 if it did
@@ -506,6 +521,7 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	r->scan_period_end_ms = s.fixed_period ? s.fixed_period / SIM_NS_PER_MS :
 				period / SIM_NS_PER_MS;
 	node_stats(&s, &r->node);
+	map_end(&s, r);
 	r->rate_end = s.pcfg.rate_limit_mbps;
 	r->fast_used_end = s.fused * s.upages;
 	r->slow_used_end = s.sused * s.upages;

@@ -32,6 +32,8 @@ typedef int64_t s64;
 #define SIM_NS_PER_MS		1000000ULL
 #define SIM_ERRLEN		512
 #define SIM_MAX_SAMPLES		1024
+/* The placement map's bins: sixteenths of the footprint, in page order. */
+#define SIM_MAP_BINS		16
 #define SIM_MAX_POLICIES	32
 #define SIM_MAX_PASSES		512	/* scan passes logged per run */
 
@@ -458,6 +460,14 @@ struct sim_result {
 	u64 fast_used_end;	/* pages */
 	u64 slow_used_end;	/* pages */
 	u64 region_promo[WL_NR_REGIONS];
+	/*
+	 * The placement map, by sixteenth of the footprint in page order:
+	 * pages promoted into each, and at the end its pages allocated and
+	 * on the fast tier.
+	 */
+	u64 map_promo[SIM_MAP_BINS];
+	u64 map_alloc[SIM_MAP_BINS];
+	u64 map_fast[SIM_MAP_BINS];
 	struct sim_node_stats node;
 	double response_ms;	/* phase-shift: recovery time, -1 if n/a */
 	u32 nr_phases;
