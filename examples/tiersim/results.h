@@ -83,6 +83,14 @@ extern const unsigned int results_nr_items;
  */
 #define RESULTS61_PREFIX	"past61-"
 
+/*
+ * And the workloads where the goal policy misses the goal again, with two
+ * and four times the default suite's accesses, labelled
+ * "length-<label>-x<factor>": what the goal's migration bound measures of
+ * the run's length.
+ */
+#define RESULTS_LEN_PREFIX	"length-"
+
 /* results.c's helpers, shared with results61.c. */
 const struct sim_result *res_find(const struct run_set *rs,
 				  const char *policy);
@@ -98,8 +106,41 @@ double res_sec(u64 ns);
 /* A set's machine and run, one paragraph. */
 void res_md_setup(FILE *f, const struct run_set *rs);
 
+/**
+ * struct goal_row - how one policy fares against the goal on one workload
+ * @gap: the share of the gap between the best preset and the oracle it
+ *	closes (1 = all of it)
+ * @vs_none: its throughput against none's, in %
+ * @migr: its migrations over mainline's
+ * @met: all three criteria hold
+ */
+struct goal_row {
+	double gap, vs_none, migr;
+	int met;
+};
+
+/* results61.c's goal helpers, shared with results_len.c. */
+int res_is_past61(const char *policy);
+/* A "past61-" set's workload: its title without the prefix. */
+const char *res_wl_name(const struct run_set *s);
+/* The best run of a set that is neither the oracle nor past 6.1. */
+const struct sim_result *res_best_preset(const struct run_set *s);
+/* The fast tier's capacity in the machine's pages. */
+u64 res_fast_cap(const struct run_set *s);
+/* Promotions plus demotions. */
+u64 res_migrations(const struct sim_result *r);
+/* How @r fares against the goal in @s: 0, or -1 if a run is missing. */
+int res_goal_row(const struct run_set *s, const struct sim_result *r,
+		 struct goal_row *g);
+
 /* The page's section on the policies past Linux 6.1 (results61.c). */
 void results61_write(FILE *f, const struct run_set *rs, u32 nr);
+/*
+ * Its part on the goal against the run's length and pmbench's placement
+ * map (results_len.c): @w are the @nw "past61-" sets of the @nr in @rs.
+ */
+void results_len_write(FILE *f, const struct run_set *rs, u32 nr,
+		       const struct run_set *const *w, u32 nw);
 
 /* Write the results page from the runs of results_items, in order. */
 int results_write(const char *path, const struct run_set *rs, u32 nr);

@@ -16,7 +16,7 @@
 #define CMP_RATE_PAGES	(64ULL << 8)
 
 /* The policies the page counts as past Linux 6.1 (not presets). */
-static int is_past61(const char *p)
+int res_is_past61(const char *p)
 {
 	static const char *const pre[] = {
 		"goal-", "histogram", "pghot", "fault-clock",
@@ -42,13 +42,13 @@ static u32 past61_sets(const struct run_set *rs, u32 nr,
 	return n;
 }
 
-static const char *wl_name(const struct run_set *s)
+const char *res_wl_name(const struct run_set *s)
 {
 	return s->title + strlen(RESULTS61_PREFIX);
 }
 
 /* The best run of a set that is neither the oracle nor past 6.1. */
-static const struct sim_result *best_preset(const struct run_set *s)
+const struct sim_result *res_best_preset(const struct run_set *s)
 {
 	const struct sim_result *b = NULL;
 	u32 i;
@@ -56,7 +56,7 @@ static const struct sim_result *best_preset(const struct run_set *s)
 	for (i = 0; i < s->nr; i++) {
 		const struct sim_result *r = &s->res[i];
 
-		if (!strcmp(r->policy, "oracle") || is_past61(r->policy))
+		if (!strcmp(r->policy, "oracle") || res_is_past61(r->policy))
 			continue;
 		if (!b || sim_throughput(r) > sim_throughput(b))
 			b = r;
@@ -64,34 +64,21 @@ static const struct sim_result *best_preset(const struct run_set *s)
 	return b;
 }
 
-static u64 migrations(const struct sim_result *r)
+u64 res_migrations(const struct sim_result *r)
 {
 	return r->promotions + r->demotions;
 }
 
-/* The fast tier's capacity in the machine's pages. */
-static u64 fast_cap(const struct run_set *s)
+u64 res_fast_cap(const struct run_set *s)
 {
 	return s->cfg->fast_pages * (s->cfg->scale ? s->cfg->scale : 1);
 }
 
-/**
- * struct goal_row - how one policy fares against the goal on one workload
- * @gap: the share of the gap between the best preset and the oracle it
- *	closes (1 = all of it)
- * @vs_none: its throughput against none's, in %
- * @migr: its migrations over mainline's
- * @met: all three criteria hold
- */
-struct goal_row {
-	double gap, vs_none, migr;
-	int met;
-};
-
-static int goal_row(const struct run_set *s, const struct sim_result *r,
-		    struct goal_row *g)
+int res_goal_row(const struct run_set *s, const struct sim_result *r,
+		 struct goal_row *g)
 {
-	const struct sim_result *b = best_preset(s), *o = res_find(s, "oracle"),
+	const struct sim_result *b = res_best_preset(s),
+				*o = res_find(s, "oracle"),
 				*n = res_find(s, "none"),
 				*m = res_find(s, "mainline");
 	double tb, to;
@@ -102,10 +89,10 @@ static int goal_row(const struct run_set *s, const struct sim_result *r,
 	to = sim_throughput(o);
 	g->gap = to > tb ? (sim_throughput(r) - tb) / (to - tb) : 0;
 	g->vs_none = out_pct(sim_throughput(r), sim_throughput(n));
-	g->migr = migrations(m) ? (double)migrations(r) /
-		  (double)migrations(m) : 0;
+	g->migr = res_migrations(m) ? (double)res_migrations(r) /
+		  (double)res_migrations(m) : 0;
 	g->met = g->gap >= 0.5 && sim_throughput(r) >= sim_throughput(n) &&
-		 2 * migrations(r) <= migrations(m);
+		 2 * res_migrations(r) <= res_migrations(m);
 	return 0;
 }
 
@@ -152,19 +139,19 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 		"---|\n", GOAL_POLICY, GOAL_POLICY);
 	for (i = 0; i < nw; i++) {
 		const struct sim_result *r = res_find(w[i], GOAL_POLICY),
-					*b = best_preset(w[i]);
+					*b = res_best_preset(w[i]);
 
-		if (goal_row(w[i], r, &g))
+		if (res_goal_row(w[i], r, &g))
 			continue;
 		met += g.met;
 		fprintf(f, "| %s | `%s` | %.3f | %.3f | %.3f | %.3f | %.0f %% | "
-			"%s | %llu | %.2f | %s |\n", wl_name(w[i]), b->policy,
+			"%s | %llu | %.2f | %s |\n", res_wl_name(w[i]), b->policy,
 			sim_throughput(b),
 			sim_throughput(res_find(w[i], "oracle")),
 			sim_throughput(res_find(w[i], "none")),
 			sim_throughput(r), 100 * g.gap,
 			res_pct(b1, sizeof(b1), g.vs_none),
-			(unsigned long long)migrations(r), g.migr,
+			(unsigned long long)res_migrations(r), g.migr,
 			res_yes(g.met));
 	}
 	fprintf(f, "\n`%s` meets all three on %u of the %u workloads.",
@@ -173,18 +160,18 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 		const struct sim_result *r = res_find(w[i], GOAL_POLICY),
 					*m = res_find(w[i], "mainline");
 
-		if (goal_row(w[i], r, &g) || g.met)
+		if (res_goal_row(w[i], r, &g) || g.met)
 			continue;
 		fprintf(f, " On %s it closes %.0f %% of the gap, %s against "
 			"`none`, and migrates %.2f times what `mainline` does "
 			"(%llu promoted, %llu demoted; `mainline` %llu and "
-			"%llu)", wl_name(w[i]), 100 * g.gap,
+			"%llu)", res_wl_name(w[i]), 100 * g.gap,
 			res_pct(b1, sizeof(b1), g.vs_none), g.migr,
 			(unsigned long long)r->promotions,
 			(unsigned long long)r->demotions,
 			(unsigned long long)m->promotions,
 			(unsigned long long)m->demotions);
-		if (r->region_promo[WL_REGION_HOT] && wl_name(w[i])[0] == 'c')
+		if (r->region_promo[WL_REGION_HOT] && res_wl_name(w[i])[0] == 'c')
 			fprintf(f, ": %llu of its promotions are the hot keys "
 				"that started on the slow tier, more than half "
 				"of `mainline`'s migrations on their own, and "
@@ -193,21 +180,21 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 				r->region_promo[WL_REGION_HOT],
 				(unsigned long long)
 				r->region_promo[WL_REGION_BURST]);
-		else if (r->alloc_fast > fast_cap(w[i]) &&
-			 m->alloc_fast > fast_cap(w[i]))
+		else if (r->alloc_fast > res_fast_cap(w[i]) &&
+			 m->alloc_fast > res_fast_cap(w[i]))
 			fprintf(f, ": kswapd demoted %llu pages while the "
 				"initialisation pass filled the fast tier, "
 				"before any promotion, as it does for every "
 				"tiering policy (`mainline`: %llu); without "
 				"them on both sides the ratio is %.2f",
 				(unsigned long long)(r->alloc_fast -
-						     fast_cap(w[i])),
+						     res_fast_cap(w[i])),
 				(unsigned long long)(m->alloc_fast -
-						     fast_cap(w[i])),
-				(double)(migrations(r) - (r->alloc_fast -
-							  fast_cap(w[i]))) /
-				(double)(migrations(m) - (m->alloc_fast -
-							  fast_cap(w[i]))));
+						     res_fast_cap(w[i])),
+				(double)(res_migrations(r) - (r->alloc_fast -
+							  res_fast_cap(w[i]))) /
+				(double)(res_migrations(m) - (m->alloc_fast -
+							  res_fast_cap(w[i]))));
 		fprintf(f, ".");
 	}
 	fprintf(f, " Its kernel threads (the scanner and kmigrated) are not "
@@ -230,7 +217,7 @@ static void matrix(FILE *f, const struct run_set **w, u32 nw)
 		"migrations against `mainline`; **bold** where all three "
 		"criteria of the goal hold.\n\n| policy |");
 	for (k = 0; k < nw; k++)
-		fprintf(f, " %s |", wl_name(w[k]));
+		fprintf(f, " %s |", res_wl_name(w[k]));
 	fprintf(f, "\n|---|");
 	for (k = 0; k < nw; k++)
 		fprintf(f, "---|");
@@ -238,11 +225,11 @@ static void matrix(FILE *f, const struct run_set **w, u32 nw)
 	for (i = 0; i < s0->nr; i++) {
 		const char *p = s0->res[i].policy;
 
-		if (!is_past61(p))
+		if (!res_is_past61(p))
 			continue;
 		fprintf(f, "| `%s` |", p);
 		for (k = 0; k < nw; k++) {
-			if (goal_row(w[k], res_find(w[k], p), &g)) {
+			if (res_goal_row(w[k], res_find(w[k], p), &g)) {
 				fprintf(f, " - |");
 				continue;
 			}
@@ -425,7 +412,7 @@ static void bursts(FILE *f, const struct run_set **w, u32 nw)
 		"bins above 2x the limit |\n"
 		"|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (k = 0; k < nw; k++) {
-		const char *n = wl_name(w[k]);
+		const char *n = res_wl_name(w[k]);
 
 		if (strcmp(n, "pmbench") && strcmp(n, "cold-burst"))
 			continue;
@@ -464,7 +451,7 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 	u32 i, k;
 
 	for (k = 0; k < nw; k++)
-		if (!strcmp(wl_name(w[k]), "phase-shift"))
+		if (!strcmp(res_wl_name(w[k]), "phase-shift"))
 			s = w[k];
 	if (!s)
 		return;
@@ -481,7 +468,7 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 		"shift |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
 		const struct sim_result *r = res_find(s, pol[i]);
-		u64 cap = fast_cap(s), t0 = 0;
+		u64 cap = res_fast_cap(s), t0 = 0;
 		double lo = 1, hi = 0, sum = 0, rlo = 1e18, rhi = 0;
 		u32 j, n = 0;
 
@@ -517,7 +504,7 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 	}
 	{
 		const struct sim_result *g = res_find(s, "goal-bucket");
-		u64 cap = fast_cap(s);
+		u64 cap = res_fast_cap(s);
 		double top = cap ? 1.0 - (double)s->cfg->wmark[2] /
 			     (double)cap : 0;
 
@@ -564,22 +551,22 @@ static void sources(FILE *f, const struct run_set *rs, u32 nr)
 		const struct run_set *s = res_find_set(rs, nr, sets[k]);
 		const struct sim_result *b;
 
-		if (!s || !(b = best_preset(s)) || goal_row(s, b, &g))
+		if (!s || !(b = res_best_preset(s)) || res_goal_row(s, b, &g))
 			continue;
 		fprintf(f, "| %s | `%s` (best other) | %.3f | - | %s | %llu | "
 			"%.2f | - | - |\n", sets[k], b->policy,
 			sim_throughput(b), res_pct(b1, sizeof(b1), g.vs_none),
-			(unsigned long long)migrations(b), g.migr);
+			(unsigned long long)res_migrations(b), g.migr);
 		for (i = 0; i < s->nr; i++) {
 			const struct sim_result *r = &s->res[i];
 
-			if (!is_past61(r->policy) || goal_row(s, r, &g))
+			if (!res_is_past61(r->policy) || res_goal_row(s, r, &g))
 				continue;
 			fprintf(f, "| %s | `%s` | %.3f | %.0f %% | %s | %llu | "
 				"%.2f | %s | %.2f |\n", sets[k], r->policy,
 				sim_throughput(r), 100 * g.gap,
 				res_pct(b1, sizeof(b1), g.vs_none),
-				(unsigned long long)migrations(r), g.migr,
+				(unsigned long long)res_migrations(r), g.migr,
 				res_yes(g.met), res_sec(r->t_kthread));
 		}
 	}
@@ -596,7 +583,7 @@ static void runs(FILE *f, const struct run_set **w, u32 nw)
 		"kernel threads: CPU seconds of kmigrated and the accessed-bit "
 		"scanner.\n\n");
 	for (k = 0; k < nw; k++) {
-		fprintf(f, "#### %s\n\n", wl_name(w[k]));
+		fprintf(f, "#### %s\n\n", res_wl_name(w[k]));
 		res_md_setup(f, w[k]);
 		fprintf(f, "\n| policy | fast-tier ratio | throughput (M "
 			"acc/s) | promotions | demotions | ping-pong | hint "
@@ -633,6 +620,7 @@ void results61_write(FILE *f, const struct run_set *rs, u32 nr)
 		"each is and where it comes from), "
 		"run on the default suite's workloads beside the presets.\n\n");
 	goal_table(f, w, nw);
+	results_len_write(f, rs, nr, w, nw);
 	matrix(f, w, nw);
 	sources(f, rs, nr);
 	fprintf(f, "### The anchors\n\n");

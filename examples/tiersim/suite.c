@@ -95,16 +95,39 @@ static const struct suite suites[] = {
 	{ "results", results_items, 0 },
 };
 
+/* The default items the results suite runs again at longer lengths. */
+static const struct {
+	const char *label;
+	u32 factor;
+} lengths[] = {
+	{ "pmbench", 2 }, { "pmbench", 4 },
+	{ "cold-burst", 2 }, { "cold-burst", 4 },
+};
+
+#define NR_LENGTHS	(sizeof(lengths) / sizeof(lengths[0]))
+
+static const struct item *default_item(const char *label)
+{
+	u32 i;
+
+	for (i = 0; i < sizeof(suite_default) / sizeof(suite_default[0]); i++)
+		if (!strcmp(suite_default[i].label, label))
+			return &suite_default[i];
+	return NULL;
+}
+
 /*
- * results.c's items, then "past61-<label>" for each default item: one
- * allocation, the labels after the items.
+ * results.c's items, "past61-<label>" for each default item, then
+ * "length-<label>-x<factor>" for each of lengths[]: one allocation, the
+ * labels after the items.
  */
 static struct item *results_suite(u32 *nr)
 {
 	const u32 nd = sizeof(suite_default) / sizeof(suite_default[0]);
-	const u32 n = results_nr_items + nd;
-	struct item *it = calloc(1, n * sizeof(*it) + nd * 48);
+	const u32 n = results_nr_items + nd + NR_LENGTHS;
+	struct item *it = calloc(1, n * sizeof(*it) + (nd + NR_LENGTHS) * 48);
 	char *label = (char *)(it + n);
+	const struct item *d;
 	u32 i;
 
 	if (!it)
@@ -119,6 +142,17 @@ static struct item *results_suite(u32 *nr)
 		it[results_nr_items + i].policies =
 			past61_policies[!strcmp(suite_default[i].policies,
 						DISJOINT_POLICIES)];
+	}
+	for (i = 0; i < NR_LENGTHS; i++, label += 48) {
+		d = default_item(lengths[i].label);
+		if (!d)
+			die(1, "results suite: no default item \"%s\"",
+			    lengths[i].label);
+		it[results_nr_items + nd + i] = *d;
+		it[results_nr_items + nd + i].accesses *= lengths[i].factor;
+		snprintf(label, 48, "%s%s-x%u", RESULTS_LEN_PREFIX, d->label,
+			 lengths[i].factor);
+		it[results_nr_items + nd + i].label = label;
 	}
 	*nr = n;
 	return it;
