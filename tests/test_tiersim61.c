@@ -849,6 +849,68 @@ static void test_length_table(void **state)
 	free(buf);
 }
 
+/*
+ * The 2022 ladder: each step against the one it follows; the one-step
+ * threshold's row against the rate-limit step, as the 2022 controller's.
+ */
+static void test_ladder(void **state)
+{
+	static const char *const pol[] = {
+		"promote-all", "mainline-bypass-reset-adaptive",
+		"mainline-bypass-reset-adaptive:rate=" LADDER2022_STR,
+		"mainline:rate=" LADDER2022_STR,
+		"histogram:rate=" LADDER2022_STR,
+	};
+	static const u64 tput[] = { 100, 110, 80, 79, 84 };
+	static const u64 promo[] = { 4000, 3000, 1000, 990, 850 };
+	struct sim_result res[5];
+	struct sim_cfg c;
+	struct sim_src src = { .name = "x", .pages = 1024, .total = 1000 };
+	struct run_set rs = {
+		.title = LADDER2022_LABEL, .cfg = &c, .src = &src, .nr = 5,
+		.res = res,
+	};
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+	u32 i;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	c.fast_pages = 256;
+	for (i = 0; i < 5; i++) {
+		fake(&res[i], pol[i], tput[i], promo[i], 0);
+		res[i].nr_phases = 1;
+		res[i].phase[0].promotions = promo[i];
+	}
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	ladder(f, &rs);
+	fclose(f);
+	/* Auto-adjustment against the rate limit: 80 -> 79, 1000 -> 990. */
+	assert_non_null(strstr(buf, "| threshold auto-adjustment | `mainline:"
+				    "rate=" LADDER2022_STR "` | 1.7e+08, 136.9 "
+				    "| 79.000, 3.9 | score +4.72 %, promotion "
+				    "-17.13 % | score -1.25 %, promotion "
+				    "-1.00 % | **no** / **yes** |"));
+	/* The one-step row against the same step: 80 -> 84, 1000 -> 850. */
+	assert_non_null(strstr(buf, "| `histogram:rate=" LADDER2022_STR "` | "
+				    "1.7e+08, 136.9 | 84.000, 3.3 | score "
+				    "+4.72 %, promotion -17.13 % | score "
+				    "+5.00 %, promotion -15.00 % | **yes** / "
+				    "**yes** | **yes** / **yes** | Both "
+				    "within a factor of 2. |"));
+	free(buf);
+	/* A step's run missing: no table. */
+	rs.nr = 4;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	ladder(f, &rs);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -862,6 +924,7 @@ int main(void)
 		cmocka_unit_test(test_goal_table),
 		cmocka_unit_test(test_placement_map),
 		cmocka_unit_test(test_length_table),
+		cmocka_unit_test(test_ladder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

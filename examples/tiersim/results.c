@@ -47,7 +47,8 @@ const struct item results_items[] = {
 	{ .label = LADDER2022_LABEL, RFC2020, .rate_limit_mbps = -1,
 	  .policies = "promote-all,mainline-bypass-reset-adaptive,"
 		      "mainline-bypass-reset-adaptive:rate=" LADDER2022_STR ","
-		      "mainline:rate=" LADDER2022_STR ",none,mainline,"
+		      "mainline:rate=" LADDER2022_STR ","
+		      "histogram:rate=" LADDER2022_STR ",none,mainline,"
 		      GOAL_POLICY PAST61_POLICIES ",oracle" },
 	/* The bypass knob's Redis: one thread, 8 GiB on CXL (wl.c). */
 	{ .label = "bypass-cold-burst", .workload = "cold-burst",

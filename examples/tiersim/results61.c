@@ -276,26 +276,43 @@ static void ladder_note(FILE *f, const struct sim_result *a,
 			(double)b->node.threshold / 1e6);
 }
 
-/* Huang Ying's 2022 ladder: one row per step. */
+/* The promotion rate of a run's measured phase, MB/s. */
+static double promo_mbps(const struct sim_result *r)
+{
+	return (double)r->phase[r->nr_phases - 1].promotions * 4096.0 /
+	       1048576.0 / res_sec(r->measured_time_ns);
+}
+
+/*
+ * Huang Ying's 2022 ladder: one row per step, each against the step it
+ * follows (@prev); the last runs the threshold auto-adjustment step with
+ * the capacity-fitted threshold instead of the 2022 controller.
+ */
 static void ladder(FILE *f, const struct run_set *s)
 {
 	static const struct {
 		const char *step, *policy;
 		double score, mbps;
+		u32 prev;
 	} st[] = {
-		{ "base (MRU promotion)", "promote-all", 146887704.1, 725.6 },
+		{ "base (MRU promotion)", "promote-all", 146887704.1, 725.6,
+		  0 },
 		{ "hot-page selection", "mainline-bypass-reset-adaptive",
-		  165695601.2, 544.0 },
+		  165695601.2, 544.0, 0 },
 		{ "rate limit", "mainline-bypass-reset-adaptive:rate="
-		  LADDER2022_STR, 162814569.8, 165.2 },
+		  LADDER2022_STR, 162814569.8, 165.2, 1 },
 		{ "threshold auto-adjustment", "mainline:rate=" LADDER2022_STR,
-		  170495294.0, 136.9 },
+		  170495294.0, 136.9, 2 },
+		{ "threshold auto-adjustment, in one step (capacity-fitted)",
+		  "histogram:rate=" LADDER2022_STR, 170495294.0, 136.9, 2 },
 	};
-	const struct sim_result *r[4];
+	enum { N = sizeof(st) / sizeof(st[0]) };
+	const struct sim_result *r[N], *a;
 	char b1[32], b2[32], b3[32], b4[32];
+	double ds, dm, ts, tm;
 	u32 i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < N; i++) {
 		r[i] = res_find(s, st[i].policy);
 		if (!r[i])
 			return;
@@ -307,32 +324,26 @@ static void ladder(FILE *f, const struct run_set *s)
 		"server, step by step, against the same steps in tiersim on "
 		"the 2020 RFC's machine (the rate limit: %s MB/s, see "
 		"`examples/tiersim/results.h`). The promotion rate is over the "
-		"measured phase.\n\n"
+		"measured phase. The last row takes the last step with the "
+		"capacity-fitted threshold (`thresh=histogram`) instead of the "
+		"2022 controller, against the same step before it.\n\n"
 		"| step | policy | source: score, promotion MB/s | tiersim: "
 		"score (M acc/s), promotion MB/s | source: change | tiersim: "
 		"change | direction matches | within a factor of 2 | notes |\n"
 		"|---|---|---|---|---|---|---|---|---|\n", LADDER2022_STR);
-	for (i = 0; i < 4; i++) {
-		double mb = (double)r[i]->phase[r[i]->nr_phases - 1].promotions *
-			    4096.0 / 1048576.0 /
-			    res_sec(r[i]->measured_time_ns);
-		double mb0 = i ? (double)r[i - 1]->phase[r[i - 1]->nr_phases -
-							 1].promotions *
-			    4096.0 / 1048576.0 /
-			    res_sec(r[i - 1]->measured_time_ns) : 0;
-		double ds = i ? out_pct(st[i].score, st[i - 1].score) : 0;
-		double dm = i ? out_pct(st[i].mbps, st[i - 1].mbps) : 0;
-		double ts = i ? out_pct(sim_throughput(r[i]),
-					sim_throughput(r[i - 1])) : 0;
-		double tm = i ? out_pct(mb, mb0) : 0;
-
+	for (i = 0; i < N; i++) {
 		fprintf(f, "| %s | `%s` | %.3g, %.1f | %.3f, %.1f |", st[i].step,
 			st[i].policy, st[i].score, st[i].mbps,
-			sim_throughput(r[i]), mb);
+			sim_throughput(r[i]), promo_mbps(r[i]));
 		if (!i) {
 			fprintf(f, " - | - | - | - | - |\n");
 			continue;
 		}
+		a = r[st[i].prev];
+		ds = out_pct(st[i].score, st[st[i].prev].score);
+		dm = out_pct(st[i].mbps, st[st[i].prev].mbps);
+		ts = out_pct(sim_throughput(r[i]), sim_throughput(a));
+		tm = out_pct(promo_mbps(r[i]), promo_mbps(a));
 		fprintf(f, " score %s, promotion %s | score %s, promotion %s "
 			"| %s / %s | %s / %s | ", res_pct(b1, sizeof(b1), ds),
 			res_pct(b2, sizeof(b2), dm), res_pct(b3, sizeof(b3), ts),
@@ -340,7 +351,7 @@ static void ladder(FILE *f, const struct run_set *s)
 			res_yes((ts > 0) == (ds > 0) && ts != 0),
 			res_yes((tm > 0) == (dm > 0) && tm != 0),
 			res_yes(res_within2(ts, ds)), res_yes(res_within2(tm, dm)));
-		ladder_note(f, r[i - 1], r[i],
+		ladder_note(f, a, r[i],
 			    res_within2(ts, ds) && res_within2(tm, dm));
 		fprintf(f, " |\n");
 	}
