@@ -870,7 +870,7 @@ static void test_ladder(void **state)
 		.title = LADDER2022_LABEL, .cfg = &c, .src = &src, .nr = 5,
 		.res = res,
 	};
-	char *buf = NULL;
+	char *buf = NULL, want[96];
 	size_t len;
 	FILE *f;
 	u32 i;
@@ -887,6 +887,11 @@ static void test_ladder(void **state)
 	assert_non_null(f);
 	ladder(f, &rs);
 	fclose(f);
+	/* The limit against the hot-page selection step's 3000 pages in 1 s. */
+	snprintf(want, sizeof(want), "(the rate limit: %s MB/s, %.0f %% of",
+		 LADDER2022_STR, 100.0 * atof(LADDER2022_STR) /
+		 (3000 * 4096.0 / 1048576.0));
+	assert_non_null(strstr(buf, want));
 	/* Auto-adjustment against the rate limit: 80 -> 79, 1000 -> 990. */
 	assert_non_null(strstr(buf, "| threshold auto-adjustment | `mainline:"
 				    "rate=" LADDER2022_STR "` | 1.7e+08, 136.9 "
