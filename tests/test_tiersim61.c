@@ -156,6 +156,20 @@ static void test_specs(void **state)
 	policy(&p, "histogram", &c);
 	assert_int_equal(p.cfg.thresh_variant, TP_THRESH_HISTOGRAM);
 	assert_int_equal(p.goal.metric, GOAL_NONE);
+	assert_int_equal(p.goal.out, GOAL_OUT_RATE);
+	/* The goal sets the threshold; mainline's rate stays its own. */
+	policy(&p, "goal-threshold", &c);
+	assert_int_equal(p.goal.out, GOAL_OUT_THRESHOLD);
+	assert_int_equal(p.goal.metric, GOAL_PINGPONG);
+	assert_int_equal(p.cfg.flags & (TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET),
+			 0);
+	assert_true(p.cfg.flags & TP_POL_HOTNESS);
+	assert_int_equal(p.cfg.rate_limit_mbps, 65536);
+	policy(&p, "mainline-adaptive-bypass-reset:goal=used:goal-out=threshold",
+	       &c);
+	assert_int_equal(p.goal.out, GOAL_OUT_THRESHOLD);
+	policy(&p, "goal-threshold:goal-out=rate", &c);
+	assert_int_equal(p.cfg.rate_limit_mbps, 200);
 	policy(&p, "mainline:thresh=histogram", &c);
 	assert_int_equal(p.cfg.thresh_variant, TP_THRESH_HISTOGRAM);
 
@@ -197,6 +211,19 @@ static void test_specs(void **state)
 	assert_non_null(strstr(e, "too large"));
 	e = refused("goal-bucket:ctl=0", &c);
 	assert_non_null(strstr(e, "control period cannot be 0"));
+	e = refused("goal-threshold:goal-out=speed", &c);
+	assert_non_null(strstr(e, "goal-out=speed: unknown value"));
+	e = refused("mainline:goal=used:goal-out=threshold", &c);
+	assert_non_null(strstr(e, "would both set it (-adaptive)"));
+	e = refused("mainline-adaptive-bypass-reset:goal-out=threshold", &c);
+	assert_non_null(strstr(e, "needs a goal"));
+	e = refused("goal-threshold-hotness", &c);
+	assert_non_null(strstr(e, "needs a hot threshold"));
+	e = refused("goal-threshold:lat=faults", &c);
+	assert_non_null(strstr(e, "not hint faults"));
+	e = refused("goal-threshold:hot=7", &c);
+	assert_non_null(strstr(e, "hot=8 ms or more"));
+	assert_null(refused("goal-threshold:hot=8", &c));
 	e = refused("goal-bucket:rate-min=300", &c);
 	assert_non_null(strstr(e, "rate-min is above rate-max"));
 	e = refused("mainline:src=abit", &c);
@@ -228,6 +255,16 @@ static void test_specs(void **state)
 }
 
 /* ---- the goal controller's loop ------------------------------------------- */
+
+/* One control period that promoted up to @promo, @pp of them back. */
+static void ctl_period(struct sim *s, struct sim_result *r, u64 promo,
+		       u64 pp)
+{
+	r->promotions = promo;
+	r->pingpong = pp;
+	s->now = s->next_ctl;
+	ctl_step(s);
+}
 
 static void test_goal_loop(void **state)
 {
@@ -272,23 +309,38 @@ static void test_goal_loop(void **state)
 
 	/* Ping-pong: half the period's promotions came back: halve. */
 	part(&st, &s, &p, r, 1, "goal-bucket:goal=pingpong:rate=64");
-	r->promotions = 100;
-	r->pingpong = 50;
-	s.now = s.next_ctl;
-	ctl_step(&s);
+	ctl_period(&s, r, 100, 50);
 	assert_int_equal(s.pcfg.rate_limit_mbps, 32);
 	/* None in the next period: the rate doubles. */
-	r->promotions = 300;
-	s.now = s.next_ctl;
-	ctl_step(&s);
+	ctl_period(&s, r, 300, 50);
 	assert_int_equal(s.pcfg.rate_limit_mbps, 64);
 	/* The floor: rate-min (1). */
-	for (int i = 0; i < 10; i++) {
-		r->pingpong += 10;
-		s.now = s.next_ctl;
-		ctl_step(&s);
-	}
+	for (int i = 0; i < 10; i++)
+		ctl_period(&s, r, 300, 60 + 10 * i);
 	assert_int_equal(s.pcfg.rate_limit_mbps, 1);
+	part_free(&st, &s);
+
+	/*
+	 * The threshold: half the promotions came back, it halves (1000 to
+	 * 500 ms) in the settings the decisions read, the rate untouched;
+	 * none the next period, it doubles; bounded by 2 x hot / 16 and
+	 * 2 x hot.
+	 */
+	part(&st, &s, &p, r, 1, "goal-threshold");
+	assert_int_equal(s.pcfg.hot_threshold_ms, 1000);
+	ctl_period(&s, r, 100, 50);
+	assert_int_equal(s.pcfg.hot_threshold_ms, 500);
+	assert_int_equal(s.pcfg.rate_limit_mbps, 65536);
+	assert_int_equal(s.tpp.set[0].hot_th, 500ULL * SIM_TPS / 1000);
+	assert_int_equal(s.tpp.set[1].hot_th, 500ULL * SIM_TPS / 1000);
+	ctl_period(&s, r, 300, 50);
+	assert_int_equal(s.pcfg.hot_threshold_ms, 1000);
+	for (int i = 0; i < 8; i++)
+		ctl_period(&s, r, 400 + 100 * i, 50);
+	assert_int_equal(s.pcfg.hot_threshold_ms, 2000);
+	for (int i = 0; i < 8; i++)
+		ctl_period(&s, r, 1100, 150 + 100 * i);
+	assert_int_equal(s.pcfg.hot_threshold_ms, 125);
 	part_free(&st, &s);
 	free(r);
 }
@@ -581,7 +633,7 @@ static void test_end_to_end(void **state)
 		"goal-histogram", "goal-bucket:goal=pingpong:ctl=20:rate=8",
 		"pghot", "pghot-precise",
 		"pghot-abit", "fault-clock", "mainline:migrate=kmigrated",
-		"pghot:src=both:abit=10",
+		"pghot:src=both:abit=10", "goal-threshold:ctl=20",
 	};
 	enum { N = sizeof(specs) / sizeof(specs[0]) };
 	struct setup s;
@@ -615,6 +667,8 @@ static void test_end_to_end(void **state)
 	assert_true(res[6].promotions > 0);
 	assert_true(res[7].th_faults);			/* fault-clock */
 	assert_true(res[9].hint_faults > 0 && res[9].abit_scanned > 0);
+	assert_true(res[10].goal_steps > 0);		/* goal-threshold */
+	assert_int_equal(res[10].rate_end, 65536);
 
 	/* The same seed and options give the same JSON, byte for byte. */
 	assert_int_equal(sim_run(&s.cfg, &pol[6], &s.src, &res[N], NULL), 0);

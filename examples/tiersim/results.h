@@ -76,7 +76,8 @@ extern const unsigned int results_nr_items;
  * limiters are compared at.
  */
 #define PAST61_POLICIES \
-	",goal-bucket,histogram:rate=64,goal-histogram,pghot,fault-clock"
+	",goal-bucket,histogram:rate=64,goal-histogram,goal-threshold," \
+	"pghot,fault-clock"
 
 /*
  * The results suite also runs the default suite's workloads, labelled with

@@ -161,6 +161,9 @@ enum sim_vma_filter {
  *	and retunes the policy this often
  * @rate_min: the smallest promotion rate it sets, MB/s
  * @rate_max: the largest, MB/s
+ * @out: what it sets: the rate limit (0) or, with %GOAL_OUT_THRESHOLD, the
+ *	hot threshold, between the 2022 controller's bounds (2 x hot / 16
+ *	and 2 x hot, ms), starting at hot
  */
 struct sim_goal_cfg {
 	int metric;
@@ -168,7 +171,11 @@ struct sim_goal_cfg {
 	u32 ctl_ms;
 	u32 rate_min;
 	u32 rate_max;
+	int out;
 };
+
+#define GOAL_OUT_RATE		0
+#define GOAL_OUT_THRESHOLD	1
 
 /**
  * struct sim_hot_cfg - the hotness record and its migration thread

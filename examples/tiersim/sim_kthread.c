@@ -7,8 +7,9 @@
  *  - The goal controller's loop (DAMOS quota goals, Linux 6.16): every
  *    control period the kernel measures a metric (the fast tier's used or
  *    free share, or the ping-pong of its promotions), feeds it to
- *    tp_goal_update() and publishes the rate it returns with
- *    tp_policy_tune(), as a sysctl write would; never on the fault path.
+ *    tp_goal_update() and publishes the rate (or the hot threshold) it
+ *    returns with tp_policy_tune(), as a sysctl write would; never on the
+ *    fault path.
  *  - The hotness record (pghot): each access a source reports (a hint
  *    fault, the accessed-bit scanner) goes through tp_hot_record(); a page
  *    whose record is ready is judged by tp_decide().
@@ -60,21 +61,23 @@ static u64 ctl_metric(struct sim *s)
 
 /*
  * One control step: measure, update the controller, and publish the rate
- * it returns when it changed (tp_policy_tune(): decisions running read the
- * old or the new settings, never a mix).
+ * (or the hot threshold) it returns when it changed (tp_policy_tune():
+ * decisions running read the old or the new settings, never a mix).
  */
 void ctl_step(struct sim *s)
 {
-	u64 rate = tp_goal_update(&s->goal, ctl_metric(s));
+	u64 out = tp_goal_update(&s->goal, ctl_metric(s));
+	u32 *set = s->p->goal.out == GOAL_OUT_THRESHOLD ?
+		   &s->pcfg.hot_threshold_ms : &s->pcfg.rate_limit_mbps;
 	int ret;
 
 	while (s->next_ctl <= s->now)
 		s->next_ctl += s->ctl_ns;
 	s->ctl_promo = s->r->promotions;
 	s->ctl_pp = s->r->pingpong;
-	if (rate == s->pcfg.rate_limit_mbps)
+	if (out == *set)
 		return;
-	s->pcfg.rate_limit_mbps = (u32)rate;
+	*set = (u32)out;
 	ret = tp_policy_tune(&s->tpp, &s->pcfg);
 	if (ret)
 		sim_fail(s, "tp_policy_tune", ret);
@@ -388,6 +391,12 @@ int kthread_setup(struct sim *s)
 		gc.min = p->goal.rate_min;
 		gc.max = p->goal.rate_max;
 		gc.init = p->cfg.rate_limit_mbps;
+		if (p->goal.out == GOAL_OUT_THRESHOLD) {
+			/* the 2022 controller's bounds */
+			gc.min = 2 * p->cfg.hot_threshold_ms / 16;
+			gc.max = 2 * (u64)p->cfg.hot_threshold_ms;
+			gc.init = p->cfg.hot_threshold_ms;
+		}
 		ret = tp_goal_init(&s->goal, &gc);
 		s->ctl_ns = (u64)p->goal.ctl_ms * SIM_NS_PER_MS;
 		s->next_ctl = s->ctl_ns;

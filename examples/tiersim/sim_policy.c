@@ -57,6 +57,9 @@ static const struct base bases[] = {
 	  "threshold: fits the candidates to the rate limit each period" },
 	{ "goal-histogram", "goal-bucket with the histogram threshold: the "
 	  "goal sets the rate, the threshold fits the candidates to it" },
+	{ "goal-threshold", "mainline whose hot threshold the goal controller "
+	  "sets every second instead of the 2022 controller: the longest that "
+	  "keeps the promoted pages' ping-pong at 10 % (125 to 2000 ms)" },
 	{ "pghot", "pghot's one-byte hotness record from hint faults: ready "
 	  "after 2 accesses within 3 s, promoted by kmigrated (batches of 512 "
 	  "pages, 100 ms sleep)" },
@@ -109,6 +112,8 @@ void sim_policy_help(FILE *f)
 "    migrate=fault|kmigrated (in the hint fault, or by kmigrated)\n"
 "    goal=none|used|free|pingpong target=1..10000 (parts per 10000)\n"
 "    ctl=ms (control period) rate-min=MB/s rate-max=MB/s\n"
+"    goal-out=rate|threshold (what the goal sets; the threshold: with\n"
+"    the adaptive switch off)\n"
 "    record=none|byte|precise src=hint|abit|both freq=1..7 window=ms\n"
 "    abit=ms (the accessed-bit scanner's period)\n"
 "    promo-max=pages (kmigrated stops after that many: an experiment's\n"
@@ -217,6 +222,19 @@ static int set_base(const char *b, struct sim_policy *p)
 		p->goal.metric = GOAL_USED;
 		if (!strcmp(b, "goal-histogram"))
 			c->thresh_variant = TP_THRESH_HISTOGRAM;
+		return 0;
+	}
+	if (!strcmp(b, "goal-threshold")) {
+		/*
+		 * The goal controller in place of the 2022 one: it sets the
+		 * hot threshold every second (a sysctl write), so the
+		 * threshold is fixed between its writes.
+		 */
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
+		p->lat_src = LAT_ATIME;
+		c->flags &= ~(TP_POL_ADAPTIVE | TP_POL_BYPASS_RESET);
+		p->goal.metric = GOAL_PINGPONG;
+		p->goal.out = GOAL_OUT_THRESHOLD;
 		return 0;
 	}
 	if (!strcmp(b, "histogram") || !strcmp(b, "fault-clock")) {
@@ -366,6 +384,15 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 		if (k == sizeof(names) / sizeof(names[0]))
 			goto bad;
 		p->goal.metric = (int)k;
+		return 0;
+	}
+	if (!strcmp(key, "goal-out")) {
+		if (!strcmp(val, "rate"))
+			p->goal.out = GOAL_OUT_RATE;
+		else if (!strcmp(val, "threshold"))
+			p->goal.out = GOAL_OUT_THRESHOLD;
+		else
+			goto bad;
 		return 0;
 	}
 	if (!strcmp(key, "record")) {
@@ -585,6 +612,8 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 			p->goal.target = def_target[p->goal.metric];
 		if (p->goal.rate_min > p->goal.rate_max)
 			why = "rate-min is above rate-max";
+		else if (p->goal.out != GOAL_OUT_RATE)
+			;	/* the rate is the policy's own */
 		else if (p->cfg.rate_limit_mbps < p->goal.rate_min)
 			p->cfg.rate_limit_mbps = p->goal.rate_min;
 		else if (p->cfg.rate_limit_mbps > p->goal.rate_max)
@@ -611,6 +640,22 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 		else if (ret)
 			why = "window is longer than the record spans (byte: "
 			      "about 4 s, precise: about 16 s)";
+	}
+	if (!why && p->goal.out == GOAL_OUT_THRESHOLD) {
+		if (p->goal.metric == GOAL_NONE)
+			why = "goal-out=threshold needs a goal (goal=...)";
+		else if (!(p->cfg.flags & TP_POL_HOTNESS))
+			why = "goal-out=threshold needs a hot threshold "
+			      "(+hotness)";
+		else if (p->cfg.flags & TP_POL_ADAPTIVE)
+			why = "goal-out=threshold and the adaptive threshold "
+			      "would both set it (-adaptive)";
+		else if (p->cfg.flags & TP_POL_LAT_FAULTS)
+			why = "goal-out=threshold sets milliseconds, not hint "
+			      "faults (lat=faults)";
+		else if (p->cfg.hot_threshold_ms < 8)
+			why = "goal-out=threshold needs hot=8 ms or more (its "
+			      "floor is 2 x hot / 16)";
 	}
 	if (why) {
 		snprintf(err, errlen, "policy \"%s\": %s", p->name, why);
