@@ -63,7 +63,10 @@ extern const unsigned int results_nr_items;
  * that machine (191.7 MB/s: 57.5). The results page gives that rate; a
  * change of the model that moves it should move this too.
  */
-#define LADDER2022_STR		"58"
+#define LADDER2022_MBPS		58
+#define LADDER2022_STR		RES_STR(LADDER2022_MBPS)
+#define RES_STR(x)		RES_STR_(x)
+#define RES_STR_(x)		#x
 #define LADDER2022_LABEL	"ladder2022-pmbench"
 
 /* The one policy of issue 16's goal, in the default suite's list. */
@@ -129,6 +132,11 @@ const char *res_wl_name(const struct run_set *s);
 const struct sim_result *res_best_preset(const struct run_set *s);
 /* The fast tier's capacity in the machine's pages. */
 u64 res_fast_cap(const struct run_set *s);
+/*
+ * What kswapd demoted while the initialisation pass filled the fast tier:
+ * @r's fast-tier allocations past its capacity.
+ */
+u64 res_init_demoted(const struct run_set *s, const struct sim_result *r);
 /* Promotions plus demotions. */
 u64 res_migrations(const struct sim_result *r);
 /* How @r fares against the goal in @s: 0, or -1 if a run is missing. */

@@ -10,7 +10,6 @@
  */
 #include "results.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* The 64 MB/s the limiters are compared at, in 4 KiB pages a second. */
@@ -73,6 +72,12 @@ u64 res_migrations(const struct sim_result *r)
 u64 res_fast_cap(const struct run_set *s)
 {
 	return s->cfg->fast_pages * (s->cfg->scale ? s->cfg->scale : 1);
+}
+
+u64 res_init_demoted(const struct run_set *s, const struct sim_result *r)
+{
+	return r->alloc_fast > res_fast_cap(s) ?
+	       r->alloc_fast - res_fast_cap(s) : 0;
 }
 
 int res_goal_row(const struct run_set *s, const struct sim_result *r,
@@ -146,7 +151,8 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 			continue;
 		met += g.met;
 		fprintf(f, "| %s | `%s` | %.3f | %.3f | %.3f | %.3f | %.0f %% | "
-			"%s | %llu | %.2f | %s |\n", res_wl_name(w[i]), b->policy,
+			"%s | %llu | %.2f | %s |\n", res_wl_name(w[i]),
+			b->policy,
 			sim_throughput(b),
 			sim_throughput(res_find(w[i], "oracle")),
 			sim_throughput(res_find(w[i], "none")),
@@ -160,9 +166,12 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 	for (i = 0; i < nw; i++) {
 		const struct sim_result *r = res_find(w[i], GOAL_POLICY),
 					*m = res_find(w[i], "mainline");
+		u64 ir, im;
 
 		if (res_goal_row(w[i], r, &g) || g.met)
 			continue;
+		ir = res_init_demoted(w[i], r);
+		im = res_init_demoted(w[i], m);
 		fprintf(f, " On %s it closes %.0f %% of the gap, %s against "
 			"`none`, and migrates %.2f times what `mainline` does "
 			"(%llu promoted, %llu demoted; `mainline` %llu and "
@@ -172,7 +181,8 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 			(unsigned long long)r->demotions,
 			(unsigned long long)m->promotions,
 			(unsigned long long)m->demotions);
-		if (r->region_promo[WL_REGION_HOT] && res_wl_name(w[i])[0] == 'c')
+		if (r->region_promo[WL_REGION_HOT] &&
+		    res_wl_name(w[i])[0] == 'c')
 			fprintf(f, ": %llu of its promotions are the hot keys "
 				"that started on the slow tier, more than half "
 				"of `mainline`'s migrations on their own, and "
@@ -181,21 +191,15 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 				r->region_promo[WL_REGION_HOT],
 				(unsigned long long)
 				r->region_promo[WL_REGION_BURST]);
-		else if (r->alloc_fast > res_fast_cap(w[i]) &&
-			 m->alloc_fast > res_fast_cap(w[i]))
+		else if (ir && im)
 			fprintf(f, ": kswapd demoted %llu pages while the "
 				"initialisation pass filled the fast tier, "
 				"before any promotion, as it does for every "
 				"tiering policy (`mainline`: %llu); without "
 				"them on both sides the ratio is %.2f",
-				(unsigned long long)(r->alloc_fast -
-						     res_fast_cap(w[i])),
-				(unsigned long long)(m->alloc_fast -
-						     res_fast_cap(w[i])),
-				(double)(res_migrations(r) - (r->alloc_fast -
-							  res_fast_cap(w[i]))) /
-				(double)(res_migrations(m) - (m->alloc_fast -
-							  res_fast_cap(w[i]))));
+				(unsigned long long)ir, (unsigned long long)im,
+				(double)(res_migrations(r) - ir) /
+				(double)(res_migrations(m) - im));
 		fprintf(f, ".");
 	}
 	fprintf(f, " Its kernel threads (the scanner and kmigrated) are not "
@@ -334,7 +338,7 @@ static void ladder(FILE *f, const struct run_set *s)
 		"score (M acc/s), promotion MB/s | source: change | tiersim: "
 		"change | direction matches | within a factor of 2 | notes |\n"
 		"|---|---|---|---|---|---|---|---|---|\n", LADDER2022_STR,
-		promo_mbps(r[1]) > 0 ? 100.0 * atof(LADDER2022_STR) /
+		promo_mbps(r[1]) > 0 ? 100.0 * LADDER2022_MBPS /
 				       promo_mbps(r[1]) : 0);
 	for (i = 0; i < N; i++) {
 		fprintf(f, "| %s | `%s` | %.3g, %.1f | %.3f, %.1f |", st[i].step,

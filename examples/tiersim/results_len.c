@@ -82,7 +82,8 @@ static void len_text(FILE *f, const struct len_row *row, u32 n, int first)
 		fprintf(f, "; its promotions of the hot keys that started on "
 			"the slow tier alone are ");
 		for (k = 0; k < n; k++)
-			fprintf(f, "%s%.2f", sep(k, n), (double)res_find(row[k].s, GOAL_POLICY)->
+			fprintf(f, "%s%.2f", sep(k, n),
+				(double)res_find(row[k].s, GOAL_POLICY)->
 				region_promo[WL_REGION_HOT] /
 				(double)res_migrations(res_find(row[k].s,
 								"mainline")));
@@ -252,8 +253,7 @@ static void map_table(FILE *f, const struct run_set *s)
 	 * kswapd demoted while the initialisation pass filled the fast tier,
 	 * then one demotion a promotion.
 	 */
-	init_g = g->alloc_fast > res_fast_cap(s) ?
-		 g->alloc_fast - res_fast_cap(s) : 0;
+	init_g = res_init_demoted(s, g);
 	bound = res_migrations(m) / 2;
 	pmax = bound > init_g ? (bound - init_g) / 2 : 0;
 	if (g->promotions > pmax)
