@@ -30,6 +30,7 @@
 #include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim_mem.c"
 #include "../examples/tiersim/sim_kthread.c"
+#include "../examples/tiersim/sim_damon.c"
 #include "../examples/tiersim/sim_setup.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"

@@ -29,6 +29,7 @@
 #include "../examples/tiersim/sim_numa.c"
 #include "../examples/tiersim/sim_mem.c"
 #include "../examples/tiersim/sim_kthread.c"
+#include "../examples/tiersim/sim_damon.c"
 #include "../examples/tiersim/sim_setup.c"
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_policy.c"
@@ -53,76 +54,6 @@ static const char *refused(const char *spec, const struct sim_cfg *c)
 		return NULL;
 	assert_true(err[0] != 0);
 	return err;
-}
-
-/*
- * A struct sim on 4096 pages with a fast tier of 1024 and the watermarks
- * 10/20/30/40, every page allocated by hand (the first 1024 - 20 on the
- * fast tier, as first touch stops at the low watermark).
- */
-static void part_pte(struct setup *st, struct sim *s, struct sim_policy *p,
-		     struct sim_result *r, u32 threads, const char *spec,
-		     u32 scan_pte_ns)
-{
-	static const u64 wm[4] = { 10, 20, 30, 40 };
-	char err[SIM_ERRLEN];
-	u64 u;
-
-	small_setup_threads(st, WL_UNIFORM, 4096, 1000, 1024, threads);
-	memcpy(st->cfg.wmark, wm, sizeof(wm));
-	if (scan_pte_ns)
-		st->cfg.costs.scan_pte_ns = scan_pte_ns;
-	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
-			 0);
-	policy(p, spec, &st->cfg);
-	memset(s, 0, sizeof(*s));
-	memset(r, 0, sizeof(*r));
-	s->c = &st->cfg;
-	s->p = p;
-	s->src = &st->src;
-	s->r = r;
-	assert_int_equal(sim_setup(s), 0);
-	for (u = 0; u < 4096; u++)
-		alloc_unit(s, u);
-	assert_int_equal(fast_free_pages(s), 20);
-	/* Whatever the allocations woke is not part of the tests. */
-	s->kswapd_awake = 0;
-	memset(s->r, 0, sizeof(*s->r));
-	s->r->vma = s->vst;
-	s->r->nr_vmas = s->nr_vmas;
-}
-
-static void part(struct setup *st, struct sim *s, struct sim_policy *p,
-		 struct sim_result *r, u32 threads, const char *spec)
-{
-	part_pte(st, s, p, r, threads, spec, 0);
-}
-
-/* Demote @n units of the fast tier at once (room for promotions). */
-static void make_room(struct sim *s, u64 n)
-{
-	u64 sl;
-
-	for (sl = 0; sl < s->fcap && n; sl++) {
-		u64 u = s->fslot[sl];
-
-		if (u == NO_SLOT)
-			continue;
-		if (s->lru)
-			lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
-		slot_remove(s, sl);
-		s->flags[u] &= (u8)~PF_FAST;
-		s->sused++;
-		n--;
-	}
-	assert_int_equal(n, 0);
-}
-
-static void part_free(struct setup *st, struct sim *s)
-{
-	sim_teardown(s);
-	sim_result_free(s->r);
-	small_free(st);
 }
 
 /* ---- specs --------------------------------------------------------------- */
@@ -305,7 +236,7 @@ static void test_goal_loop(void **state)
 	s.now = s.next_ctl;
 	ctl_step(&s);
 	assert_int_equal(r->goal_steps, 3);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 
 	/* Ping-pong: half the period's promotions came back: halve. */
 	part(&st, &s, &p, r, 1, "goal-bucket:goal=pingpong:rate=64");
@@ -318,7 +249,7 @@ static void test_goal_loop(void **state)
 	for (int i = 0; i < 10; i++)
 		ctl_period(&s, r, 300, 60 + 10 * i);
 	assert_int_equal(s.pcfg.rate_limit_mbps, 1);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 
 	/*
 	 * The threshold: half the promotions came back, it halves (1000 to
@@ -341,7 +272,7 @@ static void test_goal_loop(void **state)
 	for (int i = 0; i < 8; i++)
 		ctl_period(&s, r, 1100, 150 + 100 * i);
 	assert_int_equal(s.pcfg.hot_threshold_ms, 125);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 	free(r);
 }
 
@@ -406,7 +337,7 @@ static void test_kmigrated(void **state)
 	assert_int_equal(s.kq_n, 0);
 	assert_true(s.kmig_clock > s.now);
 	assert_true(s.kmig_clock - s.now <= 100 * SIM_NS_PER_MS);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 
 	/* Batches hold 512 pages: 600 units at 1 page each are 2 batches. */
 	part(&st, &s, &p, r, 1, "promote-all:migrate=kmigrated");
@@ -420,7 +351,7 @@ static void test_kmigrated(void **state)
 	/* The thread running the process takes one IPI a batch. */
 	assert_int_equal(r->tlb_shootdowns, 2);
 	assert_int_equal(r->t_tlb, 2 * (u64)st.cfg.costs.ipi_ns);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 
 	/*
 	 * promo-max=250: kmigrated migrates 250 pages of the 600 queued and
@@ -438,7 +369,7 @@ static void test_kmigrated(void **state)
 	assert_false(s.flags[2250] & (PF_FAST | PF_QUEUED));
 	assert_false(s.flags[2599] & (PF_FAST | PF_QUEUED));
 	assert_false(s.kswapd_awake);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 	free(r);
 }
 
@@ -480,7 +411,7 @@ static void test_records(void **state)
 	assert_int_equal(r->promotions, 0);
 	assert_false(s.flags[u] & PF_QUEUED);
 	assert_false(s.kswapd_awake);	/* nothing to make room for */
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 
 	/*
 	 * pghot-abit: consecutive scans 20 ms apart make the precise record
@@ -507,7 +438,7 @@ static void test_records(void **state)
 	}
 	s.now += 20 * SIM_NS_PER_MS;
 	assert_int_equal(hot_access(&s, u), HOT_READY);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 	free(r);
 }
 
@@ -555,7 +486,7 @@ static void test_abit_scanner(void **state)
 	assert_int_equal(r->node.decided, 1);
 	assert_int_equal(r->node.refused_nospace, 1);
 	assert_true(s.kswapd_awake);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 
 	/*
 	 * A pass longer than the period (4096 pages at 10 us: 41 ms) sets
@@ -581,7 +512,7 @@ static void test_abit_scanner(void **state)
 	s.now += 2 * s.abit_ns;
 	assert_int_equal(hot_access(&s, u), HOT_ROOM);
 	assert_int_equal(tp_hot_count(&s.rec[0].fmt, s.rec[0].w[u]), 1);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 	free(r);
 }
 
@@ -607,7 +538,7 @@ static void test_fault_clock(void **state)
 	/* A fast page ticks the clock but has no latency. */
 	assert_int_equal(fault_latency(&s, 0, 1), TP_LATENCY_UNKNOWN);
 	assert_int_equal(tp_fault_clock_now(&s.fclk), 27);
-	part_free(&st, &s);
+	part_teardown(&st, &s);
 	free(r);
 }
 

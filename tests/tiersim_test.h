@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Helpers of the tiersim tests (test_tiersim.c, test_tiersim61.c), which
- * compile the simulator's sources in: a small synthetic machine, a policy
- * that must be accepted, the accounting every run keeps, a set's JSON.
+ * Helpers of the tiersim tests (test_tiersim.c, test_tiersim61.c,
+ * test_tiersim_damon.c, ...), which compile the simulator's sources in: a
+ * small synthetic machine, a policy that must be accepted, the accounting
+ * every run keeps, a machine with every page allocated by hand, a set's
+ * JSON.
  * Include after cmocka.h and the simulator's sources.
  */
 #ifndef _TIERPOL_TIERSIM_TEST_H
@@ -99,6 +101,77 @@ static inline void check_accounting(const struct sim_src *src,
 	assert_int_equal(r->promotions - r->demotions,
 			 r->fast_used_end - r->alloc_fast);
 	assert_true(r->fast_accesses <= r->accesses);
+}
+
+/*
+ * A struct sim on 4096 pages with a fast tier of 1024 and the watermarks
+ * 10/20/30/40, every page allocated by hand (the first 1024 - 20 on the
+ * fast tier, as first touch stops at the low watermark).
+ */
+static inline void part_pte(struct setup *st, struct sim *s,
+			    struct sim_policy *p, struct sim_result *r,
+			    u32 threads, const char *spec, u32 scan_pte_ns)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	char err[SIM_ERRLEN];
+	u64 u;
+
+	small_setup_threads(st, WL_UNIFORM, 4096, 1000, 1024, threads);
+	memcpy(st->cfg.wmark, wm, sizeof(wm));
+	if (scan_pte_ns)
+		st->cfg.costs.scan_pte_ns = scan_pte_ns;
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
+			 0);
+	policy(p, spec, &st->cfg);
+	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
+	s->c = &st->cfg;
+	s->p = p;
+	s->src = &st->src;
+	s->r = r;
+	assert_int_equal(sim_setup(s), 0);
+	for (u = 0; u < 4096; u++)
+		alloc_unit(s, u);
+	assert_int_equal(fast_free_pages(s), 20);
+	/* Whatever the allocations woke is not part of the tests. */
+	s->kswapd_awake = 0;
+	memset(s->r, 0, sizeof(*s->r));
+	s->r->vma = s->vst;
+	s->r->nr_vmas = s->nr_vmas;
+}
+
+static inline void part(struct setup *st, struct sim *s,
+			struct sim_policy *p, struct sim_result *r,
+			u32 threads, const char *spec)
+{
+	part_pte(st, s, p, r, threads, spec, 0);
+}
+
+/* Demote @n units of the fast tier at once (room for promotions). */
+static inline void make_room(struct sim *s, u64 n)
+{
+	u64 sl;
+
+	for (sl = 0; sl < s->fcap && n; sl++) {
+		u64 u = s->fslot[sl];
+
+		if (u == NO_SLOT)
+			continue;
+		if (s->lru)
+			lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
+		slot_remove(s, sl);
+		s->flags[u] &= (u8)~PF_FAST;
+		s->sused++;
+		n--;
+	}
+	assert_int_equal(n, 0);
+}
+
+static inline void part_teardown(struct setup *st, struct sim *s)
+{
+	sim_teardown(s);
+	sim_result_free(s->r);
+	small_free(st);
 }
 
 /* The JSON of a set, in a buffer the caller frees. */

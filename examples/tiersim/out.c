@@ -87,6 +87,12 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	U("kmigrated_batches", r->kmig_batches);
 	U("abit_scanned", r->abit_scanned);
 	U("goal_steps", r->goal_steps);
+	U("damon_regions_fast", r->damon_regions[0]);
+	U("damon_regions_slow", r->damon_regions[1]);
+	U("damon_sample_us_fast", r->damon_sample_us[0]);
+	U("damon_sample_us_slow", r->damon_sample_us[1]);
+	U("damon_tried_demote", r->damon_tried[0]);
+	U("damon_tried_promote", r->damon_tried[1]);
 	U("rate_end_mbps", r->rate_end);
 	D("slow_util", r->sim_time_ns ?
 	  (double)r->busy_ns[0] / (double)r->sim_time_ns : 0);

@@ -56,7 +56,7 @@ static void take_sample(struct sim *s)
 	sm->pte_updates = r->pte_updates;
 	sm->util[0] = (u64)(s->util[0] * 1000 + 0.5);
 	sm->util[1] = (u64)(s->util[1] * 1000 + 0.5);
-	sm->rate = s->pcfg.rate_limit_mbps;
+	sm->rate = s->kd ? damon_quota_mbps(s) : s->pcfg.rate_limit_mbps;
 	while (s->next_sample <= s->now)
 		s->next_sample += s->sample_ns;
 }
@@ -77,6 +77,8 @@ static void sim_events(struct sim *s)
 			hot_age(s);
 		if (s->now >= s->kmig_clock)
 			kmig_run(s);
+		if (s->now >= s->damon_clock)
+			damon_run(s);
 		if (s->now >= s->next_bw) {
 			bw_epoch(s, s->now - s->next_bw + BW_EPOCH_NS);
 			s->next_bw = s->now + BW_EPOCH_NS;
@@ -523,6 +525,8 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	node_stats(&s, &r->node);
 	map_end(&s, r);
 	r->rate_end = s.pcfg.rate_limit_mbps;
+	if (s.kd)
+		damon_end(&s);
 	r->fast_used_end = s.fused * s.upages;
 	r->slow_used_end = s.sused * s.upages;
 	if (r->accesses != src->total) {

@@ -210,6 +210,8 @@ struct sim_hot_cfg {
  * @migrate: &enum sim_migrate
  * @goal: the goal controller's loop (@goal.metric GOAL_NONE: none)
  * @hot: the hotness record (@hot.record REC_NONE: none)
+ * @damon: DAMON-based tiering: two kdamonds promote and demote with their
+ *	schemes (sim_damon.c); NUMA balancing off
  * @cfg: tierpol settings
  * @set: SPEC_* fields the spec set (global sysctl options do not override)
  */
@@ -222,6 +224,7 @@ struct sim_policy {
 	int migrate;
 	struct sim_goal_cfg goal;
 	struct sim_hot_cfg hot;
+	int damon;
 	struct tp_policy_cfg cfg;
 	u32 set;
 };
@@ -449,6 +452,14 @@ struct sim_result {
 	u64 kmig_batches;	/* kmigrated's batches */
 	u64 abit_scanned;	/* PTEs the accessed-bit scanner examined */
 	u64 goal_steps;		/* control steps that changed the rate */
+	/*
+	 * DAMON-based tiering, by kdamond ([0] the fast node's, demoting;
+	 * [1] the slow node's, promoting): regions and sampling interval at
+	 * the end, pages its scheme's quota was charged for.
+	 */
+	u64 damon_regions[2];
+	u64 damon_sample_us[2];
+	u64 damon_tried[2];
 	u64 rate_end;		/* the promotion rate limit at the end, MB/s */
 	u64 busy_ns[2];		/* slow, fast tier: media busy time */
 	u64 promotions;

@@ -13,6 +13,8 @@
  *   sim_mem.c      TLBs and shootdowns, bandwidth and loaded latency
  *   sim_kthread.c  past Linux 6.1: the goal controller's loop, the hotness
  *                  record, kmigrated, the accessed-bit scanner
+ *   sim_damon.c    DAMON-based tiering: two kdamonds, their regions and
+ *                  schemes
  *   sim_setup.c    a run's setup and teardown, the self-checks
  *   sim.c          the threads, sampling, events and the main loop
  *
@@ -106,6 +108,17 @@ struct sim_hotrec {
 	u8 *b;
 	u32 *w;
 };
+
+/*
+ * DAMON's page flags beside the PTE's accessed bit (policy damon only):
+ * DAMON's access check clears the accessed bit and keeps what it saw for
+ * reclaim in PG_young, and marks the page PG_idle until reclaim or the
+ * next check finds it referenced (mm/page_idle.c).
+ */
+#define PGX_YOUNG	0x1
+#define PGX_IDLE	0x2
+
+struct sim_kdamond;
 
 /* What hot_access() found. */
 #define HOT_READY	1	/* the policy's record is ready */
@@ -221,6 +234,9 @@ struct sim {
 	u64 next_age;		/* kmigrated's next walk over the records */
 	u64 abit_clock;		/* the A-bit scanner's next pass, T_NEVER */
 	u64 abit_ns;
+	u64 damon_clock;	/* the kdamonds' next sample, T_NEVER: none */
+	struct sim_kdamond *kd;	/* DAMON: the two kdamonds, or NULL */
+	u8 *pgx;		/* DAMON: PGX_* of every unit */
 	struct tp_fault_clock fclk;	/* LAT_FAULTS */
 	struct tp_fault_clock_cpu fcpu;
 	struct tp_atime ffmt;	/* stamps on the fault-count clock */
@@ -286,7 +302,27 @@ static inline void update_next_event(struct sim *s)
 		t = s->abit_clock;
 	if (s->next_age < t)
 		t = s->next_age;
+	if (s->damon_clock < t)
+		t = s->damon_clock;
 	s->next_event = t;
+}
+
+/*
+ * folio_referenced() on unit @u for reclaim: the accessed bit, or the
+ * PG_young DAMON kept of it; clears both, and PG_idle if referenced.
+ */
+static inline int page_referenced(struct sim *s, u64 u)
+{
+	int ref = !!(s->flags[u] & PF_YOUNG);
+
+	s->flags[u] &= (u8)~PF_YOUNG;
+	if (s->pgx) {
+		if (s->pgx[u] & PGX_YOUNG)
+			ref = 1;
+		if (ref)
+			s->pgx[u] = 0;
+	}
+	return ref;
 }
 
 #define CLOCK_NONE	UINT64_MAX		/* nothing old: two sweeps */
@@ -350,6 +386,7 @@ void slot_insert(struct sim *s, u64 u, u32 promo_ms);
 void wake_kswapd(struct sim *s);
 void kswapd_run(struct sim *s);
 void kswapd_finish(struct sim *s);
+void demote_now(struct sim *s, u64 sl, u64 *clock);
 u8 alloc_unit(struct sim *s, u64 u);
 
 /* sim_kthread.c */
@@ -361,6 +398,13 @@ void hot_age(struct sim *s);
 void kmig_queue(struct sim *s, u64 u);
 void kmig_run(struct sim *s);
 void abit_run(struct sim *s);
+
+/* sim_damon.c */
+int damon_setup(struct sim *s);
+void damon_teardown(struct sim *s);
+void damon_run(struct sim *s);
+u64 damon_quota_mbps(const struct sim *s);
+void damon_end(struct sim *s);
 
 /* sim_numa.c */
 void unit_to_fast(struct sim *s, u64 u, u64 when);

@@ -26,6 +26,7 @@
  */
 #include "sim_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,13 @@ int kthread_setup(struct sim *s)
 	int ret = 0;
 
 	s->pcfg = p->cfg;
+	if (p->damon) {
+		ret = damon_setup(s);
+		if (ret == -ENOMEM)
+			goto nomem;
+		if (ret)
+			goto refused;
+	}
 	if (p->oracle || !(p->cfg.mode & TP_MODE_TIERING))
 		return 0;
 	if (p->goal.metric != GOAL_NONE) {
@@ -431,10 +439,12 @@ int kthread_setup(struct sim *s)
 			goto nomem;
 		s->kmig_clock = KMIG_SLEEP_NS;
 	}
-	if (ret)
-		snprintf(s->r->err, sizeof(s->r->err),
-			 "%s: tierpol refused the settings (%d)", p->name, ret);
-	return ret ? -1 : 0;
+	if (!ret)
+		return 0;
+refused:
+	snprintf(s->r->err, sizeof(s->r->err),
+		 "%s: tierpol refused the settings (%d)", p->name, ret);
+	return -1;
 nomem:
 	snprintf(s->r->err, sizeof(s->r->err), "out of memory");
 	return -1;
@@ -444,6 +454,7 @@ void kthread_teardown(struct sim *s)
 {
 	u32 i;
 
+	damon_teardown(s);
 	for (i = 0; i < 2; i++) {
 		free(s->rec[i].b);
 		free(s->rec[i].w);

@@ -68,6 +68,12 @@ static const struct base bases[] = {
 	  "20 ms instead of hint faults: hot when seen accessed in 7 "
 	  "consecutive scans; with room, 2 accesses within 3 s (free-space "
 	  "bypass); kmigrated" },
+	{ "damon", "DAMON-based tiering as Linux's mtier sample sets it up: "
+	  "NUMA balancing off; a kdamond a node samples regions of its "
+	  "frames; each second the slow node's promotes young pages of "
+	  "accessed regions (goal: fast node 99.7 % used), the fast node's "
+	  "demotes old pages of idle ones (goal: 0.5 % free), at most 200 "
+	  "MiB/s each" },
 	{ "fault-clock", "mainline with latencies and the threshold counted in "
 	  "hint faults (1000000 faults)" },
 };
@@ -188,6 +194,7 @@ static int set_base(const char *b, struct sim_policy *p)
 
 	p->demote = 1;
 	p->oracle = 0;
+	p->damon = 0;
 	p->vma_filter = VMAF_NONE;
 	p->migrate = MIG_FAULT;
 	p->goal = (struct sim_goal_cfg){ .metric = GOAL_NONE, .ctl_ms = 1000,
@@ -201,6 +208,18 @@ static int set_base(const char *b, struct sim_policy *p)
 		p->demote = 0;
 		p->oracle = !strcmp(b, "oracle");
 		p->lat_src = LAT_ATIME;
+		return 0;
+	}
+	if (!strcmp(b, "damon")) {
+		/*
+		 * NUMA balancing off (no scanning, no hint faults), kswapd's
+		 * demotion on; the kdamonds migrate (sim_damon.c).
+		 */
+		tp_policy_preset(c, TP_PRESET_LINUX61, SIM_TPS);
+		c->mode = TP_MODE_DISABLED;
+		c->flags = 0;
+		p->lat_src = LAT_ATIME;
+		p->damon = 1;
 		return 0;
 	}
 	if (!strcmp(b, "promote-all")) {
@@ -640,6 +659,16 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 		else if (ret)
 			why = "window is longer than the record spans (byte: "
 			      "about 4 s, precise: about 16 s)";
+	}
+	if (!why && p->damon) {
+		if (p->goal.metric != GOAL_NONE)
+			why = "damon sets its quotas with its own goals (goal=)";
+		else if (p->hot.record != REC_NONE)
+			why = "damon keeps no hotness record (record=)";
+		else if (p->migrate != MIG_FAULT)
+			why = "damon's kdamonds migrate (migrate=)";
+		else if (p->cfg.mode != TP_MODE_DISABLED)
+			why = "damon runs with NUMA balancing off (mode=0)";
 	}
 	if (!why && p->goal.out == GOAL_OUT_THRESHOLD) {
 		if (p->goal.metric == GOAL_NONE)

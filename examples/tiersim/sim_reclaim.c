@@ -113,8 +113,7 @@ static u64 clock_pick(struct sim *s)
 			continue;
 		/* shrink_inactive_list(): isolate, folio_referenced(). */
 		reclaim_charge(s);
-		if (s->flags[u] & PF_YOUNG) {
-			s->flags[u] &= (u8)~PF_YOUNG;
+		if (page_referenced(s, u)) {
 			if (s->reclaim_ns && s->kswapd_clock > s->now)
 				return CLOCK_LATER;
 			continue;
@@ -149,7 +148,8 @@ static u64 lru_pick(struct sim *s)
 			sl = s->ltail[1];
 			u = s->fslot[sl];
 			lru_del(s, 1, sl);
-			s->flags[u] &= (u8)~(PF_ACTIVE | PF_YOUNG);
+			s->flags[u] &= (u8)~PF_ACTIVE;
+			(void)page_referenced(s, u);
 			lru_add(s, 0, sl);
 			reclaim_charge(s);
 			if (s->reclaim_ns && s->kswapd_clock > s->now)
@@ -160,12 +160,11 @@ static u64 lru_pick(struct sim *s)
 		if (sl == NO_SLOT)
 			return CLOCK_NONE;
 		u = s->fslot[sl];
-		f = s->flags[u];
 		reclaim_charge(s);
-		if (!(f & PF_YOUNG))
+		if (!page_referenced(s, u))
 			return sl;
 		lru_del(s, 0, sl);
-		s->flags[u] = (u8)(f & ~PF_YOUNG);
+		f = s->flags[u];
 		if (f & PF_REFD) {
 			s->flags[u] = (u8)((s->flags[u] & ~PF_REFD) | PF_ACTIVE);
 			lru_add(s, 1, sl);
@@ -187,48 +186,69 @@ static u64 lru_pick(struct sim *s)
  * tiers): the page leaves with PF_PROT clear, and the scanner stamps it
  * again before it can fault.
  */
-static void demote(struct sim *s, u64 sl)
+static void demote_start(struct sim *s, u64 sl, u64 *clock)
 {
-	u64 start = s->kswapd_clock > s->mig_free_at ? s->kswapd_clock :
-		    s->mig_free_at, u = s->fslot[sl];
+	u64 start = *clock > s->mig_free_at ? *clock : s->mig_free_at;
+	u64 u = s->fslot[sl];
 
 	if (s->lru)
 		lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
-	s->inflight = sl;
 	s->mig_free_at = start + s->xfer_ns;
-	s->kswapd_clock = start + s->demote_cpu_ns;
+	*clock = start + s->demote_cpu_ns;
 	tlb_invalidate(s, u);
-	tlb_shootdown(s, &s->kswapd_clock, 0);
 	media_traffic(s, 1, 0, s->ubytes);
 	media_traffic(s, 0, 1, s->ubytes);
+}
+
+static void demote(struct sim *s, u64 sl)
+{
+	s->inflight = sl;
+	demote_start(s, sl, &s->kswapd_clock);
+	tlb_shootdown(s, &s->kswapd_clock, 0);
 	update_next_event(s);
 }
 
 /*
- * The demotion under way is done (kswapd's clock is at its end): the slot
- * is free, the page on the slow tier. Promoted and demoted again within
- * --pingpong-ms is ping-pong (kswapd's clock may lag the promotion's time:
- * then it counts as at once).
+ * The demotion of slot @sl is done at @when: the slot is free, the page on
+ * the slow tier. Promoted and demoted again within --pingpong-ms is
+ * ping-pong (the demoter's clock may lag the promotion's time: then it
+ * counts as at once).
  */
-void kswapd_finish(struct sim *s)
+static void demoted(struct sim *s, u64 sl, u64 when)
 {
 	struct sim_result *r = s->r;
-	u64 sl = s->inflight, u, now_ms;
-	u32 promo;
+	u64 u = s->fslot[sl], now_ms = when / SIM_NS_PER_MS;
+	u32 promo = s->fpromo[sl];
 
-	if (sl == NO_SLOT)
-		return;
-	u = s->fslot[sl];
-	promo = s->fpromo[sl];
-	s->inflight = NO_SLOT;
 	slot_remove(s, sl);
 	s->flags[u] &= (u8)~(PF_FAST | PF_PROT);
 	s->sused++;
 	r->demotions += s->upages;
-	now_ms = s->kswapd_clock / SIM_NS_PER_MS;
 	if (promo && (now_ms < promo - 1 ||
 		      now_ms - (promo - 1) < s->c->pingpong_ms))
 		r->pingpong += s->upages;
+}
+
+/* The demotion under way is done (kswapd's clock is at its end). */
+void kswapd_finish(struct sim *s)
+{
+	u64 sl = s->inflight;
+
+	if (sl == NO_SLOT)
+		return;
+	s->inflight = NO_SLOT;
+	demoted(s, sl, s->kswapd_clock);
+}
+
+/*
+ * Demote the unit in slot @sl at once, in the time of a thread whose clock
+ * is @clock (DAMON's kdamond): its CPU time and copy; the caller sends the
+ * TLB shootdown, one for a batch.
+ */
+void demote_now(struct sim *s, u64 sl, u64 *clock)
+{
+	demote_start(s, sl, clock);
+	demoted(s, sl, *clock);
 }
 
 /*

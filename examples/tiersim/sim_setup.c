@@ -258,6 +258,7 @@ int sim_setup(struct sim *s)
 		;
 	s->tlb_mask = i - 1;
 	s->next_ctl = s->kmig_clock = s->abit_clock = s->next_age = T_NEVER;
+	s->damon_clock = T_NEVER;
 	if (kthread_setup(s))
 		return -1;
 	update_next_event(s);

@@ -44,10 +44,12 @@ $(O)/tests/test_tiersim61: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim_wl: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(O)/tests/test_tiersim_reclaim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
+$(O)/tests/test_tiersim_damon: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
 $(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
 	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)) \
 	$(eval $(O)/$(d)/tests/test_tiersim_wl: $(RL_TIERSIM_SRCS)) \
-	$(eval $(O)/$(d)/tests/test_tiersim_reclaim: $(RL_TIERSIM_SRCS)))
+	$(eval $(O)/$(d)/tests/test_tiersim_reclaim: $(RL_TIERSIM_SRCS)) \
+	$(eval $(O)/$(d)/tests/test_tiersim_damon: $(RL_TIERSIM_SRCS)))
 
 tiersim: $(TIERSIM)
 

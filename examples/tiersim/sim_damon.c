@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim: DAMON-based tiering (policy "damon"; docs/tiersim-policies.md),
+ * as Linux's samples/damon/mtier.c sets it up (SeongJae Park, "mm/damon:
+ * auto-tune DAMOS for memory tiering", linux-mm, 2025-04-20, message-id
+ * 20250420194030.75838-1-sj@kernel.org), with NUMA balancing off and
+ * kswapd's demotion on.
+ *
+ * Two kdamonds, one a node, each monitoring its node's frames (the fast
+ * node's frames are tiersim's fast-tier slots; the slow node's, the units'
+ * indexes: a demoted page goes back to its frame) with DAMON's
+ * region-based sampling:
+ *  - every sampling interval each region's sampled frame is checked for an
+ *    access (its PTE's accessed bit, or PG_idle cleared by reclaim since),
+ *    then a new frame is picked at random and made old (the accessed bit
+ *    cleared and kept for reclaim in PG_young, PG_idle set);
+ *  - every aggregation (20 samples) adjacent regions whose access counts
+ *    differ by at most a tenth of the maximum merge (up to the monitored
+ *    size over 10 regions), each region's age grows while its count holds,
+ *    the schemes are applied, and the regions split in two (three when
+ *    their number stalls), at most 1000 regions;
+ *  - every 3 aggregations the intervals are retuned so that 4 % of the
+ *    samples see an access (sampling between 5 ms and 10 s).
+ * Each kdamond's scheme runs every second with a quota of at most 200 MiB
+ * of region a second, prioritised by DAMON's hotness score (access count
+ * and age, equal weights), set by tierpol's goal controller (tp_goal):
+ *  - the slow node's: migrate to the fast node the young pages of regions
+ *    with at least one access; goal: the fast node 99.7 % used;
+ *  - the fast node's: migrate to the slow node the pages, not young, of
+ *    regions with none; goal: the fast node 0.5 % free.
+ * A migration to the fast node allocates without reclaim (GFP_NOWAIT):
+ * it succeeds above the min watermark and wakes kswapd below the low one;
+ * kswapd demotes to the high watermark.
+ *
+ * Where tiersim differs from DAMON, documented in docs/tiersim-policies.md:
+ * the quota starts at its cap (DAMON starts from one byte, see there) and
+ * follows tierpol's controller (which halves where DAMON drops to its
+ * minimum); the age of merged regions is updated once an aggregation.
+ *
+ * The kdamonds have clocks of their own, as kswapd does, and never work
+ * ahead of the threads: a sample's checks cost each an rmap walk
+ * (reclaim_ns), a scheme's action the migrations it makes and a page walk
+ * for each page it examines (scan_pte_ns), and one TLB shootdown a region.
+ */
+#include "sim_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DAMON_MIN_REGIONS	10U
+#define DAMON_MAX_REGIONS	1000U
+#define DAMON_AGGR_SAMPLES	20U		/* 100 ms / 5 ms */
+#define DAMON_SAMPLE_MIN_NS	(5 * SIM_NS_PER_MS)
+#define DAMON_SAMPLE_MAX_NS	(10000 * SIM_NS_PER_MS)
+#define DAMON_ACCESS_BP		400U		/* 4 % of the samples */
+#define DAMON_TUNE_AGGRS	3U
+#define DAMON_APPLY_NS		(1000 * SIM_NS_PER_MS)
+#define DAMON_QUOTA_PAGES	(200ULL << 8)	/* 200 MiB in 4 KiB pages */
+#define DAMON_USED_GOAL_BP	9970U		/* promotion: fast node used */
+#define DAMON_FREE_GOAL_BP	50U		/* demotion: fast node free */
+#define DAMON_MAX_SCORE		99U
+#define DAMON_MAX_AGE_LOG	32
+
+/* A region of frames [start, end) and what DAMON knows of it. */
+struct kd_region {
+	u64 start, end;
+	u64 sample;		/* the frame sampled now */
+	u32 nr;			/* samples that saw an access, this aggr. */
+	u32 last_nr;		/* at the last aggregation */
+	u32 age;		/* aggregations its count has held */
+};
+
+struct sim_kdamond {
+	int promote;		/* the slow node's kdamond, or the fast one's */
+	u64 frames;
+	struct kd_region *reg;	/* DAMON_MAX_REGIONS x 3 (a split's room) */
+	u32 nr, split_nr;	/* regions; at the last split */
+	u64 clock;		/* the next sample */
+	u64 sample_ns;
+	u32 samples;		/* in this aggregation */
+	u32 aggrs;		/* since the intervals' last tune */
+	u64 next_apply;
+	struct tp_goal quota;
+	u64 rng;
+};
+
+/* ---- frames, pages, randomness ------------------------------------------- */
+
+static u64 kd_rand(struct sim_kdamond *kd, u64 n)
+{
+	kd->rng ^= kd->rng << 13;
+	kd->rng ^= kd->rng >> 7;
+	kd->rng ^= kd->rng << 17;
+	return n ? kd->rng % n : 0;
+}
+
+/* The unit in frame @f of @kd's node, or NO_UNIT (a free frame). */
+static u64 frame_unit(const struct sim *s, const struct sim_kdamond *kd,
+		      u64 f)
+{
+	u64 u;
+
+	if (kd->promote)
+		return s->flags[f] & (PF_NOALLOC | PF_FAST) ? NO_UNIT : f;
+	u = s->fslot[f];
+	return u == NO_SLOT || f == s->inflight ? NO_UNIT : u;
+}
+
+/*
+ * damon_folio_young(): accessed since DAMON made it old (or reclaim found
+ * it referenced since, which clears PG_idle).
+ */
+static int kd_young(const struct sim *s, u64 u)
+{
+	return (s->flags[u] & PF_YOUNG) || !(s->pgx[u] & PGX_IDLE);
+}
+
+/* damon_folio_mkold(): the accessed bit goes to PG_young; PG_idle set. */
+static void kd_mkold(struct sim *s, u64 u)
+{
+	if (s->flags[u] & PF_YOUNG) {
+		s->flags[u] &= (u8)~PF_YOUNG;
+		s->pgx[u] |= PGX_YOUNG;
+	}
+	s->pgx[u] |= PGX_IDLE;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+/* Check every region's sampled frame, then pick and age the next ones. */
+static void kd_sample(struct sim *s, struct sim_kdamond *kd, u64 *work)
+{
+	u32 i;
+	u64 u;
+
+	for (i = 0; i < kd->nr; i++) {
+		struct kd_region *r = &kd->reg[i];
+
+		u = frame_unit(s, kd, r->sample);
+		if (u != NO_UNIT && kd_young(s, u) &&
+		    r->nr < DAMON_AGGR_SAMPLES)
+			r->nr++;
+		r->sample = r->start + kd_rand(kd, r->end - r->start);
+		u = frame_unit(s, kd, r->sample);
+		if (u != NO_UNIT)
+			kd_mkold(s, u);
+	}
+	*work += 2ULL * kd->nr * s->c->costs.reclaim_ns;
+}
+
+/* ---- aggregation: merge, age, split -------------------------------------- */
+
+static u32 absdiff(u32 a, u32 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * Age the regions (reset when the count moved by more than @thres or went
+ * to or from none) and merge neighbours whose counts differ by at most
+ * @thres while the sum stays within @limit frames; a merged region's count
+ * and age are the size-weighted means.
+ */
+static void kd_merge(struct sim_kdamond *kd, u32 thres, u64 limit, int age)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < kd->nr; i++) {
+		struct kd_region *r = &kd->reg[i], *p = n ? &kd->reg[n - 1] :
+						       NULL;
+		u64 sp, sr;
+
+		if (age) {
+			if (absdiff(r->nr, r->last_nr) > thres ||
+			    !r->nr != !r->last_nr)
+				r->age = 0;
+			else
+				r->age++;
+		}
+		sp = p ? p->end - p->start : 0;
+		sr = r->end - r->start;
+		if (p && p->end == r->start &&
+		    absdiff(p->nr, r->nr) <= thres && sp + sr <= limit) {
+			p->nr = (u32)((p->nr * sp + r->nr * sr) / (sp + sr));
+			p->age = (u32)((p->age * sp + r->age * sr) / (sp + sr));
+			p->end = r->end;
+			continue;
+		}
+		kd->reg[n++] = *r;
+	}
+	kd->nr = n;
+}
+
+static void kd_merge_all(struct sim_kdamond *kd)
+{
+	u64 limit = kd->frames / DAMON_MIN_REGIONS;
+	u32 thres = DAMON_AGGR_SAMPLES / 10, age = 1;
+
+	if (!limit)
+		limit = 1;
+	do {
+		kd_merge(kd, thres, limit, age);
+		age = 0;
+		thres *= 2;
+	} while (kd->nr > DAMON_MAX_REGIONS && thres / 2 < DAMON_AGGR_SAMPLES);
+}
+
+/*
+ * Split each region in two at a random tenth (three pieces when the count
+ * stalled below a third of the maximum), while below half the maximum.
+ */
+static void kd_split(struct sim_kdamond *kd)
+{
+	u32 subs = 2, i, n = kd->nr, k, out;
+	struct kd_region *reg = kd->reg;
+
+	if (kd->nr > DAMON_MAX_REGIONS / 2)
+		return;
+	if (kd->split_nr == kd->nr && kd->nr < DAMON_MAX_REGIONS / 3)
+		subs = 3;
+	kd->split_nr = kd->nr;
+	/* Move the regions to the top of the array, split them downwards. */
+	memmove(reg + 2 * DAMON_MAX_REGIONS, reg, n * sizeof(*reg));
+	for (i = 0, out = 0; i < n; i++) {
+		struct kd_region r = reg[2 * DAMON_MAX_REGIONS + i];
+		u64 sz = r.end - r.start, sub;
+		struct kd_region tail[2];
+		u32 nt = 0;
+
+		for (k = 0; k + 1 < subs && sz > 2; k++) {
+			sub = (1 + kd_rand(kd, 9)) * sz / 10;
+			if (!sub || sub >= sz)
+				continue;
+			tail[nt] = r;
+			tail[nt].start = r.start + sub;
+			tail[nt].end = r.start + sz;
+			tail[nt].sample = tail[nt].start;
+			nt++;
+			sz = sub;
+		}
+		r.end = r.start + sz;
+		if (r.sample >= r.end)
+			r.sample = r.start;
+		reg[out++] = r;
+		while (nt)
+			reg[out++] = tail[--nt];
+	}
+	kd->nr = out;
+}
+
+/* ---- schemes ------------------------------------------------------------- */
+
+/*
+ * damon_hot_score(): the access count's share of the maximum and the
+ * age's log2 in seconds (counted as coldness for a region with no
+ * accesses), equal weights, 0..99; the demotion scheme's is 99 less it.
+ */
+static u32 kd_score(const struct sim_kdamond *kd, const struct kd_region *r)
+{
+	u64 aggr_ms = kd->sample_ns * DAMON_AGGR_SAMPLES / SIM_NS_PER_MS;
+	u64 age_s = r->age * aggr_ms / 1000;
+	int freq = (int)(r->nr * 100 / DAMON_AGGR_SAMPLES), lg = 0, age;
+	u32 hot;
+
+	while (lg < DAMON_MAX_AGE_LOG && age_s) {
+		lg++;
+		age_s >>= 1;
+	}
+	if (!freq)
+		lg = -lg;
+	age = (lg + DAMON_MAX_AGE_LOG) * 100 / DAMON_MAX_AGE_LOG / 2;
+	hot = (u32)(freq + age) / 2 * DAMON_MAX_SCORE / 100;
+	return kd->promote ? hot : DAMON_MAX_SCORE - hot;
+}
+
+static int kd_eligible(const struct sim_kdamond *kd, const struct kd_region *r)
+{
+	return kd->promote ? r->nr >= 1 : r->nr == 0;
+}
+
+/* Room on the fast node for one unit without reclaim (GFP_NOWAIT). */
+static int kd_room(struct sim *s)
+{
+	u64 fr = fast_free_pages(s);
+
+	if (fr < s->wm[1] + s->upages)
+		wake_kswapd(s);
+	return s->fused < s->fcap && fr >= s->wm[0] + s->upages;
+}
+
+/*
+ * The scheme's action on frames [@f, @e) of a region: migrate the pages
+ * its young filter lets through; returns the units moved.
+ */
+static u64 kd_act(struct sim *s, struct sim_kdamond *kd, u64 f, u64 e,
+		  u64 *work)
+{
+	u64 moved = 0, u;
+	u64 unit_walk = (u64)s->c->costs.scan_pte_ns * s->upages;
+
+	for (; f < e && !s->failed; f++) {
+		u = frame_unit(s, kd, f);
+		if (u == NO_UNIT)
+			continue;
+		*work += unit_walk;
+		/* The young filter: allow (promotion) or reject (demotion). */
+		if (kd_young(s, u)) {
+			kd_mkold(s, u);
+			if (!kd->promote)
+				continue;
+		} else if (kd->promote) {
+			continue;
+		}
+		if (kd->promote) {
+			u64 start;
+
+			if (!kd_room(s))
+				continue;
+			start = kd->clock + *work;
+			if (start < s->mig_free_at)
+				start = s->mig_free_at;
+			s->mig_free_at = start + s->xfer_ns;
+			*work = start + s->mig_cpu_ns - kd->clock;
+			unit_to_fast(s, u, kd->clock + *work);
+		} else {
+			u64 c = kd->clock + *work;
+
+			if (s->sused == s->scap)
+				break;
+			demote_now(s, f, &c);
+			*work = c - kd->clock;
+		}
+		moved++;
+	}
+	if (moved) {
+		u64 c = kd->clock + *work;
+
+		tlb_shootdown(s, &c, 0);
+		*work = c - kd->clock;
+	}
+	return moved;
+}
+
+/*
+ * Apply the scheme: the quota for this second from the goal, the score
+ * that fits the eligible regions into it, then the action on those
+ * regions in address order until the quota is charged (a region's size is
+ * charged whatever its pages' fate, as DAMOS does).
+ */
+static void kd_apply(struct sim *s, struct sim_kdamond *kd, u64 *work)
+{
+	u64 present = s->fcap * s->upages, fr = fast_free_pages(s);
+	u64 hist[DAMON_MAX_SCORE + 1], total = 0, esz, sum, charged = 0;
+	u64 metric, q, prev = tp_goal_get(&kd->quota);
+	u32 i, min_score = 0;
+	int sc;
+
+	metric = kd->promote ? (present - fr) * 10000 / present :
+		 fr * 10000 / present;
+	q = tp_goal_update(&kd->quota, metric);
+	if (q != prev)
+		s->r->goal_steps++;
+	esz = q / s->upages;
+	if (!esz)
+		return;
+	memset(hist, 0, sizeof(hist));
+	for (i = 0; i < kd->nr; i++) {
+		const struct kd_region *r = &kd->reg[i];
+
+		if (kd_eligible(kd, r)) {
+			hist[kd_score(kd, r)] += r->end - r->start;
+			total += r->end - r->start;
+		}
+	}
+	if (total > esz) {
+		for (sc = DAMON_MAX_SCORE, sum = 0; sc > 0; sc--) {
+			sum += hist[sc];
+			if (sum >= esz)
+				break;
+		}
+		min_score = (u32)sc;
+	}
+	for (i = 0; i < kd->nr && charged < esz && !s->failed; i++) {
+		const struct kd_region *r = &kd->reg[i];
+		u64 sz = r->end - r->start;
+
+		if (!kd_eligible(kd, r) || kd_score(kd, r) < min_score)
+			continue;
+		if (sz > esz - charged)
+			sz = esz - charged;
+		charged += sz;
+		s->r->damon_tried[kd->promote] += sz * s->upages;
+		kd_act(s, kd, r->start, r->start + sz, work);
+	}
+}
+
+/*
+ * The intervals' tune: the samples that saw an access against 4 % of all,
+ * the sampling interval scaled by DAMON's feedback (up to x2 when too few
+ * are seen, down to x1/2 when too many) within [5 ms, 10 s].
+ */
+static void kd_tune(struct sim_kdamond *kd)
+{
+	u64 events = 0, max = 0, target, score, bp;
+	u32 i;
+
+	for (i = 0; i < kd->nr; i++) {
+		u64 sz = kd->reg[i].end - kd->reg[i].start;
+
+		max += sz * DAMON_AGGR_SAMPLES;
+		events += sz * kd->reg[i].nr;
+	}
+	target = max * DAMON_ACCESS_BP / 10000;
+	score = events * 10000 / (target ? target : 1);
+	if (score < 10000)
+		bp = 20000 - score;
+	else if (score >= 20000)
+		bp = 5000;
+	else
+		bp = 5000 + (20000 - score) / 2;
+	kd->sample_ns = kd->sample_ns * bp / 10000;
+	if (kd->sample_ns < DAMON_SAMPLE_MIN_NS)
+		kd->sample_ns = DAMON_SAMPLE_MIN_NS;
+	if (kd->sample_ns > DAMON_SAMPLE_MAX_NS)
+		kd->sample_ns = DAMON_SAMPLE_MAX_NS;
+}
+
+/* One sampling interval of @kd's work at its clock. */
+static void kd_step(struct sim *s, struct sim_kdamond *kd)
+{
+	u64 work = 0;
+	u32 i;
+
+	kd_sample(s, kd, &work);
+	if (++kd->samples >= DAMON_AGGR_SAMPLES) {
+		kd->samples = 0;
+		kd_merge_all(kd);
+		if (kd->clock >= kd->next_apply) {
+			kd_apply(s, kd, &work);
+			while (kd->next_apply <= kd->clock)
+				kd->next_apply += DAMON_APPLY_NS;
+		}
+		if (++kd->aggrs >= DAMON_TUNE_AGGRS) {
+			kd->aggrs = 0;
+			kd_tune(kd);
+		}
+		for (i = 0; i < kd->nr; i++) {
+			kd->reg[i].last_nr = kd->reg[i].nr;
+			kd->reg[i].nr = 0;
+		}
+		kd_split(kd);
+	}
+	s->r->t_kthread += work;
+	kd->clock += work + kd->sample_ns;
+}
+
+/* ---- the kdamonds -------------------------------------------------------- */
+
+/* Both kdamonds' work due by now, each in its own time. */
+void damon_run(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < 2; i++)
+		while (s->kd[i].clock <= s->now && !s->failed)
+			kd_step(s, &s->kd[i]);
+	s->damon_clock = s->kd[0].clock < s->kd[1].clock ? s->kd[0].clock :
+			 s->kd[1].clock;
+	update_next_event(s);
+}
+
+/* The promotion scheme's quota now, MB/s (the samples' rate). */
+u64 damon_quota_mbps(const struct sim *s)
+{
+	return tp_goal_get(&s->kd[1].quota) * 4096 / 1000000;
+}
+
+/* The kdamonds' state at the end of the run, for the result. */
+void damon_end(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < 2; i++) {
+		s->r->damon_regions[i] = s->kd[i].nr;
+		s->r->damon_sample_us[i] = s->kd[i].sample_ns / 1000;
+	}
+}
+
+int damon_setup(struct sim *s)
+{
+	struct tp_goal_cfg gc = { .sz = sizeof(gc), .min = 1,
+				  .max = DAMON_QUOTA_PAGES,
+				  .init = DAMON_QUOTA_PAGES };
+	u32 i;
+	int ret;
+
+	s->kd = calloc(2, sizeof(*s->kd));
+	s->pgx = calloc(s->nr_units, 1);
+	if (!s->kd || !s->pgx)
+		return -ENOMEM;
+	for (i = 0; i < 2; i++) {
+		struct sim_kdamond *kd = &s->kd[i];
+
+		kd->promote = (int)i;
+		kd->frames = i ? s->nr_units : s->fcap;
+		kd->reg = calloc(3 * DAMON_MAX_REGIONS, sizeof(*kd->reg));
+		if (!kd->reg)
+			return -ENOMEM;
+		kd->reg[0].end = kd->frames;
+		kd->nr = 1;
+		kd->sample_ns = DAMON_SAMPLE_MIN_NS;
+		kd->clock = kd->sample_ns;
+		kd->next_apply = DAMON_APPLY_NS;
+		kd->rng = 0x9e3779b97f4a7c15ULL + i;
+		gc.goal = i ? DAMON_USED_GOAL_BP : DAMON_FREE_GOAL_BP;
+		ret = tp_goal_init(&kd->quota, &gc);
+		if (ret)
+			return ret;
+	}
+	s->damon_clock = DAMON_SAMPLE_MIN_NS;
+	return 0;
+}
+
+void damon_teardown(struct sim *s)
+{
+	u32 i;
+
+	if (s->kd)
+		for (i = 0; i < 2; i++)
+			free(s->kd[i].reg);
+	free(s->kd);
+	free(s->pgx);
+	s->kd = NULL;
+	s->pgx = NULL;
+}
