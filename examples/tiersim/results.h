@@ -80,7 +80,7 @@ extern const unsigned int results_nr_items;
  */
 #define PAST61_POLICIES \
 	",goal-bucket,histogram:rate=64,goal-histogram,goal-threshold," \
-	"pghot,fault-clock"
+	"pghot,fault-clock,damon"
 
 /*
  * The results suite also runs the default suite's workloads, labelled with
