@@ -246,6 +246,77 @@ static void test_tune(void **state)
 	assert_int_equal(kd.sample_ns, DAMON_SAMPLE_MAX_NS);
 }
 
+static void test_damos_step(void **state)
+{
+	(void)state;
+	/* At the goal: unchanged. Below it: up by the distance's share. */
+	assert_int_equal(damos_next(40000, 10000), 40000);
+	assert_int_equal(damos_next(40000, 0), 80000);
+	assert_int_equal(damos_next(40000, 7500), 50000);
+	assert_int_equal(damos_next(40000, 9990), 40040);
+	/* Above it: down by the share, never below the minimum input... */
+	assert_int_equal(damos_next(40000, 15000), 20000);
+	assert_int_equal(damos_next(12000, 19000), 10000);
+	/* ...and at twice the goal or more, the minimum at once. */
+	assert_int_equal(damos_next(UINT64_MAX / 2, 20000), 10000);
+	assert_int_equal(damos_next(40000, UINT64_MAX), 10000);
+	/* No overflow: the large branch, and saturation. */
+	assert_int_equal(damos_next(UINT64_MAX / 2, 5000),
+			 UINT64_MAX / 2 + UINT64_MAX / 2 / 10000 * 5000);
+	assert_int_equal(damos_next(UINT64_MAX - 5, 0), UINT64_MAX);
+}
+
+static void test_quota(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result r;
+	struct sim_kdamond *kd;
+	u64 q, i;
+
+	(void)state;
+	/* DAMOS's step: the quota in bytes x 10000 winds up past the cap. */
+	part(&st, &s, &p, &r, 1, "damon:feedback=damos");
+	kd = &s.kd[1];
+	assert_int_equal(kd->esz, DAMON_QUOTA_PAGES);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(kd_quota(&s, kd, 0), DAMON_QUOTA_PAGES);
+	assert_int_equal(kd->esz_bp, DAMON_QUOTA_PAGES * 4096 * 10000 * 8);
+	/* At twice the goal: one byte, no page. */
+	assert_int_equal(kd_quota(&s, kd, 2 * DAMON_USED_GOAL_BP), 0);
+	assert_int_equal(kd->esz_bp, 10000);
+	/* From one byte, near the goal, it stays under a page. */
+	for (i = 0; i < 30; i++)
+		assert_int_equal(kd_quota(&s, kd, DAMON_USED_GOAL_BP - 10), 0);
+	part_teardown(&st, &s);
+
+	/* tierpol's controller halves instead, within [1 page, the cap]. */
+	part(&st, &s, &p, &r, 1, "damon");
+	kd = &s.kd[0];
+	q = kd_quota(&s, kd, 4 * DAMON_FREE_GOAL_BP);
+	assert_int_equal(q, DAMON_QUOTA_PAGES / 2);
+	assert_int_equal(kd_quota(&s, kd, 0), DAMON_QUOTA_PAGES);
+	part_teardown(&st, &s);
+
+	/* quota-start=min: nothing applied until the quota passes a page. */
+	part(&st, &s, &p, &r, 1, "damon:feedback=damos:quota-start=min");
+	kd = &s.kd[1];
+	assert_int_equal(kd->esz, 0);
+	assert_int_equal(kd->esz_bp, 0);
+	set_reg(kd, 0, 0, 4096, 5, 5, 0);
+	kd->nr = 1;
+	q = 0;
+	kd_apply(&s, kd, &q);
+	assert_int_equal(r.damon_tried[1], 0);
+	assert_int_equal(r.promotions, 0);
+	part_teardown(&st, &s);
+	part(&st, &s, &p, &r, 1, "damon:quota-start=min");
+	assert_int_equal(s.kd[0].esz, 0);
+	assert_int_equal(tp_goal_get(&s.kd[0].quota), 1);
+	part_teardown(&st, &s);
+}
+
 /* ---- the young filter and reclaim ---------------------------------------- */
 
 static void test_young(void **state)
@@ -448,11 +519,13 @@ static void test_specs(void **state)
 	(void)state;
 	small_setup(&st, WL_UNIFORM, 4096, 1000, 1024);
 	policy(&p, "damon", &st.cfg);
-	assert_true(p.damon);
+	assert_true(p.damon.on);
+	assert_int_equal(p.damon.feedback, DAMON_FB_TIERPOL);
+	assert_false(p.damon.start_min);
 	assert_false(p.cfg.mode & TP_MODE_TIERING);
 	assert_true(p.demote);
 	policy(&p, "mainline", &st.cfg);
-	assert_false(p.damon);
+	assert_false(p.damon.on);
 	assert_non_null(strstr(refused("damon:goal=used", &st.cfg),
 			       "its own goals"));
 	assert_non_null(strstr(refused("damon:record=byte", &st.cfg),
@@ -461,6 +534,17 @@ static void test_specs(void **state)
 			       "kdamonds migrate"));
 	assert_non_null(strstr(refused("damon:mode=2", &st.cfg),
 			       "NUMA balancing off"));
+	policy(&p, "damon:feedback=damos:quota-start=min", &st.cfg);
+	assert_int_equal(p.damon.feedback, DAMON_FB_DAMOS);
+	assert_true(p.damon.start_min);
+	assert_non_null(strstr(refused("damon:feedback=pid", &st.cfg),
+			       "unknown value"));
+	assert_non_null(strstr(refused("damon:quota-start=0", &st.cfg),
+			       "unknown value"));
+	assert_non_null(strstr(refused("mainline:feedback=damos", &st.cfg),
+			       "base damon"));
+	assert_non_null(strstr(refused("pghot:quota-start=min", &st.cfg),
+			       "base damon"));
 	small_free(&st);
 }
 
@@ -503,6 +587,13 @@ static void test_run(void **state)
 	assert_int_equal(r1.measured_time_ns, r2.measured_time_ns);
 	sim_result_free(&r1);
 	sim_result_free(&r2);
+	/* DAMOS's own step: the same invariants, and it migrates. */
+	policy(&p, "damon:feedback=damos", &st.cfg);
+	assert_int_equal(sim_run(&st.cfg, &p, &st.src, &r1, NULL), 0);
+	check_accounting(&st.src, &r1);
+	assert_int_equal(r1.hint_faults, 0);
+	assert_true(r1.damon_tried[0] + r1.damon_tried[1] > 0);
+	sim_result_free(&r1);
 	small_free(&st);
 }
 
@@ -513,6 +604,8 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_score),
 		cmocka_unit_test(test_tune),
+		cmocka_unit_test(test_damos_step),
+		cmocka_unit_test(test_quota),
 		cmocka_unit_test(test_young),
 		cmocka_unit_test(test_promote),
 		cmocka_unit_test(test_demote),

@@ -80,7 +80,8 @@ extern const unsigned int results_nr_items;
  */
 #define PAST61_POLICIES \
 	",goal-bucket,histogram:rate=64,goal-histogram,goal-threshold," \
-	"pghot,fault-clock,damon"
+	"pghot,fault-clock,damon,damon:feedback=damos," \
+	"damon:feedback=damos:quota-start=min"
 
 /*
  * The results suite also runs the default suite's workloads, labelled with

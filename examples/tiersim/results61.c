@@ -463,19 +463,121 @@ static void bursts(FILE *f, const struct run_set **w, u32 nw)
 		"until the next second. Neither limits the bypass.\n\n");
 }
 
+/* DAMON-based tiering's variants on the results page, as run. */
+#define DAMON_DAMOS	"damon:feedback=damos"
+#define DAMON_SHIPPED	"damon:feedback=damos:quota-start=min"
+
+/* A run's fast-node use and rate over the measured phases. */
+struct use_range {
+	double lo, mean, hi;	/* the fast node's used share */
+	double rlo, rhi;	/* the rate (or quota) set, MB/s */
+};
+
+static void use_range(const struct run_set *s, const struct sim_result *r,
+		      struct use_range *u)
+{
+	u64 cap = res_fast_cap(s), t0 = 0;
+	double sum = 0;
+	u32 j, n = 0;
+
+	*u = (struct use_range){ .lo = 1, .rlo = 1e18 };
+	/* From the first measured phase on (first touch is done). */
+	for (j = r->nr_phases; j-- > 0;)
+		if (s->src->phase_measured[j])
+			t0 = r->phase[j].start_ns;
+	for (j = 0; j < r->nr_samples; j++) {
+		const struct sim_sample *m = &r->sample[j];
+		double v = (double)m->fast_used / (double)cap;
+
+		if (m->t_ns < t0)
+			continue;
+		u->lo = v < u->lo ? v : u->lo;
+		u->hi = v > u->hi ? v : u->hi;
+		sum += v;
+		n++;
+		if (m->rate < u->rlo)
+			u->rlo = (double)m->rate;
+		if (m->rate > u->rhi)
+			u->rhi = (double)m->rate;
+	}
+	u->mean = n ? sum / n : 0;
+	if (!n)
+		u->rlo = 0;
+}
+
+/* What the table says of DAMON-based tiering and its variants. */
+static void damon_note(FILE *f, const struct run_set *s)
+{
+	const struct sim_result *d = res_find(s, "damon");
+	const struct sim_result *ds = res_find(s, DAMON_DAMOS);
+	const struct sim_result *sh = res_find(s, DAMON_SHIPPED);
+	struct use_range u;
+
+	if (d) {
+		use_range(s, d, &u);
+		fprintf(f, " With both schemes (`damon`) the fast node stays "
+			"between %.2f %% and %.2f %% used (mean %.2f %%)",
+			100 * u.lo, 100 * u.hi, 100 * u.mean);
+		if (u.lo < 0.995)
+			fprintf(f, ": the demotion scheme demotes a second's "
+				"quota of idle pages at once and overshoots "
+				"its 0.5 %% free goal, and the promotion "
+				"scheme refills the node only as fast as its "
+				"young filter finds accessed pages");
+		if (d->response_ms >= 0)
+			fprintf(f, "; it recovers from the hot set's move in "
+				"%.2f s, from its sampled regions alone (no "
+				"hint faults).", d->response_ms / 1e3);
+		else
+			fprintf(f, "; it does not recover from the hot set's "
+				"move within the run.");
+	}
+	if (d && ds) {
+		use_range(s, ds, &u);
+		fprintf(f, " With DAMOS's own feedback step in place of "
+			"tierpol's controller (`%s`: a quota drops to its "
+			"minimum once the metric is twice its goal, and "
+			"winds up past its cap while the goal is out of "
+			"reach) the node stays between %.2f %% and %.2f %% "
+			"(mean %.2f %%), with %llu promotions and %llu "
+			"demotions against %llu and %llu.", DAMON_DAMOS,
+			100 * u.lo, 100 * u.hi, 100 * u.mean,
+			(unsigned long long)ds->promotions,
+			(unsigned long long)ds->demotions,
+			(unsigned long long)d->promotions,
+			(unsigned long long)d->demotions);
+	}
+	if (sh) {
+		fprintf(f, " As DAMON starts a quota, at one byte (`%s`), "
+			"the promotion scheme promotes %llu pages in the run",
+			DAMON_SHIPPED, (unsigned long long)sh->promotions);
+		if (!sh->damon_tried[0] && !sh->damon_tried[1])
+			fprintf(f, ": on a node within a fraction of a percent "
+				"of its goal the feedback grows a quota by "
+				"that fraction a second, so neither reaches a "
+				"page, and the run's demotions (%llu) are "
+				"kswapd's", (unsigned long long)sh->demotions);
+		fprintf(f, ".");
+	}
+}
+
 /* DAMON's goal: the fast node's use while the hot set moves. */
 static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 {
-	static const char *const pol[] = { "goal-bucket", "damon",
-					   "mainline" };
-	double dlo = 0, dmean = 0, dhi = 0;
+	static const char *const pol[] = {
+		"goal-bucket", "damon", DAMON_DAMOS, DAMON_SHIPPED, "mainline",
+	};
 	const struct run_set *s = NULL;
+	const struct sim_result *g;
+	struct use_range u;
+	u64 cap;
+	double top;
 	u32 i, k;
 
 	for (k = 0; k < nw; k++)
 		if (!strcmp(res_wl_name(w[k]), "phase-shift"))
 			s = w[k];
-	if (!s)
+	if (!s || !res_fast_cap(s))
 		return;
 	fprintf(f, "#### DAMON's goal while the hot set moves (SeongJae Park, "
 		"\"mm/damon: auto-tune DAMOS for memory tiering\", April "
@@ -492,88 +594,36 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 		"shift |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
 		const struct sim_result *r = res_find(s, pol[i]);
-		u64 cap = res_fast_cap(s), t0 = 0;
-		double lo = 1, hi = 0, sum = 0, rlo = 1e18, rhi = 0;
-		u32 j, n = 0;
 
-		if (!r || !cap)
+		if (!r)
 			continue;
-		/* From the first measured phase on (first touch is done). */
-		for (j = r->nr_phases; j-- > 0;)
-			if (s->src->phase_measured[j])
-				t0 = r->phase[j].start_ns;
-		for (j = 0; j < r->nr_samples; j++) {
-			const struct sim_sample *m = &r->sample[j];
-			double u = (double)m->fast_used / (double)cap;
-
-			if (m->t_ns < t0)
-				continue;
-			lo = u < lo ? u : lo;
-			hi = u > hi ? u : hi;
-			sum += u;
-			n++;
-			if (m->rate < rlo)
-				rlo = (double)m->rate;
-			if (m->rate > rhi)
-				rhi = (double)m->rate;
-		}
-		if (!strcmp(pol[i], "damon")) {
-			dlo = lo;
-			dmean = n ? sum / n : 0;
-			dhi = hi;
-		}
+		use_range(s, r, &u);
 		fprintf(f, "| `%s` | %.2f %% | %.2f %% | %.2f %% | %.0f | %.0f | "
-			"%llu | ", pol[i], 100 * lo, n ? 100 * sum / n : 0,
-			100 * hi, rlo, rhi,
+			"%llu | ", pol[i], 100 * u.lo, 100 * u.mean,
+			100 * u.hi, u.rlo, u.rhi,
 			(unsigned long long)r->region_promo[WL_REGION_HOT2]);
 		if (r->response_ms >= 0)
 			fprintf(f, "%.2f s |\n", r->response_ms / 1e3);
 		else
 			fprintf(f, "not within the run |\n");
 	}
-	{
-		const struct sim_result *g = res_find(s, "goal-bucket");
-		const struct sim_result *d = res_find(s, "damon");
-		u64 cap = res_fast_cap(s);
-		double top = cap ? 1.0 - (double)s->cfg->wmark[2] /
-			     (double)cap : 0;
-
-		fprintf(f, "\nPromotions stop at the fast node's high "
-			"watermark (%llu pages of %llu) and kswapd demotes "
-			"to its promo watermark, so promotions fill the node "
-			"to %.2f %% at most%s", (unsigned long long)
-			s->cfg->wmark[2], (unsigned long long)cap, 100 * top,
-			top < 0.997 ? ", below DAMON's goal: the controller "
-			"sees the goal ahead and keeps the rate at its cap. "
-			"DAMON's tiering sample pairs it with a demotion "
-			"scheme whose goal is 0.5 % free; a promotion goal "
-			"alone does not choose what to promote." : ".");
-		if (g)
-			fprintf(f, " `goal-bucket` changed the rate %llu "
-				"times.", (unsigned long long)g->goal_steps);
-		if (d) {
-			fprintf(f, " With both schemes (`damon`) the fast "
-				"node stays between %.2f %% and %.2f %% used "
-				"(mean %.2f %%)", 100 * dlo, 100 * dhi,
-				100 * dmean);
-			if (dlo < 0.995)
-				fprintf(f, ": the demotion scheme demotes a "
-					"second's quota of idle pages at once "
-					"and overshoots its 0.5 %% free goal, "
-					"and the promotion scheme refills the "
-					"node only as fast as its young filter "
-					"finds accessed pages");
-			if (d->response_ms >= 0)
-				fprintf(f, "; it recovers from the hot set's "
-					"move in %.2f s, from its sampled "
-					"regions alone (no hint faults).",
-					d->response_ms / 1e3);
-			else
-				fprintf(f, "; it does not recover from the "
-					"hot set's move within the run.");
-		}
-		fprintf(f, "\n\n");
-	}
+	g = res_find(s, "goal-bucket");
+	cap = res_fast_cap(s);
+	top = 1.0 - (double)s->cfg->wmark[2] / (double)cap;
+	fprintf(f, "\nPromotions stop at the fast node's high watermark "
+		"(%llu pages of %llu) and kswapd demotes to its promo "
+		"watermark, so promotions fill the node to %.2f %% at most%s",
+		(unsigned long long)s->cfg->wmark[2], (unsigned long long)cap,
+		100 * top, top < 0.997 ? ", below DAMON's goal: the "
+		"controller sees the goal ahead and keeps the rate at its "
+		"cap. DAMON's tiering sample pairs it with a demotion scheme "
+		"whose goal is 0.5 % free; a promotion goal alone does not "
+		"choose what to promote." : ".");
+	if (g)
+		fprintf(f, " `goal-bucket` changed the rate %llu times.",
+			(unsigned long long)g->goal_steps);
+	damon_note(f, s);
+	fprintf(f, "\n\n");
 }
 
 /*

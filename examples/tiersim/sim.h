@@ -200,6 +200,24 @@ struct sim_hot_cfg {
 	u32 promo_max;
 };
 
+/* How DAMON-based tiering sets its schemes' quotas. */
+#define DAMON_FB_TIERPOL	0	/* tierpol's goal controller (tp_goal) */
+#define DAMON_FB_DAMOS		1	/* DAMOS's own feedback step */
+
+/**
+ * struct sim_damon_cfg - DAMON-based tiering
+ * @on: two kdamonds promote and demote with their schemes; NUMA
+ *	balancing off
+ * @feedback: DAMON_FB_TIERPOL or DAMON_FB_DAMOS
+ * @start_min: each quota starts at DAMOS's minimum (one byte) instead of
+ *	its cap (200 MiB a second)
+ */
+struct sim_damon_cfg {
+	int on;
+	int feedback;
+	int start_min;
+};
+
 /**
  * struct sim_policy - one policy as named on the command line
  * @name: the spec as given (the row label)
@@ -210,8 +228,7 @@ struct sim_hot_cfg {
  * @migrate: &enum sim_migrate
  * @goal: the goal controller's loop (@goal.metric GOAL_NONE: none)
  * @hot: the hotness record (@hot.record REC_NONE: none)
- * @damon: DAMON-based tiering: two kdamonds promote and demote with their
- *	schemes (sim_damon.c); NUMA balancing off
+ * @damon: DAMON-based tiering (sim_damon.c; @damon.on 0: none)
  * @cfg: tierpol settings
  * @set: SPEC_* fields the spec set (global sysctl options do not override)
  */
@@ -224,7 +241,7 @@ struct sim_policy {
 	int migrate;
 	struct sim_goal_cfg goal;
 	struct sim_hot_cfg hot;
-	int damon;
+	struct sim_damon_cfg damon;
 	struct tp_policy_cfg cfg;
 	u32 set;
 };

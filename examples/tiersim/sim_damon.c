@@ -81,7 +81,9 @@ struct sim_kdamond {
 	u32 samples;		/* in this aggregation */
 	u32 aggrs;		/* since the intervals' last tune */
 	u64 next_apply;
-	struct tp_goal quota;
+	struct tp_goal quota;	/* DAMON_FB_TIERPOL */
+	u64 esz_bp;		/* DAMON_FB_DAMOS: DAMOS's quota, bytes x 10000 */
+	u64 esz;		/* the quota in force, pages a second */
 	u64 rng;
 };
 
@@ -343,6 +345,49 @@ static u64 kd_act(struct sim *s, struct sim_kdamond *kd, u64 f, u64 e,
 }
 
 /*
+ * damon_feed_loop_next_input(): the last input moved by its share of the
+ * score's distance to the goal (10000), at least the minimum input; a
+ * score of twice the goal or more drops it to the minimum.
+ */
+static u64 damos_next(u64 last, u64 score)
+{
+	const u64 goal = 10000, min_input = 10000;
+	u64 diff, comp;
+
+	if (score == goal)
+		return last;
+	if (score >= 2 * goal)
+		return min_input;
+	diff = score > goal ? score - goal : goal - score;
+	comp = last < UINT64_MAX / diff ? last * diff / goal :
+	       last / goal * diff;
+	if (score > goal)
+		return last - comp > min_input ? last - comp : min_input;
+	return last < UINT64_MAX - comp ? last + comp : UINT64_MAX;
+}
+
+/*
+ * This second's quota, pages, from the metric (parts per 10000): tierpol's
+ * controller, or DAMOS's step on its quota in bytes x 10000 (which the cap
+ * bounds only when used, so it keeps growing while the goal is out of
+ * reach, as DAMOS's does), at least one byte.
+ */
+static u64 kd_quota(struct sim *s, struct sim_kdamond *kd, u64 metric)
+{
+	u64 goal = kd->promote ? DAMON_USED_GOAL_BP : DAMON_FREE_GOAL_BP;
+	u64 bytes;
+
+	if (s->p->damon.feedback == DAMON_FB_TIERPOL)
+		return tp_goal_update(&kd->quota, metric);
+	kd->esz_bp = damos_next(kd->esz_bp > 10000 ? kd->esz_bp : 10000,
+				metric * 10000 / goal);
+	bytes = kd->esz_bp / 10000;
+	if (bytes > DAMON_QUOTA_PAGES << 12)
+		bytes = DAMON_QUOTA_PAGES << 12;
+	return bytes >> 12;
+}
+
+/*
  * Apply the scheme: the quota for this second from the goal, the score
  * that fits the eligible regions into it, then the action on those
  * regions in address order until the quota is charged (a region's size is
@@ -352,15 +397,16 @@ static void kd_apply(struct sim *s, struct sim_kdamond *kd, u64 *work)
 {
 	u64 present = s->fcap * s->upages, fr = fast_free_pages(s);
 	u64 hist[DAMON_MAX_SCORE + 1], total = 0, esz, sum, charged = 0;
-	u64 metric, q, prev = tp_goal_get(&kd->quota);
+	u64 metric, q;
 	u32 i, min_score = 0;
 	int sc;
 
 	metric = kd->promote ? (present - fr) * 10000 / present :
 		 fr * 10000 / present;
-	q = tp_goal_update(&kd->quota, metric);
-	if (q != prev)
+	q = kd_quota(s, kd, metric);
+	if (q != kd->esz)
 		s->r->goal_steps++;
+	kd->esz = q;
 	esz = q / s->upages;
 	if (!esz)
 		return;
@@ -473,7 +519,7 @@ void damon_run(struct sim *s)
 /* The promotion scheme's quota now, MB/s (the samples' rate). */
 u64 damon_quota_mbps(const struct sim *s)
 {
-	return tp_goal_get(&s->kd[1].quota) * 4096 / 1000000;
+	return s->kd[1].esz * 4096 / 1000000;
 }
 
 /* The kdamonds' state at the end of the run, for the result. */
@@ -515,6 +561,15 @@ int damon_setup(struct sim *s)
 		kd->rng = 0x9e3779b97f4a7c15ULL + i;
 		gc.goal = i ? DAMON_USED_GOAL_BP : DAMON_FREE_GOAL_BP;
 		ret = tp_goal_init(&kd->quota, &gc);
+		if (ret)
+			return ret;
+		/* DAMOS starts at its minimum input, one byte (bp 0) */
+		kd->esz = s->p->damon.start_min ? 0 : DAMON_QUOTA_PAGES;
+		kd->esz_bp = kd->esz * 4096 * 10000;
+		if (s->p->damon.start_min)
+			ret = tp_goal_init(&kd->quota, &(struct tp_goal_cfg){
+				.sz = sizeof(gc), .goal = gc.goal, .min = 1,
+				.max = DAMON_QUOTA_PAGES, .init = 1 });
 		if (ret)
 			return ret;
 	}

@@ -384,7 +384,7 @@ int kthread_setup(struct sim *s)
 	int ret = 0;
 
 	s->pcfg = p->cfg;
-	if (p->damon) {
+	if (p->damon.on) {
 		ret = damon_setup(s);
 		if (ret == -ENOMEM)
 			goto nomem;

@@ -123,7 +123,9 @@ void sim_policy_help(FILE *f)
 "    record=none|byte|precise src=hint|abit|both freq=1..7 window=ms\n"
 "    abit=ms (the accessed-bit scanner's period)\n"
 "    promo-max=pages (kmigrated stops after that many: an experiment's\n"
-"    budget for one run, not a policy)\n");
+"    budget for one run, not a policy)\n"
+"    feedback=tierpol|damos quota-start=cap|min (damon: what sets its\n"
+"    schemes' quotas, and where they start)\n");
 }
 
 /* The numeric keys: their range, unit, and why 0 is refused. */
@@ -194,7 +196,7 @@ static int set_base(const char *b, struct sim_policy *p)
 
 	p->demote = 1;
 	p->oracle = 0;
-	p->damon = 0;
+	p->damon = (struct sim_damon_cfg){ 0 };
 	p->vma_filter = VMAF_NONE;
 	p->migrate = MIG_FAULT;
 	p->goal = (struct sim_goal_cfg){ .metric = GOAL_NONE, .ctl_ms = 1000,
@@ -219,7 +221,7 @@ static int set_base(const char *b, struct sim_policy *p)
 		c->mode = TP_MODE_DISABLED;
 		c->flags = 0;
 		p->lat_src = LAT_ATIME;
-		p->damon = 1;
+		p->damon.on = 1;
 		return 0;
 	}
 	if (!strcmp(b, "promote-all")) {
@@ -403,6 +405,24 @@ static int set_key(struct sim_policy *p, const char *key, const char *val,
 		if (k == sizeof(names) / sizeof(names[0]))
 			goto bad;
 		p->goal.metric = (int)k;
+		return 0;
+	}
+	if (!strcmp(key, "feedback")) {
+		if (!strcmp(val, "tierpol"))
+			p->damon.feedback = DAMON_FB_TIERPOL;
+		else if (!strcmp(val, "damos"))
+			p->damon.feedback = DAMON_FB_DAMOS;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "quota-start")) {
+		if (!strcmp(val, "cap"))
+			p->damon.start_min = 0;
+		else if (!strcmp(val, "min"))
+			p->damon.start_min = 1;
+		else
+			goto bad;
 		return 0;
 	}
 	if (!strcmp(key, "goal-out")) {
@@ -660,7 +680,11 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 			why = "window is longer than the record spans (byte: "
 			      "about 4 s, precise: about 16 s)";
 	}
-	if (!why && p->damon) {
+	if (!why && !p->damon.on &&
+	    (p->damon.feedback != DAMON_FB_TIERPOL || p->damon.start_min))
+		why = "feedback= and quota-start= set damon's quotas (base "
+		      "damon)";
+	if (!why && p->damon.on) {
 		if (p->goal.metric != GOAL_NONE)
 			why = "damon sets its quotas with its own goals (goal=)";
 		else if (p->hot.record != REC_NONE)
