@@ -78,6 +78,15 @@ static void check_cover(const struct sim_kdamond *kd)
 	assert_int_equal(at, kd->frames);
 }
 
+/* Apply @kd's scheme to the end, the threads' time well ahead. */
+static void apply(struct sim *s, struct sim_kdamond *kd)
+{
+	s->now = kd->clock + 10000 * SIM_NS_PER_MS;
+	kd_apply_begin(s, kd);
+	kd_apply_some(s, kd);
+	assert_false(kd->applying);
+}
+
 static void test_merge(void **state)
 {
 	struct sim_kdamond kd;
@@ -306,8 +315,7 @@ static void test_quota(void **state)
 	assert_int_equal(kd->esz_bp, 0);
 	set_reg(kd, 0, 0, 4096, 5, 5, 0);
 	kd->nr = 1;
-	q = 0;
-	kd_apply(&s, kd, &q);
+	apply(&s, kd);
 	assert_int_equal(r.damon_tried[1], 0);
 	assert_int_equal(r.promotions, 0);
 	part_teardown(&st, &s);
@@ -377,11 +385,12 @@ static void test_promote(void **state)
 	struct sim_policy p;
 	struct sim_result r;
 	struct sim_kdamond *kd;
-	u64 work = 0, u;
+	u64 t0, u;
 
 	(void)state;
 	part(&st, &s, &p, &r, 1, "damon");
 	kd = &s.kd[1];
+	t0 = kd->clock;
 	all_old(&s);
 	make_room(&s, 100);		/* 120 pages free */
 	set_reg(kd, 0, 0, 2048, 0, 0, 0);
@@ -390,7 +399,7 @@ static void test_promote(void **state)
 	for (u = 3000; u < 3010; u++)
 		s.flags[u] |= PF_YOUNG;
 	s.flags[1500] |= PF_YOUNG;	/* in a region with no access */
-	kd_apply(&s, kd, &work);
+	apply(&s, kd);
 	assert_int_equal(r.promotions, 10);
 	for (u = 3000; u < 3010; u++) {
 		assert_true(s.flags[u] & PF_FAST);
@@ -399,7 +408,7 @@ static void test_promote(void **state)
 	assert_false(s.flags[1500] & PF_FAST);
 	assert_true(s.flags[1500] & PF_YOUNG);		/* never looked at */
 	assert_int_equal(r.damon_tried[1], 2048);	/* the region's size */
-	assert_true(work > 0);
+	assert_true(kd->clock > t0);			/* its own time */
 	assert_false(s.kswapd_awake);			/* 110 free */
 	part_teardown(&st, &s);
 
@@ -413,7 +422,7 @@ static void test_promote(void **state)
 	kd->nr = 1;
 	s.flags[2050] |= PF_YOUNG;
 	s.flags[3500] |= PF_YOUNG;
-	kd_apply(&s, kd, &work);
+	apply(&s, kd);
 	assert_int_equal(r.promotions, 1);
 	assert_true(s.flags[2050] & PF_FAST);
 	assert_false(s.flags[3500] & PF_FAST);
@@ -434,7 +443,7 @@ static void test_promote(void **state)
 	kd->nr = 2;
 	s.flags[1100] |= PF_YOUNG;
 	s.flags[2100] |= PF_YOUNG;
-	kd_apply(&s, kd, &work);
+	apply(&s, kd);
 	assert_false(s.flags[1100] & PF_FAST);
 	assert_true(s.flags[2100] & PF_FAST);
 	assert_int_equal(r.damon_tried[1], 1024);
@@ -451,10 +460,49 @@ static void test_promote(void **state)
 	kd->nr = 1;
 	for (u = 3000; u < 3020; u++)
 		s.flags[u] |= PF_YOUNG;
-	kd_apply(&s, kd, &work);
+	apply(&s, kd);
 	assert_int_equal(r.promotions, 10);
 	assert_int_equal(fast_free_pages(&s), 10);
 	assert_true(s.kswapd_awake);
+	part_teardown(&st, &s);
+}
+
+/*
+ * The kdamond never works ahead of the threads: with their time at its
+ * clock it stops after a migration and resumes as their time goes on,
+ * to the same end.
+ */
+static void test_apply_pauses(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result r;
+	struct sim_kdamond *kd;
+	u32 calls = 0;
+	u64 u;
+
+	(void)state;
+	part(&st, &s, &p, &r, 1, "damon");
+	kd = &s.kd[1];
+	all_old(&s);
+	make_room(&s, 100);
+	set_reg(kd, 0, 2048, 4096, 5, 5, 0);
+	kd->nr = 1;
+	for (u = 3000; u < 3010; u++)
+		s.flags[u] |= PF_YOUNG;
+	s.now = kd->clock;
+	kd_apply_begin(&s, kd);
+	while (kd->applying) {
+		kd_apply_some(&s, kd);
+		assert_true(!kd->applying || kd->clock > s.now);
+		assert_true(r.promotions <= calls + 1);
+		s.now = kd->clock;
+		calls++;
+	}
+	assert_true(calls > 1);
+	assert_int_equal(r.promotions, 10);
+	assert_int_equal(r.damon_tried[1], 2048);
 	part_teardown(&st, &s);
 }
 
@@ -465,7 +513,7 @@ static void test_demote(void **state)
 	struct sim_policy p;
 	struct sim_result r;
 	struct sim_kdamond *kd;
-	u64 work = 0, sl, young = 0, kept = 0;
+	u64 sl, young = 0, kept = 0;
 
 	(void)state;
 	part(&st, &s, &p, &r, 1, "damon");
@@ -482,7 +530,7 @@ static void test_demote(void **state)
 	for (sl = 0; sl < 512; sl++)
 		if (s.fslot[sl] == NO_SLOT)
 			kept++;		/* free frames: nothing to demote */
-	kd_apply(&s, kd, &work);
+	apply(&s, kd);
 	/* 2 % free, four times the 0.5 % goal: the quota halves */
 	assert_int_equal(tp_goal_get(&kd->quota), DAMON_QUOTA_PAGES / 2);
 	assert_int_equal(r.demotions, 512 - young - kept);
@@ -608,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_quota),
 		cmocka_unit_test(test_young),
 		cmocka_unit_test(test_promote),
+		cmocka_unit_test(test_apply_pauses),
 		cmocka_unit_test(test_demote),
 		cmocka_unit_test(test_specs),
 		cmocka_unit_test(test_run),

@@ -33,14 +33,17 @@
  * kswapd demotes to the high watermark.
  *
  * Where tiersim differs from DAMON, documented in docs/tiersim-policies.md:
- * the quota starts at its cap (DAMON starts from one byte, see there) and
- * follows tierpol's controller (which halves where DAMON drops to its
- * minimum); the age of merged regions is updated once an aggregation.
+ * by default the quota starts at its cap (DAMON starts from one byte, see
+ * there) and follows tierpol's controller (which halves where DAMOS drops
+ * to its minimum); quota-start=min and feedback=damos give DAMON's. The
+ * age of merged regions is updated once an aggregation.
  *
  * The kdamonds have clocks of their own, as kswapd does, and never work
  * ahead of the threads: a sample's checks cost each an rmap walk
  * (reclaim_ns), a scheme's action the migrations it makes and a page walk
- * for each page it examines (scan_pte_ns), and one TLB shootdown a region.
+ * for each page it examines (scan_pte_ns), and one TLB shootdown a region;
+ * an application that takes the kdamond's clock past the threads' stops
+ * there and resumes at its next event, before its next sample.
  */
 #include "sim_int.h"
 
@@ -84,6 +87,13 @@ struct sim_kdamond {
 	struct tp_goal quota;	/* DAMON_FB_TIERPOL */
 	u64 esz_bp;		/* DAMON_FB_DAMOS: DAMOS's quota, bytes x 10000 */
 	u64 esz;		/* the quota in force, pages a second */
+	/* the scheme's application under way (kd_apply_some()) */
+	int applying;
+	u32 ap_i;		/* the next region to look at */
+	u64 ap_f, ap_e;		/* the frames left of the current one */
+	u64 ap_moved;		/* units it moved (one shootdown a region) */
+	u64 charged, limit;	/* units charged, the quota, this second */
+	u32 min_score;
 	u64 rng;
 };
 
@@ -291,57 +301,60 @@ static int kd_room(struct sim *s)
 	return s->fused < s->fcap && fr >= s->wm[0] + s->upages;
 }
 
-/*
- * The scheme's action on frames [@f, @e) of a region: migrate the pages
- * its young filter lets through; returns the units moved.
- */
-static u64 kd_act(struct sim *s, struct sim_kdamond *kd, u64 f, u64 e,
-		  u64 *work)
+/* Work of @ns on the kdamond's clock, and in the kernel threads' time. */
+static void kd_work(struct sim *s, struct sim_kdamond *kd, u64 ns)
 {
-	u64 moved = 0, u;
-	u64 unit_walk = (u64)s->c->costs.scan_pte_ns * s->upages;
+	kd->clock += ns;
+	s->r->t_kthread += ns;
+}
 
-	for (; f < e && !s->failed; f++) {
-		u = frame_unit(s, kd, f);
-		if (u == NO_UNIT)
-			continue;
-		*work += unit_walk;
-		/* The young filter: allow (promotion) or reject (demotion). */
-		if (kd_young(s, u)) {
-			kd_mkold(s, u);
-			if (!kd->promote)
-				continue;
-		} else if (kd->promote) {
-			continue;
-		}
-		if (kd->promote) {
-			u64 start;
+/*
+ * The scheme's action on frame @f: migrate its page if the young filter
+ * lets it through (promotion: young; demotion: not young), making a young
+ * page old either way.
+ */
+static void kd_act(struct sim *s, struct sim_kdamond *kd, u64 f)
+{
+	u64 u = frame_unit(s, kd, f), start, c;
 
-			if (!kd_room(s))
-				continue;
-			start = kd->clock + *work;
-			if (start < s->mig_free_at)
-				start = s->mig_free_at;
-			s->mig_free_at = start + s->xfer_ns;
-			*work = start + s->mig_cpu_ns - kd->clock;
-			unit_to_fast(s, u, kd->clock + *work);
-		} else {
-			u64 c = kd->clock + *work;
-
-			if (s->sused == s->scap)
-				break;
-			demote_now(s, f, &c);
-			*work = c - kd->clock;
-		}
-		moved++;
+	if (u == NO_UNIT)
+		return;
+	kd_work(s, kd, (u64)s->c->costs.scan_pte_ns * s->upages);
+	if (kd_young(s, u)) {
+		kd_mkold(s, u);
+		if (!kd->promote)
+			return;
+	} else if (kd->promote) {
+		return;
 	}
-	if (moved) {
-		u64 c = kd->clock + *work;
-
-		tlb_shootdown(s, &c, 0);
-		*work = c - kd->clock;
+	if (kd->promote) {
+		if (!kd_room(s))
+			return;
+		start = kd->clock > s->mig_free_at ? kd->clock :
+			s->mig_free_at;
+		s->mig_free_at = start + s->xfer_ns;
+		kd_work(s, kd, start + s->mig_cpu_ns - kd->clock);
+		unit_to_fast(s, u, kd->clock);
+	} else {
+		if (s->sused == s->scap)
+			return;
+		c = kd->clock;
+		demote_now(s, f, &c);
+		kd_work(s, kd, c - kd->clock);
 	}
-	return moved;
+	kd->ap_moved++;
+}
+
+/* The region's action is over: one TLB shootdown for its migrations. */
+static void kd_region_done(struct sim *s, struct sim_kdamond *kd)
+{
+	u64 c = kd->clock;
+
+	if (!kd->ap_moved)
+		return;
+	tlb_shootdown(s, &c, 0);
+	kd_work(s, kd, c - kd->clock);
+	kd->ap_moved = 0;
 }
 
 /*
@@ -388,17 +401,14 @@ static u64 kd_quota(struct sim *s, struct sim_kdamond *kd, u64 metric)
 }
 
 /*
- * Apply the scheme: the quota for this second from the goal, the score
- * that fits the eligible regions into it, then the action on those
- * regions in address order until the quota is charged (a region's size is
- * charged whatever its pages' fate, as DAMOS does).
+ * Start applying the scheme: the quota for this second from the goal, and
+ * the score that fits the eligible regions into it.
  */
-static void kd_apply(struct sim *s, struct sim_kdamond *kd, u64 *work)
+static void kd_apply_begin(struct sim *s, struct sim_kdamond *kd)
 {
 	u64 present = s->fcap * s->upages, fr = fast_free_pages(s);
-	u64 hist[DAMON_MAX_SCORE + 1], total = 0, esz, sum, charged = 0;
-	u64 metric, q;
-	u32 i, min_score = 0;
+	u64 hist[DAMON_MAX_SCORE + 1], total = 0, sum, metric, q;
+	u32 i;
 	int sc;
 
 	metric = kd->promote ? (present - fr) * 10000 / present :
@@ -407,9 +417,13 @@ static void kd_apply(struct sim *s, struct sim_kdamond *kd, u64 *work)
 	if (q != kd->esz)
 		s->r->goal_steps++;
 	kd->esz = q;
-	esz = q / s->upages;
-	if (!esz)
-		return;
+	kd->limit = q / s->upages;
+	kd->charged = 0;
+	kd->min_score = 0;
+	kd->ap_i = 0;
+	kd->ap_f = kd->ap_e = 0;
+	kd->ap_moved = 0;
+	kd->applying = kd->limit > 0;
 	memset(hist, 0, sizeof(hist));
 	for (i = 0; i < kd->nr; i++) {
 		const struct kd_region *r = &kd->reg[i];
@@ -419,25 +433,52 @@ static void kd_apply(struct sim *s, struct sim_kdamond *kd, u64 *work)
 			total += r->end - r->start;
 		}
 	}
-	if (total > esz) {
-		for (sc = DAMON_MAX_SCORE, sum = 0; sc > 0; sc--) {
-			sum += hist[sc];
-			if (sum >= esz)
-				break;
-		}
-		min_score = (u32)sc;
+	if (total <= kd->limit)
+		return;
+	for (sc = DAMON_MAX_SCORE, sum = 0; sc > 0; sc--) {
+		sum += hist[sc];
+		if (sum >= kd->limit)
+			break;
 	}
-	for (i = 0; i < kd->nr && charged < esz && !s->failed; i++) {
-		const struct kd_region *r = &kd->reg[i];
-		u64 sz = r->end - r->start;
+	kd->min_score = (u32)sc;
+}
 
-		if (!kd_eligible(kd, r) || kd_score(kd, r) < min_score)
-			continue;
-		if (sz > esz - charged)
-			sz = esz - charged;
-		charged += sz;
-		s->r->damon_tried[kd->promote] += sz * s->upages;
-		kd_act(s, kd, r->start, r->start + sz, work);
+/*
+ * Go on applying: the action on the eligible regions at or above the
+ * score, in address order, until the quota is charged (a region's size is
+ * charged whatever its pages' fate, as DAMOS does). The kdamond works in
+ * its own time and stops once its clock passes the threads': the
+ * application resumes there at its next event, the sampling after it.
+ */
+static void kd_apply_some(struct sim *s, struct sim_kdamond *kd)
+{
+	while (kd->applying && !s->failed) {
+		if (kd->ap_f == kd->ap_e) {
+			const struct kd_region *r;
+			u64 sz;
+
+			kd_region_done(s, kd);
+			while (kd->ap_i < kd->nr &&
+			       (!kd_eligible(kd, &kd->reg[kd->ap_i]) ||
+				kd_score(kd, &kd->reg[kd->ap_i]) <
+				kd->min_score))
+				kd->ap_i++;
+			if (kd->ap_i == kd->nr || kd->charged >= kd->limit) {
+				kd->applying = 0;
+				break;
+			}
+			r = &kd->reg[kd->ap_i++];
+			sz = r->end - r->start;
+			if (sz > kd->limit - kd->charged)
+				sz = kd->limit - kd->charged;
+			kd->charged += sz;
+			s->r->damon_tried[kd->promote] += sz * s->upages;
+			kd->ap_f = r->start;
+			kd->ap_e = r->start + sz;
+		}
+		kd_act(s, kd, kd->ap_f++);
+		if (kd->clock > s->now)
+			return;
 	}
 }
 
@@ -472,33 +513,45 @@ static void kd_tune(struct sim_kdamond *kd)
 		kd->sample_ns = DAMON_SAMPLE_MAX_NS;
 }
 
-/* One sampling interval of @kd's work at its clock. */
+/*
+ * One sampling interval of @kd's work at its clock: the checks, and at
+ * the end of an aggregation the merge, the scheme (once a second), the
+ * intervals' tune, and the split. A scheme's application that stops at
+ * the threads' time resumes here first.
+ */
 static void kd_step(struct sim *s, struct sim_kdamond *kd)
 {
 	u64 work = 0;
 	u32 i;
 
-	kd_sample(s, kd, &work);
-	if (++kd->samples >= DAMON_AGGR_SAMPLES) {
+	if (!kd->applying) {
+		kd_sample(s, kd, &work);
+		kd_work(s, kd, work);
+		if (++kd->samples < DAMON_AGGR_SAMPLES) {
+			kd->clock += kd->sample_ns;
+			return;
+		}
 		kd->samples = 0;
 		kd_merge_all(kd);
 		if (kd->clock >= kd->next_apply) {
-			kd_apply(s, kd, &work);
 			while (kd->next_apply <= kd->clock)
 				kd->next_apply += DAMON_APPLY_NS;
+			kd_apply_begin(s, kd);
 		}
-		if (++kd->aggrs >= DAMON_TUNE_AGGRS) {
-			kd->aggrs = 0;
-			kd_tune(kd);
-		}
-		for (i = 0; i < kd->nr; i++) {
-			kd->reg[i].last_nr = kd->reg[i].nr;
-			kd->reg[i].nr = 0;
-		}
-		kd_split(kd);
 	}
-	s->r->t_kthread += work;
-	kd->clock += work + kd->sample_ns;
+	kd_apply_some(s, kd);
+	if (kd->applying)
+		return;
+	if (++kd->aggrs >= DAMON_TUNE_AGGRS) {
+		kd->aggrs = 0;
+		kd_tune(kd);
+	}
+	for (i = 0; i < kd->nr; i++) {
+		kd->reg[i].last_nr = kd->reg[i].nr;
+		kd->reg[i].nr = 0;
+	}
+	kd_split(kd);
+	kd->clock += kd->sample_ns;
 }
 
 /* ---- the kdamonds -------------------------------------------------------- */
