@@ -126,7 +126,22 @@ static void test_merge(void **state)
 	kd_merge(&kd, 2, 10, 1);
 	assert_int_equal(kd.reg[0].age, 0);
 
-	/* kd_merge_all(): the limit is a tenth of the frames. */
+	/*
+	 * kd_merge_all(): the threshold is a tenth of the largest count
+	 * (here 0: only equal counts merge)...
+	 */
+	kd_local(&kd, 100);
+	set_reg(&kd, 0, 0, 3, 1, 1, 0);
+	set_reg(&kd, 1, 3, 6, 0, 0, 0);
+	set_reg(&kd, 2, 6, 9, 0, 0, 0);
+	set_reg(&kd, 3, 9, 100, 0, 0, 0);
+	kd.nr = 4;
+	kd_merge_all(&kd);
+	assert_int_equal(kd.nr, 3);
+	assert_int_equal(kd.reg[1].start, 3);
+	assert_int_equal(kd.reg[1].end, 9);
+	check_cover(&kd);
+	/* ...and the limit is a tenth of the frames. */
 	kd_local(&kd, 100);
 	set_reg(&kd, 0, 0, 5, 3, 3, 0);
 	set_reg(&kd, 1, 5, 10, 3, 3, 0);

@@ -15,7 +15,7 @@
  *    then a new frame is picked at random and made old (the accessed bit
  *    cleared and kept for reclaim in PG_young, PG_idle set);
  *  - every aggregation (20 samples) adjacent regions whose access counts
- *    differ by at most a tenth of the maximum merge (up to the monitored
+ *    differ by at most a tenth of the largest merge (up to the monitored
  *    size over 10 regions), each region's age grows while its count holds,
  *    the schemes are applied, and the regions split in two (three when
  *    their number stalls), at most 1000 regions;
@@ -204,17 +204,26 @@ static void kd_merge(struct sim_kdamond *kd, u32 thres, u64 limit, int age)
 	kd->nr = n;
 }
 
+/*
+ * The merge: the threshold a tenth of the largest count this aggregation
+ * (kdamond_merge_regions(), max_nr_accesses / 10), doubled (at least 1)
+ * while the regions exceed their maximum.
+ */
 static void kd_merge_all(struct sim_kdamond *kd)
 {
 	u64 limit = kd->frames / DAMON_MIN_REGIONS;
-	u32 thres = DAMON_AGGR_SAMPLES / 10, age = 1;
+	u32 thres = 0, age = 1, i;
 
+	for (i = 0; i < kd->nr; i++)
+		if (kd->reg[i].nr > thres)
+			thres = kd->reg[i].nr;
+	thres /= 10;
 	if (!limit)
 		limit = 1;
 	do {
 		kd_merge(kd, thres, limit, age);
 		age = 0;
-		thres *= 2;
+		thres = thres ? 2 * thres : 1;
 	} while (kd->nr > DAMON_MAX_REGIONS && thres / 2 < DAMON_AGGR_SAMPLES);
 }
 
