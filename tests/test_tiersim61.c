@@ -42,20 +42,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* The error sim_policy_parse() or _finalize() gives for @spec. */
-static const char *refused(const char *spec, const struct sim_cfg *c)
-{
-	static char err[SIM_ERRLEN];
-	struct sim_policy p;
-
-	err[0] = 0;
-	if (!sim_policy_parse(spec, &p, err, sizeof(err)) &&
-	    !sim_policy_finalize(&p, c, err, sizeof(err)))
-		return NULL;
-	assert_true(err[0] != 0);
-	return err;
-}
-
 /* ---- specs --------------------------------------------------------------- */
 
 static void test_specs(void **state)

@@ -391,6 +391,23 @@ static void all_old(struct sim *s)
 	}
 }
 
+/*
+ * The hand-built machine under "damon", every page old and idle (as after
+ * a while of sampling), @room pages freed: the kdamond that promotes, or
+ * the one that demotes.
+ */
+static struct sim_kdamond *damon_part(struct setup *st, struct sim *s,
+				      struct sim_policy *p,
+				      struct sim_result *r, int promote,
+				      u64 room)
+{
+	part(st, s, p, r, 1, "damon");
+	all_old(s);
+	if (room)
+		make_room(s, room);
+	return &s->kd[promote];
+}
+
 static void test_promote(void **state)
 {
 	struct tp_goal_cfg gc = { .sz = sizeof(gc), .goal = 9970, .min = 1,
@@ -403,11 +420,8 @@ static void test_promote(void **state)
 	u64 t0, u;
 
 	(void)state;
-	part(&st, &s, &p, &r, 1, "damon");
-	kd = &s.kd[1];
+	kd = damon_part(&st, &s, &p, &r, 1, 100);	/* 120 pages free */
 	t0 = kd->clock;
-	all_old(&s);
-	make_room(&s, 100);		/* 120 pages free */
 	set_reg(kd, 0, 0, 2048, 0, 0, 0);
 	set_reg(kd, 1, 2048, 4096, 5, 5, 0);
 	kd->nr = 2;
@@ -428,11 +442,8 @@ static void test_promote(void **state)
 	part_teardown(&st, &s);
 
 	/* The quota: 1024 frames of the accessed region, not its young tail */
-	part(&st, &s, &p, &r, 1, "damon");
-	kd = &s.kd[1];
+	kd = damon_part(&st, &s, &p, &r, 1, 100);
 	assert_int_equal(tp_goal_init(&kd->quota, &gc), 0);
-	all_old(&s);
-	make_room(&s, 100);
 	set_reg(kd, 0, 2048, 4096, 5, 5, 0);
 	kd->nr = 1;
 	s.flags[2050] |= PF_YOUNG;
@@ -448,11 +459,8 @@ static void test_promote(void **state)
 	 * The priority: of two accessed regions the quota takes the busier,
 	 * though it comes later.
 	 */
-	part(&st, &s, &p, &r, 1, "damon");
-	kd = &s.kd[1];
+	kd = damon_part(&st, &s, &p, &r, 1, 100);
 	assert_int_equal(tp_goal_init(&kd->quota, &gc), 0);
-	all_old(&s);
-	make_room(&s, 100);
 	set_reg(kd, 0, 1024, 2048, 1, 1, 0);
 	set_reg(kd, 1, 2048, 3072, 20, 20, 0);
 	kd->nr = 2;
@@ -468,9 +476,7 @@ static void test_promote(void **state)
 	 * No reclaim: with 20 pages free and the min watermark at 10, ten
 	 * migrate; below the low watermark kswapd is woken.
 	 */
-	part(&st, &s, &p, &r, 1, "damon");
-	kd = &s.kd[1];
-	all_old(&s);
+	kd = damon_part(&st, &s, &p, &r, 1, 0);
 	set_reg(kd, 0, 0, 4096, 5, 5, 0);
 	kd->nr = 1;
 	for (u = 3000; u < 3020; u++)
@@ -498,10 +504,7 @@ static void test_apply_pauses(void **state)
 	u64 u;
 
 	(void)state;
-	part(&st, &s, &p, &r, 1, "damon");
-	kd = &s.kd[1];
-	all_old(&s);
-	make_room(&s, 100);
+	kd = damon_part(&st, &s, &p, &r, 1, 100);
 	set_reg(kd, 0, 2048, 4096, 5, 5, 0);
 	kd->nr = 1;
 	for (u = 3000; u < 3010; u++)
@@ -531,9 +534,7 @@ static void test_demote(void **state)
 	u64 sl, young = 0, kept = 0;
 
 	(void)state;
-	part(&st, &s, &p, &r, 1, "damon");
-	kd = &s.kd[0];
-	all_old(&s);
+	kd = damon_part(&st, &s, &p, &r, 0, 0);
 	set_reg(kd, 0, 0, 512, 0, 0, 0);
 	set_reg(kd, 1, 512, 1024, 3, 3, 0);
 	kd->nr = 2;
@@ -560,19 +561,6 @@ static void test_demote(void **state)
 }
 
 /* ---- specs and a whole run ----------------------------------------------- */
-
-static const char *refused(const char *spec, const struct sim_cfg *c)
-{
-	static char err[SIM_ERRLEN];
-	struct sim_policy p;
-
-	err[0] = 0;
-	if (!sim_policy_parse(spec, &p, err, sizeof(err)) &&
-	    !sim_policy_finalize(&p, c, err, sizeof(err)))
-		return NULL;
-	assert_true(err[0] != 0);
-	return err;
-}
 
 static void test_specs(void **state)
 {

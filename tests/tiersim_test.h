@@ -70,6 +70,20 @@ static inline void policy(struct sim_policy *p, const char *spec,
 	}
 }
 
+/* The error sim_policy_parse() or _finalize() gives for @spec. */
+static inline const char *refused(const char *spec, const struct sim_cfg *c)
+{
+	static char err[SIM_ERRLEN];
+	struct sim_policy p;
+
+	err[0] = 0;
+	if (!sim_policy_parse(spec, &p, err, sizeof(err)) &&
+	    !sim_policy_finalize(&p, c, err, sizeof(err)))
+		return NULL;
+	assert_true(err[0] != 0);
+	return err;
+}
+
 /*
  * What every run keeps: it replayed the stream, every allocated page is on
  * one tier, promotions minus demotions are the fast tier's change, and the

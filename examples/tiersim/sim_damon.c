@@ -85,7 +85,7 @@ struct sim_kdamond {
 	u32 aggrs;		/* since the intervals' last tune */
 	u64 next_apply;
 	struct tp_goal quota;	/* DAMON_FB_TIERPOL */
-	u64 esz_bp;		/* DAMON_FB_DAMOS: DAMOS's quota, bytes x 10000 */
+	u64 esz_bp;		/* DAMON_FB_DAMOS: its quota, bytes x 10000 */
 	u64 esz;		/* the quota in force, pages a second */
 	/* the scheme's application under way (kd_apply_some()) */
 	int applying;
@@ -105,6 +105,13 @@ static u64 kd_rand(struct sim_kdamond *kd, u64 n)
 	kd->rng ^= kd->rng >> 7;
 	kd->rng ^= kd->rng << 17;
 	return n ? kd->rng % n : 0;
+}
+
+/* Work of @ns on the kdamond's clock, and in the kernel threads' time. */
+static void kd_work(struct sim *s, struct sim_kdamond *kd, u64 ns)
+{
+	kd->clock += ns;
+	s->r->t_kthread += ns;
 }
 
 /* The unit in frame @f of @kd's node, or NO_UNIT (a free frame). */
@@ -141,7 +148,7 @@ static void kd_mkold(struct sim *s, u64 u)
 /* ---- sampling ------------------------------------------------------------ */
 
 /* Check every region's sampled frame, then pick and age the next ones. */
-static void kd_sample(struct sim *s, struct sim_kdamond *kd, u64 *work)
+static void kd_sample(struct sim *s, struct sim_kdamond *kd)
 {
 	u32 i;
 	u64 u;
@@ -158,7 +165,7 @@ static void kd_sample(struct sim *s, struct sim_kdamond *kd, u64 *work)
 		if (u != NO_UNIT)
 			kd_mkold(s, u);
 	}
-	*work += 2ULL * kd->nr * s->c->costs.reclaim_ns;
+	kd_work(s, kd, 2ULL * kd->nr * s->c->costs.reclaim_ns);
 }
 
 /* ---- aggregation: merge, age, split -------------------------------------- */
@@ -310,13 +317,6 @@ static int kd_room(struct sim *s)
 	return s->fused < s->fcap && fr >= s->wm[0] + s->upages;
 }
 
-/* Work of @ns on the kdamond's clock, and in the kernel threads' time. */
-static void kd_work(struct sim *s, struct sim_kdamond *kd, u64 ns)
-{
-	kd->clock += ns;
-	s->r->t_kthread += ns;
-}
-
 /*
  * The scheme's action on frame @f: migrate its page if the young filter
  * lets it through (promotion: young; demotion: not young), making a young
@@ -324,25 +324,22 @@ static void kd_work(struct sim *s, struct sim_kdamond *kd, u64 ns)
  */
 static void kd_act(struct sim *s, struct sim_kdamond *kd, u64 f)
 {
-	u64 u = frame_unit(s, kd, f), start, c;
+	u64 u = frame_unit(s, kd, f), c;
+	int young;
 
 	if (u == NO_UNIT)
 		return;
 	kd_work(s, kd, (u64)s->c->costs.scan_pte_ns * s->upages);
-	if (kd_young(s, u)) {
+	young = kd_young(s, u);
+	if (young)
 		kd_mkold(s, u);
-		if (!kd->promote)
-			return;
-	} else if (kd->promote) {
+	if (young != kd->promote)
 		return;
-	}
 	if (kd->promote) {
 		if (!kd_room(s))
 			return;
-		start = kd->clock > s->mig_free_at ? kd->clock :
-			s->mig_free_at;
-		s->mig_free_at = start + s->xfer_ns;
-		kd_work(s, kd, start + s->mig_cpu_ns - kd->clock);
+		kd_work(s, kd, mig_book(s, kd->clock) + s->mig_cpu_ns -
+			       kd->clock);
 		unit_to_fast(s, u, kd->clock);
 	} else {
 		if (s->sused == s->scap)
@@ -530,12 +527,10 @@ static void kd_tune(struct sim_kdamond *kd)
  */
 static void kd_step(struct sim *s, struct sim_kdamond *kd)
 {
-	u64 work = 0;
 	u32 i;
 
 	if (!kd->applying) {
-		kd_sample(s, kd, &work);
-		kd_work(s, kd, work);
+		kd_sample(s, kd);
 		if (++kd->samples < DAMON_AGGR_SAMPLES) {
 			kd->clock += kd->sample_ns;
 			return;
@@ -597,9 +592,11 @@ void damon_end(struct sim *s)
 
 int damon_setup(struct sim *s)
 {
+	/* DAMOS starts at its minimum input, one byte (esz_bp 0) */
+	int min = s->p->damon.start_min;
 	struct tp_goal_cfg gc = { .sz = sizeof(gc), .min = 1,
 				  .max = DAMON_QUOTA_PAGES,
-				  .init = DAMON_QUOTA_PAGES };
+				  .init = min ? 1 : DAMON_QUOTA_PAGES };
 	u32 i;
 	int ret;
 
@@ -625,15 +622,8 @@ int damon_setup(struct sim *s)
 		ret = tp_goal_init(&kd->quota, &gc);
 		if (ret)
 			return ret;
-		/* DAMOS starts at its minimum input, one byte (bp 0) */
-		kd->esz = s->p->damon.start_min ? 0 : DAMON_QUOTA_PAGES;
+		kd->esz = min ? 0 : DAMON_QUOTA_PAGES;
 		kd->esz_bp = kd->esz * 4096 * 10000;
-		if (s->p->damon.start_min)
-			ret = tp_goal_init(&kd->quota, &(struct tp_goal_cfg){
-				.sz = sizeof(gc), .goal = gc.goal, .min = 1,
-				.max = DAMON_QUOTA_PAGES, .init = 1 });
-		if (ret)
-			return ret;
 	}
 	s->damon_clock = DAMON_SAMPLE_MIN_NS;
 	return 0;

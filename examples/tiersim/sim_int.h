@@ -271,6 +271,18 @@ static inline u64 unit_addr(const struct sim *s, u64 u)
 	return v->start + (u - v->first) * s->ubytes;
 }
 
+/*
+ * Book the migration channel for one unit's copy, starting at @t or once
+ * the channel is free: returns when the copy starts.
+ */
+static inline u64 mig_book(struct sim *s, u64 t)
+{
+	u64 start = t > s->mig_free_at ? t : s->mig_free_at;
+
+	s->mig_free_at = start + s->xfer_ns;
+	return start;
+}
+
 static inline u64 fast_free_pages(const struct sim *s)
 {
 	return (s->fcap - s->fused) * s->upages;

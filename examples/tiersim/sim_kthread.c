@@ -234,9 +234,7 @@ static int kmig_batch(struct sim *s)
 			s->flags[u] &= (u8)~PF_QUEUED;
 			continue;
 		}
-		start = s->kmig_clock > s->mig_free_at ? s->kmig_clock :
-			s->mig_free_at;
-		s->mig_free_at = start + s->xfer_ns;
+		start = mig_book(s, s->kmig_clock);
 		s->r->t_kthread += start - s->kmig_clock + s->mig_cpu_ns;
 		s->kmig_clock = start + s->mig_cpu_ns;
 		unit_to_fast(s, u, s->kmig_clock);

@@ -161,10 +161,8 @@ void unit_to_fast(struct sim *s, u64 u, u64 when)
  */
 static void promote(struct sim *s, u64 u)
 {
-	u64 start = s->now > s->mig_free_at ? s->now : s->mig_free_at;
-	u64 stall = start - s->now + s->mig_cpu_ns;
+	u64 stall = mig_book(s, s->now) - s->now + s->mig_cpu_ns;
 
-	s->mig_free_at = start + s->xfer_ns;
 	s->now += stall;
 	s->r->t_migr += stall;
 	tlb_shootdown(s, &s->now, 1);

@@ -188,13 +188,11 @@ static u64 lru_pick(struct sim *s)
  */
 static void demote_start(struct sim *s, u64 sl, u64 *clock)
 {
-	u64 start = *clock > s->mig_free_at ? *clock : s->mig_free_at;
 	u64 u = s->fslot[sl];
 
 	if (s->lru)
 		lru_del(s, !!(s->flags[u] & PF_ACTIVE), sl);
-	s->mig_free_at = start + s->xfer_ns;
-	*clock = start + s->demote_cpu_ns;
+	*clock = mig_book(s, *clock) + s->demote_cpu_ns;
 	tlb_invalidate(s, u);
 	media_traffic(s, 1, 0, s->ubytes);
 	media_traffic(s, 0, 1, s->ubytes);
