@@ -465,7 +465,8 @@ static void overlay(FILE *f, const struct plot *p)
 
 /* ---- more: small multiples, a row per policy ------------------------------ */
 
-#define SM_L		178	/* the policies' names */
+#define SM_L		178	/* the policies' names: at least this wide */
+#define SM_CHAR_W	7.2	/* a bold 11 px character, about */
 #define SM_COL		272	/* a column: y ticks, cell, gap */
 #define SM_TICKS	44
 #define SM_CW		200
@@ -478,16 +479,32 @@ static int sm_height(u32 nr)
 	return SM_T + (int)nr * (SM_CH + SM_GAP) + 44;
 }
 
+/* The names' column: SM_L, or wider so that the longest name fits. */
+static int sm_left(const struct run_set *rs)
+{
+	int w = SM_L;
+	u32 i;
+
+	for (i = 0; i < rs->nr; i++) {
+		int n = 24 + (int)(SM_CHAR_W *
+				   (double)strlen(rs->res[i].policy) + 0.5);
+
+		w = n > w ? n : w;
+	}
+	return w;
+}
+
 static void small_multiples(FILE *f, const struct plot *p)
 {
 	const struct run_set *rs = p->rs;
 	const u32 nr = rs->nr;
+	const int left = sm_left(rs);
 	char t[160];
 	u32 i, j;
 	int q;
 
 	for (q = 0; q < NR_Q; q++) {
-		double x0 = SM_L + q * SM_COL + SM_TICKS;
+		double x0 = left + q * SM_COL + SM_TICKS;
 		struct box last = { x0, 0, SM_CW, SM_CH };
 
 		fprintf(f, "<g class=\"panel\" data-quantity=\"%d\">\n", q);
@@ -546,7 +563,7 @@ static void small_multiples(FILE *f, const struct plot *p)
 			svg_text(f, 12, y + 15, "class=\"same\" fill=\"#666\"", t);
 		}
 	}
-	svg_text(f, SM_L + SM_TICKS, 42, "class=\"note\" fill=\"#666\"",
+	svg_text(f, left + SM_TICKS, 42, "class=\"note\" fill=\"#666\"",
 		 "each row: its policy in colour, the others in grey");
 }
 
@@ -558,7 +575,8 @@ int out_svg(const char *path, const struct run_set *rs)
 
 	if (prepare(&p, many ? 3 : 5))
 		return -1;
-	f = many ? svg_open(path, SM_L + NR_Q * SM_COL, sm_height(rs->nr), 11) :
+	f = many ? svg_open(path, sm_left(rs) + NR_Q * SM_COL,
+			    sm_height(rs->nr), 11) :
 		   svg_open(path, OV_W, OV_T + NR_Q * (OV_H + OV_GAP), 12);
 	if (!f) {
 		free(p.s);
