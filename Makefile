@@ -532,12 +532,9 @@ $(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h
 	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(CPPFLAGS) $(RL_F_FUZZ) $< \
 		$(O)/fuzz/libtierpol.a -o $@
 
-# The trace fuzzer and test_tiersim compile the simulator's sources in.
-RL_TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
-$(O)/fuzz/bin/fuzz_trace: $(RL_TIERSIM_SRCS)
-$(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
-	$(eval $(O)/$(d)/tests/test_tiersim: $(RL_TIERSIM_SRCS)) \
-	$(eval $(O)/$(d)/tests/test_tiersim61: $(RL_TIERSIM_SRCS)))
+# The trace fuzzer compiles the simulator's sources in (the tests that do
+# are in examples/tiersim/tiersim.mk).
+$(O)/fuzz/bin/fuzz_trace: $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
 
 # $(call RL_RUN,binaries[,wrapper]): run each binary, keep its output in
 # <binary>.log, fail on a non-zero exit or a sanitizer report.

@@ -17,8 +17,8 @@
 # RUN_JOBS policies are simulated in parallel (default: online CPUs).
 # examples/tiersim/wl.[ch], the workload generators, need only libc and
 # libm, so the ground-truth harness can compile them a second time.
-# tests/test_tiersim.c compiles the simulator's sources in, so every build
-# of the tests (sanitizers, valgrind, ...) covers them; they need libm.
+# The tests/test_tiersim*.c compile the simulator's sources in, so every
+# build of the tests (sanitizers, valgrind, ...) covers them; they need libm.
 
 TIERSIM		:= $(O)/examples/tiersim
 TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c)
@@ -39,17 +39,12 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
 
-$(O)/tests/test_tiersim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
-$(O)/tests/test_tiersim61: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
-$(O)/tests/test_tiersim_ui: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
-$(O)/tests/test_tiersim_wl: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
-$(O)/tests/test_tiersim_reclaim: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
-$(O)/tests/test_tiersim_damon: $(TIERSIM_SRCS) $(TIERSIM_HDRS)
-$(foreach d,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov,\
-	$(eval $(O)/$(d)/tests/test_tiersim_ui: $(RL_TIERSIM_SRCS)) \
-	$(eval $(O)/$(d)/tests/test_tiersim_wl: $(RL_TIERSIM_SRCS)) \
-	$(eval $(O)/$(d)/tests/test_tiersim_reclaim: $(RL_TIERSIM_SRCS)) \
-	$(eval $(O)/$(d)/tests/test_tiersim_damon: $(RL_TIERSIM_SRCS)))
+# Every tests/test_tiersim*.c compiles the simulator's sources in, in each
+# build of the tests (the reliability builds' directories included).
+TIERSIM_TESTS	:= $(notdir $(basename $(wildcard tests/test_tiersim*.c)))
+$(foreach d,$(O) $(addprefix $(O)/,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov),\
+	$(foreach t,$(TIERSIM_TESTS),\
+		$(eval $(d)/tests/$(t): $(TIERSIM_SRCS) $(TIERSIM_HDRS))))
 
 tiersim: $(TIERSIM)
 
