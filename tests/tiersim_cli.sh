@@ -103,7 +103,7 @@ usage 'unknown workload "gups" (pmbench, zipf, gups-hotset, phase-shift, cold-bu
 	-w gups
 usage 'policy "mainline:rate=99999999999": rate=99999999999 is too large (allowed: 0 to 16777216 MB/s)' \
 	-p mainline:rate=99999999999
-usage 'policy "mainline:hot=0": hot=0 is too small (allowed: 1 to 4294967295 ms; 0 would select the default of 1000 ms)' \
+usage 'policy "mainline:hot=0": hot=0 is too small (allowed: 1 to 4294967295 ms; 0 is the sysctl'\''s threshold of 0, which only a latency of 0 meets)' \
 	-p mainline:hot=0
 usage 'policy "mainline:rate=x": rate=x is not a whole number' -p mainline:rate=x
 # The policies past Linux 6.1: ranges, and the combinations that cannot work.

@@ -294,7 +294,8 @@ void usage(FILE *f)
 "policy that scans but saw no hint fault, a trace shorter than a scan pass.\n"
 "\n"
 "Suites set their own workloads, policies and settings (their tables say\n"
-"which); the options above override them.\n"
+"which); the options above override their settings, and -w, -t and -p are\n"
+"refused with a suite.\n"
 "\n"
 "Exit status: 0 success, 1 simulation or I/O failure, 2 bad usage, bad input,\n"
 "an impossible configuration, or a warning with --strict.\n");

@@ -121,7 +121,8 @@ void sim_policy_help(FILE *f)
 "    goal-out=rate|threshold (what the goal sets; the threshold: with\n"
 "    the adaptive switch off)\n"
 "    record=none|byte|precise src=hint|abit|both freq=1..7 window=ms\n"
-"    abit=ms (the accessed-bit scanner's period)\n"
+"    abit=ms (the accessed-bit scanner's period) room-record=0|1 (pghot's\n"
+"    default record for the free-space bypass)\n"
 "    promo-max=pages (kmigrated stops after that many: an experiment's\n"
 "    budget for one run, not a policy)\n"
 "    feedback=tierpol|damos quota-start=cap|min (damon: what sets its\n"
@@ -137,9 +138,11 @@ static const struct {
 } num_keys[] = {
 	/* TP_RATE_MAX 4 KiB pages a second, in MB/s */
 	{ "rate", 0, (u32)(TP_RATE_MAX >> 8), " MB/s", NULL },
-	{ "hot", 1, UINT32_MAX, " ms", "0 would select the default of 1000 ms" },
+	{ "hot", 1, UINT32_MAX, " ms",
+	  "0 is the sysctl's threshold of 0, which only a latency of 0 "
+	  "meets" },
 	{ "period", 1, UINT32_MAX, " ms",
-	  "0 would select the default of 60000 ms" },
+	  "0 would close a threshold period at every tick" },
 	{ "burst", 0, UINT32_MAX, " pages", NULL },
 	{ "mode", 0, TP_MODE_NORMAL | TP_MODE_TIERING, "", NULL },
 	{ "demote", 0, 1, "", NULL },
