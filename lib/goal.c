@@ -86,8 +86,11 @@ int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg)
 }
 
 /*
- * o x (2g - c) / g, the factor bounded to [1/2, 2]: c >= 1.5 g halves,
- * c = 0 doubles. 2g - c <= 2^63 and the product is exact (__tp_mul_frac).
+ * o x (2g - c) / g, the factor bounded to [1/2, 2]: c >= 1.5 g halves
+ * (tested as 2c >= 3g: g + g/2 rounds down for an odd goal, and goal 1
+ * would halve on target), c = 0 doubles. 2c <= 2^63 and 3g < 2^64 (both
+ * at most %TP_GOAL_MAX); 2g - c <= 2^63 and the product is exact
+ * (__tp_mul_frac).
  * Rounded down, but an output below the goal that would not move moves by
  * one: a small output makes progress instead of sticking (DAMOS keeps its
  * input at 10000 or more for the same reason).
@@ -96,7 +99,7 @@ static u64 goal_next(u64 out, u64 goal, u64 cur)
 {
 	u64 next;
 
-	if (cur >= goal + goal / 2)
+	if (2 * cur >= 3 * goal)
 		return out / 2;
 	next = __tp_mul_frac(out, 2 * goal - cur, goal);
 	if (cur < goal && next == out)

@@ -220,7 +220,7 @@ static void goal_op(struct prog *in, u8 sub)
 		got = tp_goal_update(&goal, cur);
 		if (cur > TP_GOAL_MAX)
 			cur = TP_GOAL_MAX;
-		if (cur >= g_goal + g_goal / 2) {
+		if ((u128)2 * cur >= (u128)3 * g_goal) {
 			want = o / 2;
 		} else {
 			want = (u64)((u128)o * (2 * g_goal - cur) / g_goal);

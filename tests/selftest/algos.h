@@ -136,6 +136,28 @@ static int tp_st_goal(struct tp_st *st)
 		    "goal: 3 x 2^59 x 5/3, exact");
 	TP_ST_CHECK(st, tp_goal_update(&tp_st_goal_obj, 0) == 1ULL << 62,
 		    "goal: doubling clamped to 2^62");
+
+	/*
+	 * Odd goals: 1.5 g is not a whole number, so the halving starts at
+	 * 2c >= 3g, not at c >= g + g/2 (which halves goal 1 on target).
+	 */
+	c.min = 1;
+	c.max = 1000;
+	c.goal = 1;
+	c.init = 100;
+	TP_ST_CHECK(st, !tp_goal_init(&tp_st_goal_obj, &c) &&
+		    tp_goal_update(&tp_st_goal_obj, 1) == 100 &&
+		    tp_goal_update(&tp_st_goal_obj, 1) == 100,
+		    "goal 1: on target, kept");
+	TP_ST_CHECK(st, tp_goal_update(&tp_st_goal_obj, 2) == 50,
+		    "goal 1: metric 2 (>= 1.5) halves");
+	c.goal = 3;
+	c.init = 90;
+	TP_ST_CHECK(st, !tp_goal_init(&tp_st_goal_obj, &c) &&
+		    tp_goal_update(&tp_st_goal_obj, 4) == 60,
+		    "goal 3: metric 4 (< 4.5): 90 x 2/3");
+	TP_ST_CHECK(st, tp_goal_update(&tp_st_goal_obj, 5) == 30,
+		    "goal 3: metric 5 (>= 4.5) halves");
 	return (int)(st->failed - before);
 }
 
