@@ -49,9 +49,15 @@ int tp_hot_init(struct tp_hot *h, const struct tp_hot_cfg *cfg)
 	if (thr > lo->cnt_max)
 		return -EINVAL;
 	shift = cfg->bucket_shift;
-	if (!shift) /* about 1/8 s a bucket, or about 1 ms */
+	/*
+	 * The smallest power of two of ticks of at least 1/8 s, or 1 ms:
+	 * ceil(log2(tps / 8)) is ceil_log2() of tps / 8 rounded up. Rounded
+	 * down, 11 ticks a second made 1-tick buckets, in which the default
+	 * window of 3 s does not fit the byte format's span.
+	 */
+	if (!shift)
 		shift = ceil_log2(cfg->format == TP_HOT_BYTE ?
-				  cfg->tps / 8 : cfg->tps / 1000);
+				  (cfg->tps + 7) / 8 : (cfg->tps + 999) / 1000);
 	window = __tp_ms_to_ticks(cfg->window_ms ? cfg->window_ms :
 				  HOT_WINDOW_MS, cfg->tps);
 	/* Whole buckets, rounded up; the span keeps one bucket spare. */

@@ -180,6 +180,40 @@ static void test_hotness_model(void **state)
 	}
 }
 
+/*
+ * The default bucket, at every clock up to 2^20 ticks a second and at a
+ * few above (a prime, 1 ns, the largest): the smallest power of two of ticks of at least 1/8 s
+ * (byte format) or 1 ms (precise), so the default window of 3 s always
+ * fits the span. Checked against the definition, not a formula.
+ */
+static void test_hotness_default_bucket(void **state)
+{
+	static const u64 big[] = { 999999937, 1000000000, TP_TPS_MAX };
+	int f;
+	u64 tps;
+	u32 i;
+
+	(void)state;
+	for (f = 0; f <= TP_HOT_PRECISE; f++) {
+		u64 div = f ? 1000 : 8;
+
+		for (i = 0, tps = 1; tps <= (1 << 20) + sizeof(big) / sizeof(big[0]);
+		     tps++) {
+			struct tp_hot_cfg c = { .sz = sizeof(c), .format = f };
+			struct tp_hot h;
+			u64 t = tps;
+
+			if (tps > 1 << 20)
+				t = big[i++];
+			c.tps = t;
+			assert_int_equal(tp_hot_init(&h, &c), 0);
+			/* bucket x div >= tps, and half of it < tps */
+			assert_true((div << h.shift) >= t);
+			assert_true(!h.shift || (div << (h.shift - 1)) < t);
+		}
+	}
+}
+
 struct hot_thr {
 	const struct tp_hot *h;
 	u32 *rec;
@@ -471,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_goal_converges),
 		cmocka_unit_test(test_goal_step_bounded),
 		cmocka_unit_test(test_hotness_model),
+		cmocka_unit_test(test_hotness_default_bucket),
 		cmocka_unit_test(test_hotness_record32_threads),
 		cmocka_unit_test(test_fclock_threads),
 		cmocka_unit_test(test_histogram_fit),

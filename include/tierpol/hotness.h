@@ -76,8 +76,9 @@ enum tp_hot_format {
  * @window_ms: the window in milliseconds, at most the format's span less
  *	two buckets (30 of 32 byte-format buckets); 0 selects 3000, pghot's
  *	default
- * @bucket_shift: log2 of a time bucket in ticks, 0..40; 0 selects about
- *	1/8 s (%TP_HOT_BYTE) or about 1 ms (%TP_HOT_PRECISE)
+ * @bucket_shift: log2 of a time bucket in ticks, 0..40; 0 selects the
+ *	smallest power of two of ticks that is at least 1/8 s (%TP_HOT_BYTE)
+ *	or 1 ms (%TP_HOT_PRECISE), so the default window always fits
  */
 struct tp_hot_cfg {
 	uint32_t sz;

@@ -305,7 +305,29 @@ static int tp_st_hotness(struct tp_st *st)
 		    word == (0xabcd0000U | 7 << 2 | 1),
 		    "record32 keeps the bits above a byte record");
 
+	/*
+	 * The default bucket is the smallest power of two of ticks of at
+	 * least 1/8 s: at 11 ticks a second 2 ticks (a 1-tick bucket would
+	 * make the default window 33 buckets, past the span), at 12 and 16
+	 * 2, at 17 4; at 1001 ticks 128 (125.125 rounds up).
+	 */
+	c.tps = 11;
+	TP_ST_CHECK(st, !tp_hot_init(&h, &c) && h.shift == 1 &&
+		    h.window == 17, "byte format: 11 ticks/s, 2-tick buckets");
+	c.tps = 16;
+	TP_ST_CHECK(st, !tp_hot_init(&h, &c) && h.shift == 1,
+		    "byte format: 16 ticks/s, 2-tick buckets");
+	c.tps = 17;
+	TP_ST_CHECK(st, !tp_hot_init(&h, &c) && h.shift == 2,
+		    "byte format: 17 ticks/s, 4-tick buckets");
+	c.tps = 1001;
+	TP_ST_CHECK(st, !tp_hot_init(&h, &c) && h.shift == 7,
+		    "byte format: 1001 ticks/s, 128-tick buckets");
+	/* ... and of at least 1 ms in the precise format. */
 	c.format = TP_HOT_PRECISE;
+	TP_ST_CHECK(st, !tp_hot_init(&h, &c) && h.shift == 1,
+		    "precise format: 1001 ticks/s, 2-tick buckets");
+	c.tps = 1000;
 	TP_ST_CHECK(st, !tp_hot_init(&h, &c) && h.shift == 0 &&
 		    h.window == 3000, "precise format: 1 ms buckets");
 	tp_st_hot_walk(st, &h, tp_st_hot_precise,
