@@ -430,8 +430,10 @@ abi-baseline: $(ABI_DIR)/$(SONAME).abi $(ABI_DIR)/$(SONAME).macros
 
 # ---- freestanding proof --------------------------------------------------
 
+# With every compiler here: clang -m32 once needed libatomic where gcc did not.
+FREESTANDING_CCS ?= $(sort $(filter-out cc,$(CC)) $(SAN_CCS))
 freestanding:
-	$(Q)sh .ci/freestanding.sh "$(CC)"
+	$(Q)sh .ci/freestanding.sh $(FREESTANDING_CCS)
 
 # ---- reliability: sanitizers, stress, fuzzing, coverage (issue 7) --------
 #

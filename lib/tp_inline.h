@@ -33,6 +33,13 @@ static inline void __tp_count(struct tp_atomic64 *shared,
 	bool fold;
 
 	if (batch <= 1) {
+		/*
+		 * A tune that lowered the batch left the slot's pages
+		 * pending: they go with these, so the shared count lags by
+		 * them only until the slot's next count.
+		 */
+		if (tp_unlikely(tp_local64_read(diff)))
+			n += tp_local64_xchg(diff, 0);
 		tp_atomic64_add(shared, n);
 		return;
 	}
@@ -238,37 +245,52 @@ static inline u32 __tp_thresh_bin(u64 latency, u32 shift)
 }
 
 /*
- * Count @n pages of @latency in a CPU's bins; once @batch pages are
- * pending, move the bins to the shared ones, each taken with one exchange
- * as __tp_count() does, so an interrupting handler on the same slot can
- * neither lose pages nor move them twice.
+ * Move a CPU's bins to the shared ones, each taken with one exchange as
+ * __tp_count() does, so an interrupting handler on the same slot can
+ * neither lose pages nor move them twice. @pending is only the trigger: a
+ * handler's pages counted in it after the reset fold with its bins at the
+ * next fold, or earlier.
  */
-static inline void __tp_thresh_record(struct tp_thresh_state *st,
-				      struct tp_thresh_cpu *cpu, u32 shift,
-				      u32 batch, u64 latency, u64 n)
+static inline void __tp_thresh_fold(struct tp_thresh_state *st,
+				    struct tp_thresh_cpu *cpu)
 {
-	bool fold;
 	u64 v;
 	u32 b;
 
-	if (latency == TP_LATENCY_UNKNOWN)
-		return;
-	if (batch <= 1) {
-		tp_atomic64_add(&st->hist[__tp_thresh_bin(latency, shift)], n);
-		return;
-	}
-	fold = tp_local64_read(&cpu->pending) + n >= batch;
-	tp_local64_add(&cpu->hist[__tp_thresh_bin(latency, shift)], n);
-	tp_local64_add(&cpu->pending, n);
-	if (tp_likely(!fold))
-		return;
-	tp_local64_xchg(&cpu->pending, 0);
+	tp_local64_set(&cpu->pending, 0);
 	for (b = 0; b < TP_THRESH_BINS; b++) {
 		if (tp_local64_read(&cpu->hist[b])) {
 			v = tp_local64_xchg(&cpu->hist[b], 0);
 			tp_atomic64_add(&st->hist[b], v);
 		}
 	}
+}
+
+/*
+ * Count @n pages of @latency in a CPU's bins; once @batch pages are
+ * pending, fold the bins into the shared ones. With a batch of 1 the pages
+ * go to the shared bins at once, with what a larger batch left pending
+ * (a tune lowered it).
+ */
+static inline void __tp_thresh_record(struct tp_thresh_state *st,
+				      struct tp_thresh_cpu *cpu, u32 shift,
+				      u32 batch, u64 latency, u64 n)
+{
+	bool fold;
+
+	if (latency == TP_LATENCY_UNKNOWN)
+		return;
+	if (batch <= 1) {
+		tp_atomic64_add(&st->hist[__tp_thresh_bin(latency, shift)], n);
+		if (tp_unlikely(tp_local64_read(&cpu->pending)))
+			__tp_thresh_fold(st, cpu);
+		return;
+	}
+	fold = tp_local64_read(&cpu->pending) + n >= batch;
+	tp_local64_add(&cpu->hist[__tp_thresh_bin(latency, shift)], n);
+	tp_local64_add(&cpu->pending, n);
+	if (tp_unlikely(fold))
+		__tp_thresh_fold(st, cpu);
 }
 
 /*

@@ -98,6 +98,11 @@ static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 	return (u64)local64_xchg(&p->v, (s64)v);
 }
 
+static inline void tp_local64_set(struct tp_local64 *p, u64 v)
+{
+	local64_set(&p->v, (s64)v);
+}
+
 static inline void tp_latch_init(struct tp_latch *l)
 {
 	seqcount_latch_init(&l->seq);

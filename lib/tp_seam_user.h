@@ -102,6 +102,16 @@ static inline u64 tp_local64_xchg(struct tp_local64 *p, u64 v)
 	return __atomic_exchange_n(&p->v, v, __ATOMIC_RELAXED);
 }
 
+/*
+ * The kernel's local64_set(): one store, never torn (32-bit targets
+ * included). An exchange whose value is dropped is not one: clang 14
+ * lowers it on i386 to a call of libatomic's __atomic_store.
+ */
+static inline void tp_local64_set(struct tp_local64 *p, u64 v)
+{
+	__atomic_store_n(&p->v, v, __ATOMIC_RELAXED);
+}
+
 static inline void tp_latch_init(struct tp_latch *l)
 {
 	l->seq = 0;

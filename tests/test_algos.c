@@ -302,6 +302,49 @@ static void test_fclock_threads(void **state)
 /* ---- capacity-fitted threshold: properties ---------------------------------- */
 
 /*
+ * The threshold a period closed on @n pages at latencies 100..100 + n - 1
+ * fits to, recorded with @batch; with @tune the batch is lowered to 1
+ * before the last page.
+ */
+static u64 hist_fit_after(u32 batch, bool tune, u32 n)
+{
+	struct tp_thresh_cfg c = {
+		.sz = sizeof(c), .variant = TP_THRESH_HISTOGRAM, .tps = 1000,
+		.ref_th = 1000, .period = 1000, .rate_limit = 20,
+		.batch = batch };
+	struct tp_thresh_cpu cpu;
+	struct tp_thresh t;
+	u32 i;
+
+	memset(&cpu, 0, sizeof(cpu));
+	assert_int_equal(tp_thresh_init(&t, &c, 0, 0), 0);
+	for (i = 0; i < n; i++) {
+		if (tune && i == n - 1) {
+			c.batch = 1;
+			assert_int_equal(tp_thresh_tune(&t, &c), 0);
+		}
+		tp_thresh_record(&t, &cpu, 100 + i * 40, 1);
+	}
+	tp_thresh_update(&t, 0, 1001);
+	return tp_thresh_get(&t);
+}
+
+/*
+ * A tune that lowers the batch to 1 leaves no page in the slot: the next
+ * record moves what the old batch held, and the fit sees every page (the
+ * same threshold as with a batch of 1 throughout). Without the move it
+ * would see one page, which fits another threshold.
+ */
+static void test_histogram_batch_tuned_down(void **state)
+{
+	u64 all = hist_fit_after(1, false, 60);
+
+	(void)state;
+	assert_int_not_equal(all, hist_fit_after(1, false, 1));
+	assert_int_equal(hist_fit_after(64, true, 60), all);
+}
+
+/*
  * Pages recorded below the fitted threshold never exceed the budget by
  * more than the bin the threshold falls in can hide (linear interpolation
  * of an unknown distribution): checked against an exact count, on random
@@ -509,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_hotness_record32_threads),
 		cmocka_unit_test(test_fclock_threads),
 		cmocka_unit_test(test_histogram_fit),
+		cmocka_unit_test(test_histogram_batch_tuned_down),
 		cmocka_unit_test(test_histogram_threads),
 		cmocka_unit_test(test_decide_lat_faults),
 		cmocka_unit_test(test_decide_histogram),

@@ -117,6 +117,36 @@ static void test_tune_variant_keeps_candidates(void **state)
 }
 
 /*
+ * A tune that lowers the candidate batch to 1 (the sysctl's exact count)
+ * leaves no candidate in the slot: the slot's next candidate moves what the
+ * old batch of 32 held, and the shared count is exact again.
+ */
+static void test_tune_batch_down_moves_pending(void **state)
+{
+	struct tp_node_stats st;
+	struct env e;
+	int k;
+
+	(void)state;
+	env_preset(&e, TP_PRESET_LINUX61);
+	e.cfg.rate_limit_mbps = 1024;
+	e.cfg.cand_batch = 32;
+	env_init(&e, 0);
+	for (k = 0; k < 10; k++)
+		decide(&e, 0, 1, 0, &mem_busy, 1 + (u64)k);
+	st = stats(&e);
+	assert_true(st.candidate == 10 && st.cand_shared == 0);
+	e.cfg.cand_batch = 1;
+	env_tune(&e);
+	decide(&e, 0, 1, 0, &mem_busy, 20);
+	st = stats(&e);
+	assert_true(st.candidate == 11 && st.cand_shared == 11);
+	decide(&e, 0, 1, 0, &mem_busy, 21);
+	st = stats(&e);
+	assert_true(st.candidate == 12 && st.cand_shared == 12);
+}
+
+/*
  * An unrelated sysctl write (the hot threshold) keeps the bucket drained;
  * the watermark default of the rate limit is refused with the bucket,
  * by init and by tune, and such a tune changes nothing.
@@ -293,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_tune_rate_keeps_time_to_refill),
 		cmocka_unit_test(test_tune_variant_keeps_candidates),
 		cmocka_unit_test(test_tune_keeps_bucket),
+		cmocka_unit_test(test_tune_batch_down_moves_pending),
 		cmocka_unit_test(test_policy_burst_pages),
 		cmocka_unit_test(test_reset_after_tiering_on),
 		cmocka_unit_test(test_tune_follows_hot_threshold),

@@ -87,7 +87,8 @@ enum tp_limiter_variant {
  *	init (a tune must give the same value)
  * @cand_batch: windows: pages a per-CPU slot counts before it adds them to
  *	the shared count, 0..%TP_CAND_BATCH_MAX; 0 and 1 add every request at
- *	once (exact, one shared atomic per request)
+ *	once (exact, one shared atomic per request; after a tune lowered
+ *	the batch to them, a slot's first request adds what it held too)
  * @rate: pages per second (the window's limit per window), 0..%TP_RATE_MAX;
  *	0 refuses every request, as the kernel's rate limit of 0 does
  * @burst: bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects @rate (one

@@ -118,6 +118,8 @@ enum tp_preset {
  *	and the threshold controller read the shared count, which lags the
  *	true one by at most (cand_batch - 1) pages per slot, plus the pages
  *	of a request that interrupted a call on the slot; it never leads.
+ *	After a tune lowers it, a slot may still hold up to the old batch
+ *	less one until its next count, which moves them (to 0 or 1: all).
  * @burst_pages: token bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects
  *	one second of the rate. A request larger than the burst (a huge page)
  *	is admitted when the bucket is full.
