@@ -215,8 +215,9 @@ static void test_policy_keys(void **state)
 			  "rate=16777217\": rate=16777217 is too large "
 			  "(allowed: 0 to 16777216 MB/s)");
 	expect_policy_err("mainline:hot=0", "policy \"mainline:hot=0\": hot=0 "
-			  "is too small (allowed: 1 to 4294967295 ms; 0 would "
-			  "select the default of 1000 ms)");
+			  "is too small (allowed: 1 to 4294967295 ms; 0 is the "
+			  "sysctl's threshold of 0, which only a latency of 0 "
+			  "meets)");
 	expect_policy_err("mainline:period=-3", "policy \"mainline:period=-3\": "
 			  "period=-3 is too small (allowed: 1 to 4294967295 "
 			  "ms)");
