@@ -345,6 +345,48 @@ static void test_histogram_batch_tuned_down(void **state)
 }
 
 /*
+ * What tp_thresh_tune() documents for a tune that changes the bins' width:
+ * the pages counted before it are read as if their latencies were 2^d
+ * times theirs. The bound goes from 2000 to 2^25 ticks (the first bin from
+ * 1 to 2^11 ticks wide: d = 11); the fit of 100 pages at 1900 ticks
+ * recorded before that tune is the fit of 100 pages at 1900 x 2^11 ticks
+ * recorded after it, not the fit of the pages' own latencies.
+ */
+static void test_histogram_tune_width(void **state)
+{
+	struct tp_thresh_cfg small = {
+		.sz = sizeof(small), .variant = TP_THRESH_HISTOGRAM,
+		.tps = 1000, .ref_th = 1000, .period = 1000, .rate_limit = 25,
+		.batch = 1 };
+	struct tp_thresh_cfg big = small;
+	struct tp_thresh_cpu cpu;
+	struct tp_thresh t;
+	u64 tuned, scaled, own;
+
+	(void)state;
+	big.ref_th = 1ULL << 24;
+	memset(&cpu, 0, sizeof(cpu));
+	assert_int_equal(tp_thresh_init(&t, &small, 0, 0), 0);
+	tp_thresh_record(&t, &cpu, 1900, 100);
+	assert_int_equal(tp_thresh_tune(&t, &big), 0);
+	tp_thresh_update(&t, 0, 1001);
+	tuned = tp_thresh_get(&t);
+
+	assert_int_equal(tp_thresh_init(&t, &big, 0, 0), 0);
+	tp_thresh_record(&t, &cpu, 1900ULL << 11, 100);
+	tp_thresh_update(&t, 0, 1001);
+	scaled = tp_thresh_get(&t);
+
+	assert_int_equal(tp_thresh_init(&t, &big, 0, 0), 0);
+	tp_thresh_record(&t, &cpu, 1900, 100);
+	tp_thresh_update(&t, 0, 1001);
+	own = tp_thresh_get(&t);
+
+	assert_int_equal(tuned, scaled);
+	assert_int_not_equal(tuned, own);
+}
+
+/*
  * Pages recorded below the fitted threshold never exceed the budget by
  * more than the bin the threshold falls in can hide (linear interpolation
  * of an unknown distribution): checked against an exact count, on random
@@ -553,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_fclock_threads),
 		cmocka_unit_test(test_histogram_fit),
 		cmocka_unit_test(test_histogram_batch_tuned_down),
+		cmocka_unit_test(test_histogram_tune_width),
 		cmocka_unit_test(test_histogram_threads),
 		cmocka_unit_test(test_decide_lat_faults),
 		cmocka_unit_test(test_decide_histogram),

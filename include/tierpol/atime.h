@@ -55,7 +55,7 @@ struct tp_atime {
  * @fmt: the format object to fill
  * @cfg: the requested format
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, @bits above 32, @bits + @shift
  * above 64); on error @fmt is left untouched.
  */
@@ -66,7 +66,7 @@ TP_API int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg);
  * @fmt: the stamp format
  * @now: time in ticks
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: (@now >> shift) masked to the stamp's width.
  */
 static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
@@ -85,7 +85,7 @@ static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
  * (mask << shift), so the answer is a multiple of the bucket size, below the
  * stamp's span, and wraps for stamps older than the span.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the latency in ticks.
  */
 static inline uint64_t tp_atime_latency(const struct tp_atime *fmt,
@@ -99,7 +99,7 @@ static inline uint64_t tp_atime_latency(const struct tp_atime *fmt,
  * tp_atime_span() - the time a stamp can represent
  * @fmt: the stamp format
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: 2^(bits + shift) ticks, saturated to 2^64 - 1.
  */
 static inline uint64_t tp_atime_span(const struct tp_atime *fmt)
@@ -116,7 +116,8 @@ static inline uint64_t tp_atime_span(const struct tp_atime *fmt)
  * @stamp: the page's stamp word (caller-owned, e.g. one uint32_t per page)
  * @now: time in ticks
  *
- * Context: Any context; atomic with respect to concurrent calls on @stamp.
+ * Context: Any context, wait-free (one atomic exchange), atomic with
+ * respect to concurrent calls on @stamp.
  * Return: the previous stamp.
  */
 TP_API uint32_t tp_atime_xchg(const struct tp_atime *fmt, uint32_t *stamp,
@@ -131,7 +132,8 @@ TP_API uint32_t tp_atime_xchg(const struct tp_atime *fmt, uint32_t *stamp,
  * The kernel's numa_hint_fault_latency(): exchange the stamp for @now and
  * return the latency from the previous stamp.
  *
- * Context: Any context; atomic with respect to concurrent calls on @stamp.
+ * Context: Any context, wait-free (one atomic exchange), atomic with
+ * respect to concurrent calls on @stamp.
  * Return: the latency in ticks, see tp_atime_latency().
  */
 TP_API uint64_t tp_atime_fault(const struct tp_atime *fmt, uint32_t *stamp,

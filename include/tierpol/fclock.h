@@ -63,7 +63,7 @@ struct tp_fault_clock_cpu {
  * @batch: faults a slot counts before adding them to the shared count,
  *	0..%TP_CAND_BATCH_MAX; 0 and 1 add every fault at once
  *
- * Context: Any context. Not concurrently with other calls on @clk.
+ * Context: Any context, wait-free. Not concurrently with other calls on @clk.
  * Return: 0, or -EINVAL (NULL @clk, @batch too large); on error @clk is
  * untouched.
  */

@@ -87,7 +87,7 @@ struct tp_goal {
  * @g: the controller
  * @cfg: settings, validated completely before anything is written
  *
- * Context: Any context. Not concurrently with other calls on @g.
+ * Context: Any context, wait-free. Not concurrently with other calls on @g.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, @goal or @min 0, @min
  * above @max) or -ERANGE (a value above %TP_GOAL_MAX); on error @g is
  * untouched.

@@ -108,7 +108,7 @@ struct tp_hot {
  * @h: the format
  * @cfg: the settings
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown format, bad
  * @tps, @freq_threshold or @bucket_shift) or -ERANGE (a window the format
  * cannot span); on error @h is untouched.
@@ -123,7 +123,7 @@ TP_API int tp_hot_init(struct tp_hot *h, const struct tp_hot_cfg *cfg);
  *	%TP_HOT_NID_MAX it is stored as %TP_HOT_NID_MAX)
  * @now: the access time in ticks
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the new record; tp_hot_ready() tells whether it is ready.
  */
 TP_API uint32_t tp_hot_record(const struct tp_hot *h, uint32_t rec,
@@ -150,7 +150,7 @@ TP_API bool tp_hot_record32(const struct tp_hot *h, uint32_t *rec,
  * @h: the format
  * @rec: the page's record
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: true if the ready bit is set.
  */
 TP_API bool tp_hot_ready(const struct tp_hot *h, uint32_t rec);
@@ -164,7 +164,7 @@ TP_API bool tp_hot_ready(const struct tp_hot *h, uint32_t rec);
  * For a periodic walk that clears stale records before their time field
  * wraps. An empty record is expired.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: true if the latest access lies outside the window.
  */
 TP_API bool tp_hot_expired(const struct tp_hot *h, uint32_t rec, uint64_t now);
@@ -174,7 +174,7 @@ TP_API bool tp_hot_expired(const struct tp_hot *h, uint32_t rec, uint64_t now);
  * @h: the format
  * @rec: the page's record
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the node of a %TP_HOT_PRECISE record; 0 for %TP_HOT_BYTE (the
  * caller's default promotion target, as pghot's default mode).
  */
@@ -185,7 +185,7 @@ TP_API uint32_t tp_hot_nid(const struct tp_hot *h, uint32_t rec);
  * @h: the format
  * @rec: the page's record
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the count field.
  */
 TP_API uint32_t tp_hot_count(const struct tp_hot *h, uint32_t rec);

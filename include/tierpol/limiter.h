@@ -185,7 +185,7 @@ struct tp_limiter_cpu {
  * @cfg: settings, validated completely before anything is written
  * @now: the current time in ticks; the bucket starts full, the window opens
  *
- * Context: Any context. Not concurrently with other calls on @l.
+ * Context: Any context, wait-free. Not concurrently with other calls on @l.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or
  * above %TP_TPS_MAX, @cand_batch above %TP_CAND_BATCH_MAX) or -ERANGE
  * (@rate or @burst above %TP_RATE_MAX, a burst the bucket cannot hold); on
@@ -252,7 +252,7 @@ TP_API uint64_t tp_limiter_available(const struct tp_limiter *l, uint64_t now);
  * tp_limiter_busy() - requests a slot refused for contention
  * @cpu: a slot
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the count since the slot was zeroed.
  */
 TP_API uint64_t tp_limiter_busy(const struct tp_limiter_cpu *cpu);
@@ -266,7 +266,7 @@ TP_API uint64_t tp_limiter_busy(const struct tp_limiter_cpu *cpu);
  * 2^24 MB/s with 4 KiB pages on 32-bit; this saturates at 2^64 - 1 instead,
  * and handles pages larger than 1 MiB.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: pages per second.
  */
 static inline uint64_t tp_mbps_to_pages(uint64_t mbps, uint32_t page_shift)

@@ -270,7 +270,7 @@ enum tp_verdict {
  * tp_verdict_promotes() - does a verdict mean "migrate the page"?
  * @v: an &enum tp_verdict
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: true for %TP_PROMOTE and %TP_PROMOTE_NRL.
  */
 static inline bool tp_verdict_promotes(int v)
@@ -282,7 +282,7 @@ static inline bool tp_verdict_promotes(int v)
  * tp_verdict_name() - a verdict's name
  * @v: an &enum tp_verdict
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: a static string such as "promote" or "refuse-cold";
  * "(unknown verdict)" for a value that is no verdict.
  */
@@ -394,7 +394,7 @@ struct tp_node_stats {
  * Both: 1000 ms threshold, 60000 ms period, 4 KiB pages, a candidate batch
  * of %TP_DEFAULT_CAND_BATCH.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: 0, or -EINVAL for a NULL @cfg or an unknown preset (@cfg is then
  * untouched). @tps is checked by tp_policy_init().
  */
@@ -406,8 +406,8 @@ TP_API int tp_policy_preset(struct tp_policy_cfg *cfg, uint32_t preset,
  * @pol: the policy
  * @cfg: the settings, validated completely before anything is written
  *
- * Context: Any context. Not concurrently with other calls using @pol (use
- * tp_policy_tune() on a live policy).
+ * Context: Any context, wait-free. Not concurrently with other calls using
+ * @pol (use tp_policy_tune() on a live policy).
  * Return: 0; -EINVAL for a NULL argument, a bad @sz, a mode above 3,
  * unknown flags or variants, a bad @tps, @page_shift or @cand_batch,
  * switches that need %TP_POL_HOTNESS without it, %TP_POL_BYPASS_RESET
@@ -450,7 +450,7 @@ TP_API int tp_policy_tune(struct tp_policy *pol,
  * The bucket starts full, the window and the controller's first period
  * start at @now.
  *
- * Context: Any context. Not concurrently with other calls on @node.
+ * Context: Any context, wait-free. Not concurrently with other calls on @node.
  * Return: 0, or -EINVAL for a NULL argument or a @pol that tp_policy_init()
  * did not fill (a zero-filled one, say); on error @node is left untouched.
  */
@@ -542,7 +542,7 @@ TP_API bool tp_free_space_enough(const struct tp_policy *pol,
  *
  * The kernel's migrate_balanced_pgdat(): free > high + @nr.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: true if the node stays above its high watermark.
  */
 TP_API bool tp_promote_room(const struct tp_node_mem *mem, uint64_t nr);
@@ -574,7 +574,7 @@ TP_API uint64_t tp_demotion_target(const struct tp_policy *pol,
  * __setup_per_zone_wmarks() computes it. With /proc/zoneinfo of a kernel
  * before 6.1 this gives what 6.1 would use.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the promo watermark in pages.
  */
 TP_API uint64_t tp_wmark_promo(uint64_t wmark_min, uint64_t wmark_high,
@@ -636,7 +636,7 @@ struct tp_group_fault {
  * Linux 3.15: a shared fault wholly within the group's active nodes counts
  * as local. Linux 6.1 also requires more than one active node.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: true if the fault counts as local; bad node numbers are simply
  * not in the mask.
  */
@@ -652,7 +652,7 @@ TP_API bool tp_group_fault_local(uint32_t variant,
  * Linux 3.15: min(1 s, scan_period / 16). Never 0: the original gives 0 for
  * a scan period under 16 jiffies, i.e. a retry on every tick.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the interval in ticks, at least 1.
  */
 TP_API uint64_t tp_migrate_retry_interval(uint64_t scan_period, uint32_t tps);
@@ -671,7 +671,7 @@ TP_API uint64_t tp_migrate_retry_interval(uint64_t scan_period, uint32_t tps);
  * of the group's active nodes. Linux 6.1: for a task in a group, the node
  * of the best CPU, or @src_node when none was found.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the node to record as preferred, or -1 to leave it unchanged.
  */
 TP_API int tp_preferred_node(uint32_t variant, bool in_group, int dst_node,

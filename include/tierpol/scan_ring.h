@@ -105,7 +105,7 @@ enum tp_lat_result {
  * @nr_pass: its length: at least the depth (16 when @cfg->depth is 0); the
  *	ring uses the first depth entries
  *
- * Context: Any context. Not concurrently with other calls on @ring.
+ * Context: Any context, wait-free. Not concurrently with other calls on @ring.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, depth not a power of two
  * or above %TP_RING_DEPTH_MAX, an array shorter than the depth); on error
  * @ring is left untouched.
@@ -175,8 +175,8 @@ TP_API void tp_scan_ring_reset(struct tp_scan_ring *ring);
  * docs/algorithms.md).
  *
  * Context: Any context, concurrently with the writer and other readers;
- * never sees a start of one pass paired with the time of another. Retries
- * at most %TP_RING_READ_RETRIES times while the writer is mid-update.
+ * never sees a start of one pass paired with the time of another. Lock-free:
+ * retries at most %TP_RING_READ_RETRIES times while the writer is mid-update.
  * Return: %TP_LAT_EXACT or %TP_LAT_OLDEST with *@latency set; -ENOENT if
  * nothing is recorded; -EBUSY if the writer kept the ring busy for every
  * retry. *@latency is only written on success.
@@ -188,7 +188,7 @@ TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring,
  * tp_scan_ring_depth() - the configured depth
  * @ring: an initialised ring
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: the number of passes the ring remembers.
  */
 static inline uint32_t tp_scan_ring_depth(const struct tp_scan_ring *ring)

@@ -180,7 +180,7 @@ enum tp_thresh_event {
  * @nr_cand: the current value of the candidate counter
  * @now: the current time in ticks; the first period starts here
  *
- * Context: Any context. Not concurrently with other calls on @t.
+ * Context: Any context, wait-free. Not concurrently with other calls on @t.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or
  * above %TP_TPS_MAX, too many steps) or -ERANGE (@ref_th or @period above
  * %TP_TIME_MAX, @rate_limit above %TP_RATE_MAX); on error @t is untouched.
@@ -197,6 +197,14 @@ TP_API int tp_thresh_init(struct tp_thresh *t, const struct tp_thresh_cfg *cfg,
  * The period, threshold and baseline are kept (a sysctl write in the
  * kernel); a threshold outside the new bounds reads as clamped into them.
  * Concurrent calls see the old or the new settings, never a mix.
+ *
+ * %TP_THRESH_HISTOGRAM keeps its bins too, and they do not record their
+ * width: when a tune changes it (the upper bound, from @ref_th or the
+ * variant, by a factor of 2^d), the pages counted before the tune are read
+ * at the new width, their latencies as if 2^d times theirs. The fits that
+ * follow see them so, a share halved at each period's end (the bins'
+ * cooling). Moving them would race with a period's close, which halves the
+ * bins without a lock.
  *
  * Context: Any context, wait-free; callers serialize tunes of @t.
  * Return: 0, -EINVAL or -ERANGE as tp_thresh_init(), and -EINVAL for a

@@ -30,7 +30,7 @@ extern "C" {
 
 /**
  * tp_version() - the version of the library actually linked
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: %TP_VERSION_NUMBER of the library binary, which may differ from
  * the header a program was compiled with.
  */
@@ -38,7 +38,7 @@ TP_API uint32_t tp_version(void);
 
 /**
  * tp_version_string() - the version string of the library actually linked
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: "MAJOR.MINOR.PATCH", a static string.
  */
 TP_API const char *tp_version_string(void);
@@ -52,7 +52,7 @@ TP_API const char *tp_version_string(void);
  * Freestanding: no libc, no locale; the kernel and userspace get the same
  * text.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: a static string, e.g. "invalid argument" for -EINVAL; "unknown
  * error" for a value tierpol never returns.
  */

@@ -88,7 +88,7 @@ enum tp_vma_verdict {
  * tp_vma_verdict_scans() - does a verdict mean "scan"?
  * @v: an &enum tp_vma_verdict
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: true for the TP_VMA_SCAN_* verdicts.
  */
 static inline bool tp_vma_verdict_scans(int v)
@@ -167,7 +167,7 @@ struct tp_vma_facts {
  * @p: the profile
  * @cfg: the settings, validated completely before anything is written
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown filter, bad @tps)
  * or -ERANGE (@scan_delay above %TP_TIME_MAX / 4); on error @p is left
  * untouched.
@@ -185,7 +185,7 @@ TP_API int tp_vma_profile_init(struct tp_vma_profile *p,
  * The kernel does this when it first meets the VMA (and it is where the disjoint-VMA RFC
  * resets its countdown).
  *
- * Context: Any context. Not concurrently with other calls on @v.
+ * Context: Any context, wait-free. Not concurrently with other calls on @v.
  */
 TP_API void tp_vma_scan_init(struct tp_vma_scan *v,
 			     const struct tp_vma_profile *p, uint32_t scan_seq,
@@ -198,8 +198,8 @@ TP_API void tp_vma_scan_init(struct tp_vma_scan *v,
  *
  * Called from the hint-fault path (vma_set_access_pid_bit()).
  *
- * Context: Any context, concurrently with itself and the scanner; like the
- * kernel's __set_bit() a racing rotation may drop the bit.
+ * Context: Any context, wait-free, concurrently with itself and the scanner;
+ * like the kernel's __set_bit() a racing rotation may drop the bit.
  */
 TP_API void tp_vma_scan_note(struct tp_vma_scan *v, uint32_t pid);
 
@@ -212,7 +212,7 @@ TP_API void tp_vma_scan_note(struct tp_vma_scan *v, uint32_t pid);
  *
  * May rotate the access windows and move the disjoint-VMA RFC's countdown.
  *
- * Context: The scanner of the VMA's mm (one at a time).
+ * Context: The scanner of the VMA's mm (one at a time), wait-free.
  * Return: an &enum tp_vma_verdict; tp_vma_verdict_scans() tells scan from
  * skip. -EINVAL if @f describes an empty or inverted VMA.
  */
@@ -225,7 +225,7 @@ TP_API int tp_vma_scan_check(struct tp_vma_scan *v,
  * @v: the VMA's state
  * @scan_seq: the mm's scan sequence
  *
- * Context: The scanner of the VMA's mm.
+ * Context: The scanner of the VMA's mm, wait-free.
  */
 TP_API void tp_vma_scan_done(struct tp_vma_scan *v, uint32_t scan_seq);
 
@@ -233,7 +233,7 @@ TP_API void tp_vma_scan_done(struct tp_vma_scan *v, uint32_t scan_seq);
  * tp_vma_scan_ratelimit() - the disjoint-VMA RFC's forced-scan rate of a VMA
  * @size: VMA size in bytes (uint64_t: no truncation at 4 GiB)
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: 1 + ((4 MiB / @size) >> 7); 1 for @size 0 (the RFC's guard).
  */
 TP_API uint32_t tp_vma_scan_ratelimit(uint64_t size);
@@ -244,7 +244,7 @@ TP_API uint32_t tp_vma_scan_ratelimit(uint64_t size);
  *
  * The kernel's hash_32(pid, ilog2(BITS_PER_LONG)) on 64-bit.
  *
- * Context: Any context.
+ * Context: Any context, wait-free.
  * Return: a bit number in [0, 63].
  */
 static inline uint32_t tp_vma_pid_bit(uint32_t pid)
