@@ -121,7 +121,12 @@ TP_API int tp_hot_init(struct tp_hot *h, const struct tp_hot_cfg *cfg);
  * @rec: the page's record (a byte in the low 8 bits for %TP_HOT_BYTE)
  * @nid: the accessing node, kept by %TP_HOT_PRECISE (0 if unknown; above
  *	%TP_HOT_NID_MAX it is stored as %TP_HOT_NID_MAX)
- * @now: the access time in ticks
+ * @now: the access time in ticks, not before the record's latest access:
+ *	the record keeps a bucket modulo its span, so an access stamped in
+ *	an earlier bucket (a late hardware sample, or two sources racing
+ *	across a bucket's end in tp_hot_record32()) reads as a gap of almost
+ *	the span, past the window, and the count restarts at 1. Sources
+ *	pass the time they record at, as pghot does, not a sample's own.
  *
  * Context: Any context, wait-free.
  * Return: the new record; tp_hot_ready() tells whether it is ready.
