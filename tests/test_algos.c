@@ -386,6 +386,87 @@ static void test_histogram_tune_width(void **state)
 	assert_int_not_equal(tuned, own);
 }
 
+/* A histogram controller closed once at @now with the pages recorded. */
+struct hist_pages {
+	u64 lat, n;
+};
+
+static int hist_close(struct tp_thresh *t, const struct tp_thresh_cfg *c,
+		      const struct hist_pages *p, u32 nr, u64 now)
+{
+	struct tp_thresh_cpu cpu;
+	u32 i;
+
+	memset(&cpu, 0, sizeof(cpu));
+	if (c)
+		assert_int_equal(tp_thresh_init(t, c, 0, 0), 0);
+	for (i = 0; i < nr; i++)
+		tp_thresh_record(t, &cpu, p[i].lat, p[i].n);
+	return tp_thresh_update(t, 0, now);
+}
+
+/*
+ * The fit by hand (docs/algorithms.md): budget 2 x period x rate / tps
+ * pages; bins of 2^shift ticks and up, shift the least with 2^14 x 2^shift
+ * >= 2 x ref_th; linear inside the bin where the budget runs out; clamped
+ * into [unit, 2 x ref_th]; then every bin halved, keeping the larger half.
+ */
+static void test_histogram_by_hand(void **state)
+{
+	static const struct hist_pages at_1_5e9 = { 1500000000, 100 };
+	static const struct hist_pages at_150000 = { 150000, 100 };
+	static const struct hist_pages at_0[] = { { 0, 100 }, { 0, 10 } };
+	static const struct hist_pages odd[] = { { 10, 3 }, { 100, 3 } };
+	struct tp_thresh_cfg c = { .sz = sizeof(c),
+				   .variant = TP_THRESH_HISTOGRAM, .batch = 1 };
+	struct tp_thresh t;
+
+	(void)state;
+	/*
+	 * 10^9 ticks a second, ref 1 s: bound 2e9, shift 17 (2^31 / 2^14),
+	 * budget 20 pages; 100 pages in [2^30, 2^31): 2^30 + 2^30 x 20/100.
+	 */
+	c.tps = 1000000000;
+	c.ref_th = 1000000000;
+	c.period = c.tps;
+	c.rate_limit = 10;
+	hist_close(&t, &c, &at_1_5e9, 1, c.period + 1);
+	assert_int_equal(tp_thresh_get(&t), 1288490188ULL);
+	/* 10^6 ticks, ref 0.1 s: bound 200000, shift 4; in [2^17, 2^18). */
+	c.tps = 1000000;
+	c.ref_th = 100000;
+	c.period = c.tps;
+	hist_close(&t, &c, &at_150000, 1, c.period + 1);
+	assert_int_equal(tp_thresh_get(&t), 131072 + 131072 * 20 / 100);
+	/* bound 32768: shift 1, the first bin [0, 2); budget 50 of 100. */
+	c.tps = 1000;
+	c.ref_th = 16384;
+	c.period = 1000;
+	c.rate_limit = 25;
+	c.steps = 65536;
+	hist_close(&t, &c, &at_0[0], 1, 1001);
+	assert_int_equal(tp_thresh_get(&t), 1);
+	/* A budget of 0 in the first bin: its lower edge, raised to unit. */
+	c.ref_th = 1000;
+	c.steps = 16;
+	c.rate_limit = 0;
+	assert_int_equal(hist_close(&t, &c, &at_0[1], 1, 1001),
+			 TP_TH_LOWERED);
+	assert_int_equal(tp_thresh_get(&t), 125);
+	/*
+	 * Cooling keeps 2 of 3: 3 pages at 10 ([8, 16)) and 3 at 100
+	 * ([64, 128)); budget 0 fits 8; then 2 and 2 are left, and a budget
+	 * of 2 takes the first bin whole and stops at 64.
+	 */
+	c.steps = 65536;
+	hist_close(&t, &c, odd, 2, 1001);
+	assert_int_equal(tp_thresh_get(&t), 8);
+	c.rate_limit = 1;
+	assert_int_equal(tp_thresh_tune(&t, &c), 0);
+	assert_int_equal(hist_close(&t, NULL, NULL, 0, 2002), TP_TH_RAISED);
+	assert_int_equal(tp_thresh_get(&t), 64);
+}
+
 /*
  * Pages recorded below the fitted threshold never exceed the budget by
  * more than the bin the threshold falls in can hide (linear interpolation
@@ -596,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_histogram_fit),
 		cmocka_unit_test(test_histogram_batch_tuned_down),
 		cmocka_unit_test(test_histogram_tune_width),
+		cmocka_unit_test(test_histogram_by_hand),
 		cmocka_unit_test(test_histogram_threads),
 		cmocka_unit_test(test_decide_lat_faults),
 		cmocka_unit_test(test_decide_histogram),

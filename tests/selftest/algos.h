@@ -304,6 +304,8 @@ static int tp_st_hotness(struct tp_st *st)
 	TP_ST_CHECK(st, !tp_hot_record32(&h, &word, 0, 1000) &&
 		    word == (0xabcd0000U | 7 << 2 | 1),
 		    "record32 keeps the bits above a byte record");
+	TP_ST_CHECK(st, tp_hot_expired(&h, 0xabcd0000U, 1000),
+		    "byte format: an empty byte under other bits is expired");
 
 	/*
 	 * The default bucket is the smallest power of two of ticks of at
