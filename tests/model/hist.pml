@@ -26,7 +26,12 @@
  *  - after each of the owner's calls, the slot's bins hold no more than
  *    its pending count, and that count is below BATCH + NMAX (BATCH - 1
  *    but for the handler's fault, whose fold may wait for the next call);
- *  - at the end: per bin, shared + slot == recorded - cooled, exactly.
+ *  - at the end: per bin, shared + slot == recorded - cooled, exactly; and
+ *    if the owner's last call read the lowered batch, the slot is empty.
+ *
+ * A tuner lowers the batch from BATCH to 1 once, at any point (each call
+ * reads it once, at its start); a call with a batch of 1 adds its pages to
+ * the shared bin and folds what the slot held under the larger batch.
  *
  * Mutants (make model checks that each one FAILS):
  *  -DMUTANT=1  the cooling stores the halved value instead of adding
@@ -39,6 +44,8 @@
  *              before it added (the first 1.0 fold of the candidate
  *              count, fold.pml's second mutant) instead of exchanging it
  *              for 0: a handler that folds in between leaves it negative
+ *  -DMUTANT=4  a batch of 1 adds the fault to the shared bin and leaves
+ *              the slot's bins (the 1.0.0 code): after the tune they stay
  *
  * (Resetting the pending count after taking the bins instead of before
  * would be no bug: a handler that runs in between finds the count at or
@@ -56,6 +63,7 @@
 #define BATCH		3	/* the policy's cand_batch */
 #define NMAX		2	/* the largest fault, in pages */
 
+int batch = BATCH;		/* the batch in force */
 int shared[NB];			/* st->hist[] (tp_atomic64) */
 int bins[NB];			/* cpu->hist[] (tp_local64) */
 int pending;			/* cpu->pending (tp_local64) */
@@ -77,9 +85,14 @@ inline check()
  *	fold = tp_local64_read(&cpu->pending) + n >= batch;
  *	tp_local64_add(&cpu->hist[bin], n);
  *	tp_local64_add(&cpu->pending, n);
- *	if (!fold)
- *		return;
- *	tp_local64_xchg(&cpu->pending, 0);
+ *	if (fold)
+ *		__tp_thresh_fold(st, cpu);
+ * batch <= 1:
+ *	tp_atomic64_add(&st->hist[bin], n);
+ *	if (tp_local64_read(&cpu->pending))
+ *		__tp_thresh_fold(st, cpu);
+ * __tp_thresh_fold():
+ *	tp_local64_set(&cpu->pending, 0);
  *	for (b = 0; b < TP_THRESH_BINS; b++)
  *		if (tp_local64_read(&cpu->hist[b])) {
  *			v = tp_local64_xchg(&cpu->hist[b], 0);
@@ -106,6 +119,23 @@ inline take(b)
 
 inline record(b, n)
 {
+	bt = batch;
+	if
+	:: bt <= 1 ->
+		atomic { shared[b] = shared[b] + n; rec[b] = rec[b] + n };	/* tp_atomic64_add(&st->hist[bin], n) */
+		check();
+#if MUTANT != 4
+		if
+		:: pending != 0 ->			/* tp_local64_read(&cpu->pending) */
+			pending = 0;			/* tp_local64_set(&cpu->pending, 0) */
+			take(0);
+			take(1)
+		:: else
+		fi;
+#endif
+		goto recorded
+	:: else
+	fi;
 	p = pending;					/* tp_local64_read(&cpu->pending) */
 	fold = p + n >= BATCH;
 	atomic { bins[b] = bins[b] + n; rec[b] = rec[b] + n };	/* tp_local64_add(&cpu->hist[bin], n) */
@@ -116,13 +146,14 @@ inline record(b, n)
 #if MUTANT == 3
 		pending = pending - (p + n);		/* tp_local64_sub(&cpu->pending, p + n) */
 #else
-		pending = 0;				/* tp_local64_xchg(&cpu->pending, 0) */
+		pending = 0;				/* tp_local64_set(&cpu->pending, 0) */
 #endif
 		check();
 		take(0);
 		take(1)
 	:: else
 	fi;
+recorded:
 	fold = false;
 	p = 0
 }
@@ -141,13 +172,14 @@ inline pick(b, n)
 
 proctype owner()
 {
-	byte k, b, n;
+	byte k, b, n, bt, lastb;
 	int v, p;
 	bool fold;
 
 	for (k : 1 .. NCALL) {
 		pick(b, n);
 		record(b, n);
+		lastb = bt;
 		assert(bins[0] + bins[1] <= pending && pending < BATCH + NMAX);
 		b = 0;
 		n = 0
@@ -156,13 +188,14 @@ proctype owner()
 	atomic {
 		handled && cooling_done ->
 		assert(shared[0] + bins[0] == rec[0] - cooled[0]);
-		assert(shared[1] + bins[1] == rec[1] - cooled[1])
+		assert(shared[1] + bins[1] == rec[1] - cooled[1]);
+		assert(lastb > 1 || bins[0] + bins[1] == 0)
 	}
 }
 
 proctype handler()
 {
-	byte b, n;
+	byte b, n, bt;
 	int v, p;
 	bool fold;
 
@@ -199,11 +232,18 @@ proctype closer()
 	cooling_done = true
 }
 
+/* tp_thresh_tune() (or tp_policy_tune()) lowering the batch to 1, once */
+proctype tuner()
+{
+	batch = 1
+}
+
 init
 {
 	atomic {
 		run owner();
 		run handler();
-		run closer()
+		run closer();
+		run tuner()
 	}
 }
