@@ -156,6 +156,16 @@ printf 'R 1000 1 5\nR 2000 2 7\nW 3000 1 6\n' >"$tmp/back.trace"
 input "$tmp/back.trace:3: timestamp 6 ns is before the previous access's, 7 ns on line 2 (timestamps must not decrease)" \
 	-t "$tmp/back.trace"
 
+# A span beyond 30 days (two clocks mixed) and timestamps too large.
+printf 'R 1000 1 0\nR 2000 1 1000000000000000000\n' >"$tmp/span.trace"
+input "$tmp/span.trace:2: timestamp 1000000000000000000 ns is more than 30 days after the first access's, 0 ns on line 1 (a trace spans at most 30 days of simulated time; are two clocks mixed?)" \
+	-t "$tmp/span.trace"
+for ts in 18446744073709551615 99999999999999999999; do
+	printf 'R 1000 1 %s\n' "$ts" >"$tmp/big.trace"
+	input "$tmp/big.trace:1: timestamp $ts ns is too large (allowed: 0 to 9223372036854775807 ns)" \
+		-t "$tmp/big.trace"
+done
+
 pages() { # FILE N: a trace touching N pages, once each
 	awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++)
 		printf "R %x\n", 268435456 + i * 4096 }' >"$1"

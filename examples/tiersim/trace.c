@@ -22,6 +22,7 @@ struct tline {
 	uint32_t tid;
 	int has_time;
 	uint64_t time;
+	char why[96];		/* a reason that names the value */
 };
 
 const char *trace_format_name(int format)
@@ -82,17 +83,20 @@ static int parse_hex(const char **p, uint64_t *out)
 	return 0;
 }
 
+/* Parse a decimal number at *p; returns 0 and advances, -1, or -2 when
+ * it does not fit 64 bits. */
 static int parse_dec(const char **p, uint64_t *out)
 {
 	const char *s = *p;
-	uint64_t v = 0;
+	uint64_t v = 0, d;
 
 	if (*s < '0' || *s > '9')
 		return -1;
 	while (*s >= '0' && *s <= '9') {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
+		d = (uint64_t)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
 		s++;
 	}
 	*out = v;
@@ -159,9 +163,10 @@ static int parse_lackey(const char *s, int instr, struct tline *l,
 
 static int parse_tiersim(const char *s, struct tline *l, const char **why)
 {
-	const char *p = skip_ws(s);
+	const char *p = skip_ws(s), *q;
 	uint64_t v;
-	int op;
+	size_t n;
+	int op, r;
 
 	l->kind = 0;
 	if (!*p || *p == '#' || *p == '\n' || *p == '\r')
@@ -206,8 +211,20 @@ static int parse_tiersim(const char *s, struct tline *l, const char **why)
 				return -1;
 			}
 			p = skip_ws(p);
-			if (parse_dec(&p, &l->time)) {
+			q = p;
+			r = parse_dec(&p, &l->time);
+			if (r == -1) {
 				*why = "bad timestamp (decimal nanoseconds)";
+				return -1;
+			}
+			if (r == -2 || l->time > TRACE_MAX_TIME_NS) {
+				n = strspn(q, "0123456789");
+				snprintf(l->why, sizeof(l->why), "timestamp "
+					 "%.*s%s ns is too large (allowed: 0 "
+					 "to %llu ns)", n > 24 ? 24 : (int)n, q,
+					 n > 24 ? "..." : "",
+					 (unsigned long long)TRACE_MAX_TIME_NS);
+				*why = l->why;
 				return -1;
 			}
 			l->has_time = 1;
@@ -378,6 +395,7 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	size_t cap = 0;
 	ssize_t len;
 	uint64_t line = 0, slot, threads = 0, prev_time = 0, prev_line = 0;
+	uint64_t first_time = 0, first_line = 0;
 	uint64_t bytes = 0, size = 0;
 	struct stat st;
 	int time_state = -1;	/* -1 unknown, 0 none, 1 all */
@@ -432,6 +450,23 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 				 (unsigned long long)l.time,
 				 (unsigned long long)prev_time,
 				 (unsigned long long)prev_line);
+			goto fail;
+		}
+		if (l.has_time && !first_line) {
+			first_time = l.time;
+			first_line = line;
+		}
+		if (l.has_time && l.time - first_time > TRACE_MAX_SPAN_NS) {
+			snprintf(err, errlen, "%s:%llu: timestamp %llu ns is "
+				 "more than %d days after the first access's, "
+				 "%llu ns on line %llu (a trace spans at most "
+				 "%d days of simulated time; are two clocks "
+				 "mixed?)", path, (unsigned long long)line,
+				 (unsigned long long)l.time,
+				 TRACE_MAX_SPAN_DAYS,
+				 (unsigned long long)first_time,
+				 (unsigned long long)first_line,
+				 TRACE_MAX_SPAN_DAYS);
 			goto fail;
 		}
 		prev_time = l.time;

@@ -23,6 +23,11 @@
  * nanoseconds. Either every access has a timestamp or none has, and they
  * do not decrease from one access to the next (in the file's order, all
  * threads together): a timestamp before the previous one is an error.
+ * Timestamps are at most TRACE_MAX_TIME_NS (a signed 64-bit clock's) and
+ * span at most TRACE_MAX_SPAN_DAYS days from the first access's: the
+ * simulated time drives the run time, and a larger span is most likely
+ * two clocks mixed (a run of 30 days takes under a second at the shortest
+ * scan period).
  */
 #ifndef _TIERSIM_TRACE_H
 #define _TIERSIM_TRACE_H
@@ -36,6 +41,11 @@ enum trace_format {
 	TRACE_LACKEY = 1,
 	TRACE_TIERSIM = 2,
 };
+
+/* The largest timestamp, and the longest span of a trace's timestamps. */
+#define TRACE_MAX_TIME_NS	9223372036854775807ULL
+#define TRACE_MAX_SPAN_DAYS	30
+#define TRACE_MAX_SPAN_NS	(TRACE_MAX_SPAN_DAYS * 86400ULL * 1000000000ULL)
 
 /* Pages closer than this (in pages, 2 MiB) belong to the same VMA. */
 #define TRACE_VMA_GAP		512
