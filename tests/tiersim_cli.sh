@@ -94,6 +94,14 @@ usage '--tlb-entries: 3 is not a power of 2 (allowed: 0, or a power of 2 up to 1
 	--tlb-entries 3
 usage '--lru: clock or two-list, not "lfu"' --lru lfu
 usage '--fast: "3Q" is not a size (pages, K/M/G bytes, or N%)' --fast 3Q
+for o in --fast --slow; do
+	usage "$o: 18446744073709551615 is too large (allowed: up to 1099511627775 pages, 4 PiB)" \
+		$o 18446744073709551615
+done
+usage '--fast: 18446744073709551616K is too large (allowed: up to 1099511627775 pages, 4 PiB)' \
+	--fast 18446744073709551616K
+usage '--fast: 1099511627776 is too large (allowed: up to 1099511627775 pages, 4 PiB)' \
+	--pages 4096 --fast 1099511627776 --allow-no-pressure
 usage '--wmark: "1,2" is not MIN,LOW,HIGH,PROMO (four page counts)' --wmark 1,2
 usage '--pages needs a value (N)' --pages
 usage 'unknown option "--acesses" (did you mean --accesses?)' --acesses 5

@@ -128,7 +128,7 @@ static double parse_real(const struct opt_def *d, const char *arg)
 void parse_size(const char *opt, const char *s, struct size_opt *o)
 {
 	char *end;
-	double v;
+	double v, pages;
 
 	errno = 0;
 	v = strtod(s, &end);
@@ -146,16 +146,21 @@ void parse_size(const char *opt, const char *s, struct size_opt *o)
 		return;
 	}
 	if (!*end)
-		o->pages = (u64)v;
+		pages = v;
 	else if (!strcmp(end, "K") || !strcmp(end, "k"))
-		o->pages = (u64)(v * 1024 / 4096);
+		pages = v * 1024 / 4096;
 	else if (!strcmp(end, "M"))
-		o->pages = (u64)(v * 256);
+		pages = v * 256;
 	else if (!strcmp(end, "G"))
-		o->pages = (u64)(v * 262144);
+		pages = v * 262144;
 	else
 		die_usage("%s: \"%s\" is not a size (pages, K/M/G bytes, or "
 			  "N%%)", opt, s);
+	/* Checked before the conversion, which would wrap or be undefined. */
+	if (pages >= (double)WL_PAGE_MASK + 1)
+		die_usage("%s: %s is too large (allowed: up to %llu pages, "
+			  "4 PiB)", opt, s, WL_PAGE_MASK);
+	o->pages = (u64)pages;
 }
 
 void opts_init(struct opts *o)

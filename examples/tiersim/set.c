@@ -224,6 +224,18 @@ static void build_workload(struct set *s, const struct opts *o,
 		 it && it->label ? it->label : wl_kind_name(kind));
 }
 
+/* @frac of a footprint of @pages, as a tier's pages; exits 2 on too many. */
+static u64 frac_pages(const char *opt, double frac, u64 pages)
+{
+	double v = frac * (double)pages;
+
+	if (v >= (double)WL_PAGE_MASK + 1)
+		die_usage("%s: %g%% of a footprint of %llu pages is too large "
+			  "(allowed: up to %llu pages, 4 PiB)", opt, frac * 100,
+			  (unsigned long long)pages, WL_PAGE_MASK);
+	return (u64)v;
+}
+
 /* Build one set from the options and an optional suite item. */
 void build_set(struct set *s, const struct opts *o, const struct item *it)
 {
@@ -273,9 +285,11 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		fast.frac = m.fast_frac;
 	}
 	c->fast_pages = fast.frac > 0 ?
-			(u64)(fast.frac * (double)s->src.pages) : fast.pages;
+			frac_pages("--fast", fast.frac, s->src.pages) :
+			fast.pages;
 	c->slow_pages = slow.set ? (slow.frac > 0 ?
-				    (u64)(slow.frac * (double)s->src.pages) :
+				    frac_pages("--slow", slow.frac,
+					       s->src.pages) :
 				    slow.pages) : s->src.pages;
 	memcpy(c->wmark, o->wmark, sizeof(c->wmark));
 	c->thp = o->thp;
