@@ -126,6 +126,19 @@ input 'policy "pghot:src=abit:migrate=fault": src=abit needs migrate=kmigrated (
 input 'policy "pghot:freq=4": freq is above what the record counts (byte: 3, precise: 7)' \
 	-w zipf -p pghot:freq=4
 
+# Outputs that cannot be written: refused before any simulation.
+input '--svg /nonexistent/x.svg: directory /nonexistent: No such file or directory' \
+	-w zipf --json "$tmp/ok.json" --svg /nonexistent/x.svg
+[ ! -e "$tmp/ok.json" ] || bad "--json written though --svg cannot be"
+: >"$tmp/afile"
+input "--outdir $tmp/afile: Not a directory" --suite short --outdir "$tmp/afile"
+input "--json $tmp/afile/x.json: Not a directory" \
+	-w zipf --json "$tmp/afile/x.json"
+input "--svg $tmp: Is a directory" -w zipf --svg "$tmp"
+usage '--json - and --csv - both write to stdout (give one of them a file)' \
+	-w zipf --json - --csv -
+usage '--svg: "-" is no file (the plot cannot go to stdout)' -w zipf --svg -
+
 # ---- --help, -V -------------------------------------------------------------
 
 run "$T" -V

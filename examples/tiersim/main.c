@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- the job pool ------------------------------------------------------- */
@@ -126,6 +127,113 @@ void close_out(FILE *f, const char *path)
 		die(1, "%s: write error", path);
 }
 
+/*
+ * --@opt @path can be written: a file there that is no directory and is
+ * writable, or none and a writable directory to create it in. Checked
+ * before any simulation, so that a bad path costs no run; exits 2.
+ */
+static void check_out_path(const char *opt, const char *path)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			die(EXIT_USAGE, "--%s %s: %s", opt, path,
+			    strerror(EISDIR));
+		if (access(path, W_OK))
+			die(EXIT_USAGE, "--%s %s: %s", opt, path,
+			    strerror(errno));
+		return;
+	}
+	if (errno != ENOENT)
+		die(EXIT_USAGE, "--%s %s: %s", opt, path, strerror(errno));
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (stat(dir, &st))
+		die(EXIT_USAGE, "--%s %s: directory %s: %s", opt, path, dir,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "--%s %s: %s: %s", opt, path, dir,
+		    strerror(ENOTDIR));
+	if (access(dir, W_OK | X_OK))
+		die(EXIT_USAGE, "--%s %s: directory %s: %s", opt, path, dir,
+		    strerror(errno));
+}
+
+/*
+ * --outdir @dir: a writable directory, or one mkdir -p can create (its
+ * nearest existing ancestor a writable directory); exits 2.
+ */
+static void check_out_dir(const char *dir)
+{
+	char up[4096], *slash;
+	struct stat st;
+
+	if (!stat(dir, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			die(EXIT_USAGE, "--outdir %s: %s", dir,
+			    strerror(ENOTDIR));
+		if (access(dir, W_OK | X_OK))
+			die(EXIT_USAGE, "--outdir %s: %s", dir,
+			    strerror(errno));
+		return;
+	}
+	if (errno != ENOENT)
+		die(EXIT_USAGE, "--outdir %s: %s", dir, strerror(errno));
+	snprintf(up, sizeof(up), "%s", dir);
+	for (;;) {
+		while ((slash = strrchr(up, '/')) && slash != up && !slash[1])
+			*slash = 0;	/* "a/b/" is "a/b" */
+		slash = strrchr(up, '/');
+		if (!slash)
+			snprintf(up, sizeof(up), ".");
+		else if (slash == up)
+			up[1] = 0;
+		else
+			*slash = 0;
+		if (!stat(up, &st))
+			break;
+		if (errno != ENOENT || !strcmp(up, ".") || !strcmp(up, "/"))
+			die(EXIT_USAGE, "--outdir %s: %s: %s", dir, up,
+			    strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "--outdir %s: %s: %s", dir, up,
+		    strerror(ENOTDIR));
+	if (access(up, W_OK | X_OK))
+		die(EXIT_USAGE, "--outdir %s: %s: %s", dir, up,
+		    strerror(errno));
+}
+
+/* Every output can be written: refuse before simulating, not after. */
+static void check_outputs(const struct opts *o)
+{
+	if (o->json && o->csv && !strcmp(o->json, "-") &&
+	    !strcmp(o->csv, "-"))
+		die_usage("--json - and --csv - both write to stdout (give "
+			  "one of them a file)");
+	if (o->svg && !strcmp(o->svg, "-"))
+		die_usage("--svg: \"-\" is no file (the plot cannot go to "
+			  "stdout)");
+	if (o->json && strcmp(o->json, "-"))
+		check_out_path("json", o->json);
+	if (o->csv && strcmp(o->csv, "-"))
+		check_out_path("csv", o->csv);
+	if (o->svg)
+		check_out_path("svg", o->svg);
+	if (o->results_md)
+		check_out_path("results-md", o->results_md);
+	if (o->suite)
+		check_out_dir(o->outdir ? o->outdir : "build/run");
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -137,6 +245,7 @@ int main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	if (o.results_md && (!o.suite || strcmp(o.suite, "results")))
 		die_usage("--results-md needs --suite results");
+	check_outputs(&o);
 	if (o.suite)
 		return run_suite(&o);
 
