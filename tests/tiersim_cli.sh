@@ -114,6 +114,24 @@ usage 'policy "mainline:rate=99999999999": rate=99999999999 is too large (allowe
 usage 'policy "mainline:hot=0": hot=0 is too small (allowed: 1 to 4294967295 ms; 0 is the sysctl'\''s threshold of 0, which only a latency of 0 meets)' \
 	-p mainline:hot=0
 usage 'policy "mainline:rate=x": rate=x is not a whole number' -p mainline:rate=x
+# Modifiers a policy with NUMA balancing off would ignore; empty entries.
+for spec in none:rate=1:hot=5 none+young oracle+young oracle-bypass \
+	damon:rate=1 damon+young damon:hot=5; do
+	base=${spec%%[:+-]*}
+	mod=${spec#"$base"}
+	mod=${mod#:}
+	mod=${mod%%:*}
+	usage "policy \"$spec\": $mod does nothing with NUMA balancing off (base $base): no scanning, no hint faults" \
+		-p "$spec"
+done
+usage 'policy "mainline+young:mode=0": +young does nothing with NUMA balancing off (mode=0 of mainline): no scanning, no hint faults' \
+	-p mainline+young:mode=0
+for list in mainline, none,,oracle; do
+	usage "-p \"$list\": an empty entry in the list (a comma at an end, or two in a row)" \
+		-p "$list"
+done
+usage 'no policy named' -p ''
+
 # The policies past Linux 6.1: ranges, and the combinations that cannot work.
 usage 'policy "goal-bucket:target=0": target=0 is too small (allowed: 1 to 10000 parts per 10000)' \
 	-p goal-bucket:target=0

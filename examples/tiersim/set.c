@@ -224,6 +224,25 @@ static void build_workload(struct set *s, const struct opts *o,
 		 it && it->label ? it->label : wl_kind_name(kind));
 }
 
+/* A policy list with an empty entry ("mainline,", "none,,oracle"). */
+static void check_list(const char *list)
+{
+	const char *p = list, *q;
+
+	if (!list[strspn(list, " \t")])
+		return;		/* "no policy named" */
+	for (;;) {
+		q = p + strspn(p, " \t");
+		if (!*q || *q == ',')
+			die_usage("-p \"%s\": an empty entry in the list (a "
+				  "comma at an end, or two in a row)", list);
+		p = strchr(q, ',');
+		if (!p)
+			return;
+		p++;
+	}
+}
+
 /* @frac of a footprint of @pages, as a tier's pages; exits 2 on too many. */
 static u64 frac_pages(const char *opt, double frac, u64 pages)
 {
@@ -341,6 +360,7 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	pols = it ? it->policies : o->have_policies ? o->policies :
 	       default_policies;
 	snprintf(buf, sizeof(buf), "%s", pols);
+	check_list(buf);
 	/* commas, and blanks as in --help's "none, mainline" */
 	for (tok = strtok_r(buf, ", \t", &save); tok;
 	     tok = strtok_r(NULL, ", \t", &save)) {

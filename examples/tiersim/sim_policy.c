@@ -106,6 +106,9 @@ void sim_policy_help(FILE *f)
 	fprintf(f,
 "  Any base can be modified: BASE{+SWITCH|-SWITCH|:KEY=VALUE}, e.g.\n"
 "  mainline+young, rfc2020-p8:lat=atime, mainline:vma=disjoint:rate=256.\n"
+"  With NUMA balancing off (none, oracle, damon, mode=0) a switch, rate=,\n"
+"    hot=, period=, burst=, hot-faults=, limiter=, thresh=, wmark=, lat=\n"
+"    or vma= would do nothing, and is refused.\n"
 "  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
 "    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
 "    scanner marks fast-tier pages too).\n"
@@ -521,12 +524,64 @@ bad:
 	return -1;
 }
 
+/*
+ * The keys that set NUMA balancing's tierpol policy: with NUMA balancing
+ * off (none, oracle, damon, or mode=0) nothing reads them.
+ */
+static int nb_key(const char *key, size_t n)
+{
+	static const char *const keys[] = {
+		"rate", "hot", "period", "burst", "hot-faults", "limiter",
+		"thresh", "wmark", "lat", "vma",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == n && !strncmp(key, keys[i], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * A switch or NUMA-balancing key (@mod, the first in the spec) on a policy
+ * with NUMA balancing off would be ignored, and the row would be the plain
+ * base's: refuse it.
+ */
+static int check_off(const struct sim_policy *p, const char *base,
+		     const char *mod, char *err, size_t errlen)
+{
+	size_t n;
+
+	if (!mod || p->cfg.mode != TP_MODE_DISABLED)
+		return 0;
+	if (*mod == ':') {
+		n = strcspn(mod + 1, ":");
+	} else {
+		unsigned int i;
+
+		n = 0;
+		for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+			size_t len = strlen(switches[i].name);
+
+			if (!strncmp(mod + 1, switches[i].name, len) && len > n)
+				n = len;
+		}
+		n++;	/* the '+' or '-' */
+	}
+	snprintf(err, errlen, "policy \"%s\": %.*s does nothing with NUMA "
+		 "balancing off (%s%s): no scanning, no hint faults", p->name,
+		 (int)n, *mod == ':' ? mod + 1 : mod,
+		 strcmp(base, "none") && strcmp(base, "oracle") &&
+		 strcmp(base, "damon") ? "mode=0 of " : "base ", base);
+	return -1;
+}
+
 int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		     size_t errlen)
 {
 	unsigned int i;
 	size_t best = 0, len;
-	const char *s;
+	const char *s, *nb_mod = NULL;
 	char base[32], key[32], val[64];
 
 	memset(p, 0, sizeof(*p));
@@ -558,6 +613,11 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 	while (*s) {
 		char op = *s++;
 		size_t n = strcspn(s, "+-:");
+
+		/* The first switch or NUMA-balancing key, for check_off(). */
+		if (!nb_mod && (op == '+' || op == '-' ||
+				nb_key(s, strcspn(s, ":="))))
+			nb_mod = s - 1;
 
 		/* A switch name may contain '-': take the longest known. */
 		if (op == '+' || op == '-') {
@@ -622,7 +682,7 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		}
 		s += n;
 	}
-	return 0;
+	return check_off(p, base, nb_mod, err, errlen);
 }
 
 void sim_hot_cfg(const struct sim_policy *p, struct tp_hot_cfg *hc)
