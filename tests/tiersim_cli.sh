@@ -114,6 +114,17 @@ usage 'policy "mainline:rate=99999999999": rate=99999999999 is too large (allowe
 usage 'policy "mainline:hot=0": hot=0 is too small (allowed: 1 to 4294967295 ms; 0 is the sysctl'\''s threshold of 0, which only a latency of 0 meets)' \
 	-p mainline:hot=0
 usage 'policy "mainline:rate=x": rate=x is not a whole number' -p mainline:rate=x
+# Options that do not apply to the source.
+printf 'R 1000\n' >"$tmp/one.trace"
+usage '--pages does not apply to a trace (-t), only to a generated workload (-w)' \
+	-t "$tmp/one.trace" --accesses 5 --pages 100000 --threads 4
+usage '--seed does not apply to a trace (-t), only to a generated workload (-w)' \
+	-t "$tmp/one.trace" --seed 2
+usage '--sigma does not apply to workload zipf' -w zipf --sigma 0.3
+usage '--zipf-s does not apply to workload pmbench' --zipf-s 1.2
+usage '--lackey-instr needs a trace (-t)' --lackey-instr
+usage '--format needs a trace (-t)' --format lackey
+
 # Modifiers a policy with NUMA balancing off would ignore; empty entries.
 for spec in none:rate=1:hot=5 none+young oracle+young oracle-bypass \
 	damon:rate=1 damon+young damon:hot=5; do

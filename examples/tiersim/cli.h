@@ -73,6 +73,9 @@ extern const struct field_opt cost_opts[C_NR];	/* struct sim_costs */
 extern const struct field_opt kern_opts[K_NR];	/* struct sim_cfg */
 extern const struct field_opt wl_opts[W_NR];	/* struct wl_params */
 
+/* The most rows opt_defs[] can have. */
+#define OPTS_MAX_DEFS	128
+
 /* Settings from the command line; "set" flags tell what the user gave. */
 struct opts {
 	const char *workload;
@@ -111,6 +114,8 @@ struct opts {
 	const char *suite;
 	const char *outdir;
 	const char *results_md;
+	/* the rows of opt_defs[] given on the command line */
+	unsigned char given[OPTS_MAX_DEFS];
 };
 
 /* How an option's value is read (&struct opt_def). */

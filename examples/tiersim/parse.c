@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define OPT_MAX		128	/* rows of opt_defs[] */
+#define OPT_MAX		OPTS_MAX_DEFS	/* rows of opt_defs[] */
 
 const char *prog = "tiersim";
 
@@ -272,6 +272,39 @@ static void __attribute__((noreturn)) unknown(const char *arg)
 	die_usage("unknown option \"--%s\"", name);
 }
 
+/*
+ * The options that do not apply to the source: the generator's with a
+ * trace, another workload's shape, the trace's without one. A suite's
+ * items are several workloads: their shape options stay.
+ */
+static void check_source(const struct opts *o)
+{
+	const struct opt_def *d;
+	unsigned int i;
+	int kind;
+
+	for (i = 0; i < nr_opt_defs; i++) {
+		if (!o->given[i])
+			continue;
+		d = &opt_defs[i];
+		if (o->trace && d->sec == SEC_WORKLOAD)
+			die_usage("--%s does not apply to a trace (-t), only "
+				  "to a generated workload (-w)", opt_name(d));
+		/* --format, --lackey-instr */
+		if (!o->trace && d->sec == SEC_SOURCE &&
+		    strcmp(opt_name(d), "workload") &&
+		    strcmp(opt_name(d), "trace"))
+			die_usage("--%s needs a trace (-t)", opt_name(d));
+		if (!o->trace && !o->suite && d->kinds) {
+			kind = wl_kind_parse(o->workload ? o->workload :
+					     "pmbench");
+			if (kind >= 0 && !(d->kinds & (1U << kind)))
+				die_usage("--%s does not apply to workload %s",
+					  opt_name(d), wl_kind_name((u32)kind));
+		}
+	}
+}
+
 void parse_args(struct opts *o, int argc, char **argv)
 {
 	static struct option lo[OPT_MAX + 1];
@@ -319,10 +352,12 @@ void parse_args(struct opts *o, int argc, char **argv)
 				;
 			d = &opt_defs[i];
 		}
+		o->given[d - opt_defs] = 1;
 		take(o, d, optarg);
 	}
 	if (optind < argc)
 		die_usage("unexpected argument \"%s\"", argv[optind]);
 	if (o->workload && o->trace)
 		die_usage("--workload and --trace exclude each other");
+	check_source(o);
 }
