@@ -125,6 +125,12 @@ usage '--zipf-s does not apply to workload pmbench' --zipf-s 1.2
 usage '--lackey-instr needs a trace (-t)' --lackey-instr
 usage '--format needs a trace (-t)' --format lackey
 
+# Switches after a key: the grammar takes them before.
+usage 'policy "mainline:rate=64+young": rate=64+young: +young after a key (switches come before the keys: BASE{+SWITCH|-SWITCH}{:KEY=VALUE})' \
+	-p mainline:rate=64+young
+run "$T" -q -w zipf --accesses 1000 -p mainline+young:rate=64
+[ "$rc" = 0 ] || bad "mainline+young:rate=64: exit $rc, $(cat "$tmp/err")"
+
 # Modifiers a policy with NUMA balancing off would ignore; empty entries.
 for spec in none:rate=1:hot=5 none+young oracle+young oracle-bypass \
 	damon:rate=1 damon+young damon:hot=5; do

@@ -2,7 +2,9 @@
 /*
  * tiersim policy specs: a named base, then switches and settings.
  *
- *	BASE { +SWITCH | -SWITCH | :KEY=VALUE }
+ *	BASE { +SWITCH | -SWITCH } { :KEY=VALUE }
+ *
+ * (switches before keys: a value may hold '-', as "window-rfc2020")
  *
  * e.g. "mainline", "rfc2020-p6", "mainline-bypass-off", "mainline+young",
  * "rfc2020:lat=atime:rate=64", "mainline:vma=disjoint". Every combination of the
@@ -104,8 +106,9 @@ void sim_policy_help(FILE *f)
 		if (bases[i].help)
 			fprintf(f, "  %-20s %s\n", bases[i].name, bases[i].help);
 	fprintf(f,
-"  Any base can be modified: BASE{+SWITCH|-SWITCH|:KEY=VALUE}, e.g.\n"
-"  mainline+young, rfc2020-p8:lat=atime, mainline:vma=disjoint:rate=256.\n"
+"  Any base can be modified: BASE{+SWITCH|-SWITCH}{:KEY=VALUE}, switches\n"
+"    before keys, e.g. mainline+young, rfc2020-p8:lat=atime,\n"
+"    mainline+young:vma=disjoint:rate=256.\n"
 "  With NUMA balancing off (none, oracle, damon, mode=0) a switch, rate=,\n"
 "    hot=, period=, burst=, hot-faults=, limiter=, thresh=, wmark=, lat=\n"
 "    or vma= would do nothing, and is refused.\n"
@@ -576,6 +579,34 @@ static int check_off(const struct sim_policy *p, const char *base,
 	return -1;
 }
 
+/*
+ * A switch in the value @val of a key ("64+young"): where it starts, or
+ * NULL. The grammar takes switches before keys only, as a value may hold
+ * '-' ("window-rfc2020").
+ */
+static const char *switch_in(const char *val, int *n)
+{
+	const char *s;
+	unsigned int i;
+	size_t len;
+
+	*n = 0;
+	for (s = val + 1; *s; s++) {
+		if (*s != '+' && *s != '-')
+			continue;
+		for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+			len = strlen(switches[i].name);
+			if (!strncmp(s + 1, switches[i].name, len) &&
+			    (!s[len + 1] || strchr("+-", s[len + 1])) &&
+			    (int)len + 1 > *n)
+				*n = (int)len + 1;
+		}
+		if (*n)
+			return s;
+	}
+	return NULL;
+}
+
 int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		     size_t errlen)
 {
@@ -674,7 +705,14 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		}
 		if (set_key(p, key, val, err, errlen)) {
 			char tmp[SIM_ERRLEN];
+			int swn;
+			const char *sw = switch_in(val, &swn);
 
+			if (sw)
+				snprintf(err, errlen, "%s=%s: %.*s after a key "
+					 "(switches come before the keys: "
+					 "BASE{+SWITCH|-SWITCH}{:KEY=VALUE})",
+					 key, val, swn, sw);
 			snprintf(tmp, sizeof(tmp), "policy \"%s\": %s", spec,
 				 err);
 			snprintf(err, errlen, "%s", tmp);
