@@ -229,6 +229,17 @@ pages() { # FILE N: a trace touching N pages, once each
 pages "$tmp/p3.trace" 3
 input "$tmp/p3.trace: zero capacity: the fast tier has no pages; a footprint of 3 pages is too small for two tiers" \
 	-t "$tmp/p3.trace"
+pages "$tmp/p1.trace" 1
+input "$tmp/p1.trace: zero capacity: the fast tier has no pages; a footprint of 1 page is too small for two tiers" \
+	-t "$tmp/p1.trace"
+# Errors the footprint does not cause get no hint about it.
+pages "$tmp/p5000.trace" 5000
+input "$tmp/p5000.trace: --scale needs a synthetic workload (a trace's pages are the machine's)" \
+	-t "$tmp/p5000.trace" --scale 4
+input "$tmp/p5000.trace: --thp needs a synthetic workload (trace pages are not 2 MiB aligned)" \
+	-t "$tmp/p5000.trace" --thp
+input 'pmbench: --thp: VMA 0 is not a multiple of 2 MiB (use --pages a multiple of 512 per VMA)' \
+	--pages 1000 --thp
 pages "$tmp/p8.trace" 8
 input "$tmp/p8.trace: the promo watermark (9 pages) is not below the fast tier's capacity (2 pages); a footprint of 8 pages fits --fast 5 --wmark 1,2,3,4" \
 	-t "$tmp/p8.trace"

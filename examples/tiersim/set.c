@@ -126,6 +126,25 @@ static u64 smallest_fast(const struct sim_cfg *c, const struct sim_src *src,
 }
 
 /*
+ * Whether @c fails sim_validate() on the capacities and watermarks alone:
+ * with a fast tier that holds everything and small watermarks it would
+ * pass. Otherwise (--thp on a trace, --scale on one, ...) the footprint is
+ * not the problem, and fit_hint() has nothing to say.
+ */
+static int capacity_error(const struct sim_cfg *c, const struct sim_src *src)
+{
+	static const u64 small[4] = { 1, 2, 3, 4 };
+	struct sim_cfg t = *c;
+	char err[SIM_ERRLEN];
+
+	t.fast_pages = (src->pages > 4096 ? src->pages : 4096) * 2;
+	t.slow_pages = src->pages ? src->pages : 1;
+	t.allow_no_pressure = 1;
+	memcpy(t.wmark, small, sizeof(t.wmark));
+	return !sim_validate(&t, src, err, sizeof(err));
+}
+
+/*
  * The defaults do not fit a small source (a fast tier of 25 % of a few
  * pages has none; Linux's watermarks, at least 128 KiB, do not fit under
  * it): add to @err the options that do, each checked with sim_validate():
@@ -160,8 +179,9 @@ static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
 			 "fits --fast %llu --wmark 1,2,3,4",
 			 (unsigned long long)src->pages, (unsigned long long)f);
 	else
-		snprintf(err + n, errlen - n, "; a footprint of %llu pages is "
-			 "too small for two tiers", (unsigned long long)src->pages);
+		snprintf(err + n, errlen - n, "; a footprint of %llu page%s is "
+			 "too small for two tiers", (unsigned long long)src->pages,
+			 src->pages == 1 ? "" : "s");
 }
 
 /* Set the field @f describes in @base to @v. */
@@ -352,7 +372,8 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->scale = (u32)o->scale;
 	if (sim_validate(c, &s->src, err, sizeof(err))) {
 		if (!o->fast.set && !(it && it->fast) && !o->wmark[0] &&
-		    !o->wmark[1] && !o->wmark[2] && !o->wmark[3])
+		    !o->wmark[1] && !o->wmark[2] && !o->wmark[3] &&
+		    capacity_error(c, &s->src))
 			fit_hint(c, &s->src, err, sizeof(err));
 		set_fail(s, NULL, err);
 	}
