@@ -200,6 +200,8 @@ awk '
 	END { if (name != "" && val && !dflt) print name }
 ' "$tmp/help" >"$tmp/nodflt"
 [ ! -s "$tmp/nodflt" ] || bad "--help shows no default for: $(cat "$tmp/nodflt")"
+n=$(grep -c '^Policies' "$tmp/help")
+[ "$n" = 1 ] || bad "--help has $n headings \"Policies...\""
 n=$(grep -cE '^  (-[a-zA-Z], |    )--[a-z]' "$tmp/help")
 [ "$n" -gt 70 ] || bad "--help lists $n options"
 for o in --strict --progress --scan-delay-ms --thresh-period-ms --mlp; do

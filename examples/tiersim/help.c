@@ -17,7 +17,7 @@
 
 static const char *const sec_titles[SEC_NR] = {
 	[SEC_SOURCE] = "Source (one of)",
-	[SEC_POLICY] = "Policies",
+	[SEC_POLICY] = "Policies (-p, comma-separated)",
 	[SEC_WORKLOAD] = "Workload (defaults per workload where they differ)",
 	[SEC_MACHINE] = "Machine",
 	[SEC_KERNEL] = "Kernel settings (sysctls)",

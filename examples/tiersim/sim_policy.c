@@ -101,7 +101,6 @@ void sim_policy_help(FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "Policies (-p, comma-separated):\n");
 	for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
 		if (bases[i].help)
 			fprintf(f, "  %-20s %s\n", bases[i].name, bases[i].help);
