@@ -224,6 +224,13 @@ for ts in 18446744073709551615 99999999999999999999; do
 		-t "$tmp/big.trace"
 done
 
+printf 'I  04000000,4\nI  04000004,4\n' >"$tmp/instr.lackey"
+input "$tmp/instr.lackey:2: no memory accesses in the trace (only lackey instruction fetches, \"I\" lines: --lackey-instr counts them as reads)" \
+	-t "$tmp/instr.lackey"
+run "$T" -q -t "$tmp/instr.lackey" --lackey-instr
+[ "$rc" = 2 ] && grep -q 'zero capacity' "$tmp/err" ||
+	bad "--lackey-instr does not count I lines: exit $rc, $(cat "$tmp/err")"
+
 pages() { # FILE N: a trace touching N pages, once each
 	awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++)
 		printf "R %x\n", 268435456 + i * 4096 }' >"$1"

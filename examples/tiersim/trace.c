@@ -395,7 +395,7 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	size_t cap = 0;
 	ssize_t len;
 	uint64_t line = 0, slot, threads = 0, prev_time = 0, prev_line = 0;
-	uint64_t first_time = 0, first_line = 0;
+	uint64_t first_time = 0, first_line = 0, nr_instr = 0;
 	uint64_t bytes = 0, size = 0;
 	struct stat st;
 	int time_state = -1;	/* -1 unknown, 0 none, 1 all */
@@ -440,8 +440,12 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 				 (unsigned long long)line, why);
 			goto fail;
 		}
-		if (!l.kind)
+		if (!l.kind) {
+			if (t->format == TRACE_LACKEY && buf[0] == 'I' &&
+			    buf[1] == ' ')
+				nr_instr++;
 			continue;
+		}
 		if (l.has_time && l.time < prev_time) {
 			snprintf(err, errlen, "%s:%llu: timestamp %llu ns is "
 				 "before the previous access's, %llu ns on line "
@@ -510,8 +514,10 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	fclose(f);
 	f = NULL;
 	if (!t->nr_accesses) {
-		snprintf(err, errlen, "%s:%llu: no memory accesses in the trace",
-			 path, (unsigned long long)line);
+		snprintf(err, errlen, "%s:%llu: no memory accesses in the trace%s",
+			 path, (unsigned long long)line, nr_instr ?
+			 " (only lackey instruction fetches, \"I\" lines: "
+			 "--lackey-instr counts them as reads)" : "");
 		goto fail;
 	}
 	if (t->format == TRACE_AUTO)
