@@ -131,6 +131,22 @@ usage 'policy "mainline:rate=64+young": rate=64+young: +young after a key (switc
 run "$T" -q -w zipf --accesses 1000 -p mainline+young:rate=64
 [ "$rc" = 0 ] || bad "mainline+young:rate=64: exit $rc, $(cat "$tmp/err")"
 
+# --cpu-ns-file: signs, ranges, long lines, a directory.
+cpu() { # CONTENT MESSAGE: --cpu-ns-file with CONTENT fails with MESSAGE
+	printf '%s\n' "$1" >"$tmp/cpu.txt"
+	input "$tmp/cpu.txt:$2" -w zipf -p none --cpu-ns-file "$tmp/cpu.txt"
+}
+cpu '-5 50' '1: ACCESS -5 is too small (allowed: 0 to 18446744073709551615)'
+cpu '0 50
+9 99999999999' '2: NS 99999999999 is too large (allowed: 0 to 4294967295)'
+cpu '0 99999999999999999999' '1: NS 99999999999999999999 is too large (allowed: 0 to 4294967295)'
+cpu '0 -5' '1: NS -5 is too small (allowed: 0 to 4294967295)'
+cpu '0 50 7' '1: garbage after "ACCESS NS"'
+cpu "# $(printf '%0300d' 0)
+0 50
+5 x" '3: NS "x" is not a whole number'
+input "$tmp: Is a directory" -w zipf -p none --cpu-ns-file "$tmp"
+
 # Modifiers a policy with NUMA balancing off would ignore; empty entries.
 for spec in none:rate=1:hot=5 none+young oracle+young oracle-bypass \
 	damon:rate=1 damon+young damon:hot=5; do

@@ -6,11 +6,13 @@
  * then the command line's options on top: the options override a suite's
  * settings field by field (the tables in opts.c).
  */
+#define _GNU_SOURCE
 #include "cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *const default_policies =
 	"none,promote-all,rfc2020,mainline,mainline-bypass-off,oracle";
@@ -21,37 +23,93 @@ static void set_fail(struct set *s, const char *what, const char *err)
 }
 
 /*
+ * One whole number of a --cpu-ns-file line ("@what NS") at *@p, named
+ * @name, at most @hi: 0 and the value (*@p after it), or -1 with the
+ * reason in @why.
+ */
+static int pair_field(const char **p, const char *name, unsigned long long hi,
+		      unsigned long long *v, const char *what, char *why,
+		      size_t n)
+{
+	const char *s = *p + strspn(*p, " \t\r"), *e;
+	char *end;
+	int len;
+
+	e = s + strcspn(s, " \t\r");
+	len = e - s > 24 ? 24 : (int)(e - s);
+	if (s == e) {
+		snprintf(why, n, "%s missing (expected \"%s NS\")", name, what);
+		return -1;
+	}
+	if (*s == '-' && s[1] >= '0' && s[1] <= '9' &&
+	    s + 1 + strspn(s + 1, "0123456789") == e) {
+		snprintf(why, n, "%s %.*s%s is too small (allowed: 0 to %llu)",
+			 name, len, s, e - s > 24 ? "..." : "", hi);
+		return -1;
+	}
+	if (*s < '0' || *s > '9' || s + strspn(s, "0123456789") != e) {
+		snprintf(why, n, "%s \"%.*s%s\" is not a whole number", name,
+			 len, s, e - s > 24 ? "..." : "");
+		return -1;
+	}
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno == ERANGE || *v > hi) {
+		snprintf(why, n, "%s %.*s%s is too large (allowed: 0 to %llu)",
+			 name, len, s, e - s > 24 ? "..." : "", hi);
+		return -1;
+	}
+	*p = e;
+	return 0;
+}
+
+/*
  * --cpu-ns-file: "ACCESS NS" lines, the first column ascending and scaled
- * by @key_scale ('#' starts a comment). The arrays live until exit.
+ * by @key_scale ('#' starts a comment), lines of any length. The arrays
+ * live until exit.
  */
 static void load_pairs(const char *path, u32 *nr, const u64 **key,
 		       const u32 **val, u64 key_scale, const char *what)
 {
 	FILE *f = fopen(path, "r");
-	char line[256];
+	char *line = NULL, why[160];
+	size_t lcap = 0;
 	u64 *at = NULL;
-	u32 *ns = NULL, n = 0, cap = 0, ln = 0;
+	u32 *ns = NULL, n = 0, cap = 0;
+	unsigned long long ln = 0;
+	struct stat st;
 
 	if (!f)
 		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "%s: %s", path, strerror(EISDIR));
+	errno = 0;
+	while (getline(&line, &lcap, f) >= 0) {
 		unsigned long long a, v;
-		char tail;
-		int k;
+		const char *p = line;
 
 		ln++;
 		line[strcspn(line, "#\n")] = 0;
-		k = sscanf(line, "%llu %llu %c", &a, &v, &tail);
-		if (k <= 0)
+		if (!line[strspn(line, " \t\r")])
 			continue;
-		if (k != 2 || v > UINT32_MAX)
-			die(EXIT_USAGE, "%s:%u: expected \"%s NS\"", path, ln,
-			    what);
+		if (pair_field(&p, what, UINT64_MAX / key_scale, &a, what, why,
+			       sizeof(why)) ||
+		    pair_field(&p, "NS", UINT32_MAX, &v, what, why,
+			       sizeof(why)))
+			die(EXIT_USAGE, "%s:%llu: %s", path, ln, why);
+		if (p[strspn(p, " \t\r")])
+			die(EXIT_USAGE, "%s:%llu: garbage after \"%s NS\"",
+			    path, ln, what);
 		a *= key_scale;
 		if (n && a <= at[n - 1])
-			die(EXIT_USAGE, "%s:%u: %s must ascend", path, ln, what);
+			die(EXIT_USAGE, "%s:%llu: %s must ascend", path, ln,
+			    what);
+		if (n == UINT32_MAX)
+			die(EXIT_USAGE, "%s:%llu: more than %u lines", path,
+			    ln, UINT32_MAX);
 		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
+			cap = cap ? (cap > UINT32_MAX / 2 ? UINT32_MAX :
+				     2 * cap) : 256;
 			at = realloc(at, cap * sizeof(*at));
 			ns = realloc(ns, cap * sizeof(*ns));
 			if (!at || !ns)
@@ -61,6 +119,9 @@ static void load_pairs(const char *path, u32 *nr, const u64 **key,
 		ns[n] = (u32)v;
 		n++;
 	}
+	if (ferror(f))
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno ? errno : EIO));
+	free(line);
 	fclose(f);
 	if (!n)
 		die(EXIT_USAGE, "%s: no \"%s NS\" line", path, what);
