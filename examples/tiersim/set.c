@@ -241,7 +241,8 @@ static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
 			 (unsigned long long)src->pages, (unsigned long long)f);
 	else
 		snprintf(err + n, errlen - n, "; a footprint of %llu page%s is "
-			 "too small for two tiers", (unsigned long long)src->pages,
+			 "too small for two tiers",
+			 (unsigned long long)src->pages,
 			 src->pages == 1 ? "" : "s");
 }
 

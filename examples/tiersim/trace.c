@@ -514,8 +514,8 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	fclose(f);
 	f = NULL;
 	if (!t->nr_accesses) {
-		snprintf(err, errlen, "%s:%llu: no memory accesses in the trace%s",
-			 path, (unsigned long long)line, nr_instr ?
+		snprintf(err, errlen, "%s:%llu: no memory accesses in the "
+			 "trace%s", path, (unsigned long long)line, nr_instr ?
 			 " (only lackey instruction fetches, \"I\" lines: "
 			 "--lackey-instr counts them as reads)" : "");
 		goto fail;

@@ -45,7 +45,8 @@ enum trace_format {
 /* The largest timestamp, and the longest span of a trace's timestamps. */
 #define TRACE_MAX_TIME_NS	9223372036854775807ULL
 #define TRACE_MAX_SPAN_DAYS	30
-#define TRACE_MAX_SPAN_NS	(TRACE_MAX_SPAN_DAYS * 86400ULL * 1000000000ULL)
+#define TRACE_MAX_SPAN_NS	\
+	(TRACE_MAX_SPAN_DAYS * 86400ULL * 1000000000ULL)
 
 /* Pages closer than this (in pages, 2 MiB) belong to the same VMA. */
 #define TRACE_VMA_GAP		512
