@@ -279,6 +279,34 @@ for fix in "--wmark 1,2,3,4" "--fast 23"; do
 	[ "$rc" = 0 ] || bad "$fix does not fit: $(cat "$tmp/err")"
 done
 
+# ---- the model at its edges: folios, a full slow tier, kmigrated ----------
+
+# With --thp a tier holds whole folios.
+input 'uniform: --thp: the footprint (4096 pages) needs 8 folios of 512 pages, and the two tiers hold 4 + 3 whole ones' \
+	-w uniform --pages 4096 --thp --fast 2100 --slow 2000 --wmark 1,2,3,4
+# kmigrated waiting for a folio's room that kswapd, balanced, does not make:
+# it sleeps, it does not retry at once for ever (these never ended).
+run timeout 120 "$T" -q -w gups-hotset --pages 16384 --accesses 2000000 \
+	--thp --scan-delay-ms 100 --cpu-ns 200 -p mainline:migrate=kmigrated
+[ "$rc" = 0 ] || bad "kmigrated with folios: exit $rc: $(cat "$tmp/err")"
+run timeout 120 "$T" -q -w pmbench --pages 17 --accesses 200000 --threads 2 \
+	--fast 5 --wmark 1,2,3,4 --cpu-ns 20000 --scan-delay-ms 10 -p pghot
+[ "$rc" = 0 ] || bad "kmigrated on 5 fast pages: exit $rc: $(cat "$tmp/err")"
+# The slow tier full: kswapd stops demoting, nothing past its capacity; a
+# page kmigrated promotes has a fresh PTE, no hint mark (no fast-tier
+# faults without scan-top).
+run "$T" -q -w pmbench --pages 4096 --accesses 2000000 --fast 1024 \
+	--slow 3072 --scan-delay-ms 10 -p mainline,damon --json "$tmp/full.json"
+[ "$rc" = 0 ] || bad "a full slow tier: exit $rc: $(cat "$tmp/err")"
+run "$T" -q -w zipf --pages 8192 --accesses 2000000 --threads 3 \
+	--cpu-ns 2000 --scan-delay-ms 50 --scan-period-ms 20 \
+	-p pghot,mainline:migrate=kmigrated --json "$tmp/kmig.json"
+[ "$rc" = 0 ] || bad "kmigrated's marks: exit $rc: $(cat "$tmp/err")"
+n=$(grep -c '"slow_used_end": 3072,' "$tmp/full.json")
+[ "$n" = 2 ] || bad "the slow tier (3072 pages) not full at the end of both runs"
+n=$(grep -c '"hint_faults_fast": 0,' "$tmp/kmig.json")
+[ "$n" = 2 ] || bad "hint faults on pages kmigrated promoted ($n runs of 2 without)"
+
 # ---- warnings and --strict ----------------------------------------------------
 
 set -- -w zipf --pages 65536 --accesses 300000 -p none,promote-all,mainline

@@ -202,6 +202,7 @@ int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 			 c->fast_pages ? "slow" : "fast");
 		return -1;
 	}
+
 	if (c->fast_pages + c->slow_pages < src->pages) {
 		snprintf(err, errlen, "the footprint (%llu pages) does not fit "
 			 "in the two tiers (%llu + %llu pages)",
@@ -260,6 +261,18 @@ int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 		if (c->fast_pages < 4 * 512) {
 			snprintf(err, errlen, "--thp: the fast tier holds fewer "
 				 "than four 2 MiB folios");
+			return -1;
+		}
+		/* A tier holds whole folios: its pages rounded down. */
+		if ((c->fast_pages >> 9) + (c->slow_pages >> 9) <
+		    (src->pages + 511) >> 9) {
+			snprintf(err, errlen, "--thp: the footprint (%llu "
+				 "pages) needs %llu folios of 512 pages, and the "
+				 "two tiers hold %llu + %llu whole ones",
+				 (unsigned long long)src->pages,
+				 (unsigned long long)((src->pages + 511) >> 9),
+				 (unsigned long long)(c->fast_pages >> 9),
+				 (unsigned long long)(c->slow_pages >> 9));
 			return -1;
 		}
 	}

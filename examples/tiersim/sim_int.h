@@ -53,6 +53,7 @@
 #define TICK_NS		4000000ULL	/* TICK_NSEC at HZ=250 (Debian) */
 #define TLB_RANGE_MAX	33		/* tlb_single_page_flush_ceiling */
 #define BW_EPOCH_NS	10000ULL	/* utilisation measured over 10 us */
+#define KMIG_SLEEP_NS	(100 * SIM_NS_PER_MS)	/* kmigrated's sleep */
 #define UTIL_MAX	0.95		/* the loaded latency's cap */
 
 struct svma {
@@ -151,7 +152,7 @@ struct sim {
 	u64 *ffree;		/* free slot stack */
 	u64 nffree;
 	u64 fcap, fused;	/* fast tier, units */
-	u64 scap, sused;	/* slow tier, units */
+	u64 scap, sused;	/* slow tier, units (sused <= scap) */
 	u64 init_fast_cap;	/* allocation on the fast tier stops here */
 	u64 hand;		/* CLOCK hand */
 	/* --lru two-list: the inactive (0) and active (1) lists of slots */
@@ -213,8 +214,8 @@ struct sim {
 	u64 ep_cnt[4];		/* accesses by (tier, write) this epoch */
 	double ep_bytes[4];	/* other traffic: slow r/w, fast r/w */
 	double util[2];		/* smoothed utilisation: slow, fast */
-	u32 lat[4];		/* loaded latency by (tier, write), ns */
-	u32 cost[4];		/* a thread's stall per access: lat / mlp */
+	u64 lat[4];		/* loaded latency by (tier, write), ns */
+	u64 cost[4];		/* a thread's stall per access: lat / mlp */
 	u32 mlp;
 	u64 tlb_mask;		/* TLB entries - 1 */
 

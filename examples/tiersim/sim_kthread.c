@@ -31,7 +31,7 @@
 #include <string.h>
 
 #define KMIG_BATCH_PAGES	512U			/* pghot's batch */
-#define KMIG_SLEEP_NS		(100 * SIM_NS_PER_MS)	/* and its sleep */
+/* KMIG_SLEEP_NS, its sleep: sim_int.h */
 #define HOT_AGE_NS		(1000 * SIM_NS_PER_MS)	/* the records' walk */
 
 /* ---- the goal controller's loop ------------------------------------------ */
@@ -242,7 +242,9 @@ static int kmig_batch(struct sim *s)
 		n++;
 	}
 	if (n) {
+		start = s->kmig_clock;
 		tlb_shootdown(s, &s->kmig_clock, 0);
+		s->r->t_kthread += s->kmig_clock - start;
 		s->r->kmig_batches++;
 		return (int)n;
 	}

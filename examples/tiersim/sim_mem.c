@@ -98,8 +98,8 @@ void mem_costs(struct sim *s)
 				  s->util[k >> 1]);
 
 		/* An access of the stream stands for K of the machine's. */
-		s->lat[k] = (u32)(l + 0.5);
-		s->cost[k] = (u32)(l * s->K / s->mlp + 0.5);
+		s->lat[k] = (u64)(l + 0.5);
+		s->cost[k] = (u64)(l * s->K / s->mlp + 0.5);
 	}
 }
 

@@ -141,7 +141,8 @@ void unit_to_fast(struct sim *s, u64 u, u64 when)
 	struct sim_result *r = s->r;
 
 	s->sused--;
-	s->flags[u] = (u8)((s->flags[u] | PF_FAST) & ~PF_QUEUED);
+	/* A fresh PTE (remove_migration_pte()): no hint mark left. */
+	s->flags[u] = (u8)((s->flags[u] | PF_FAST) & ~(PF_QUEUED | PF_PROT));
 	tlb_invalidate(s, u);
 	media_traffic(s, 0, 0, s->ubytes);
 	media_traffic(s, 1, 1, s->ubytes);

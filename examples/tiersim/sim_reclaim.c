@@ -250,11 +250,16 @@ void demote_now(struct sim *s, u64 sl, u64 *clock)
 }
 
 /*
- * kswapd goes back to sleep (balanced, or given up): a migration thread
- * waiting for room tries again now.
+ * kswapd goes back to sleep (balanced, given up, or the slow tier full): a
+ * migration thread waiting for room tries again now, or, if kswapd left no
+ * room for a unit (balanced above the promo watermark but short of a
+ * folio, or unable to demote), after its sleep: trying at once would find
+ * no room and wake kswapd again, with no time passing.
  */
 static void kswapd_sleep(struct sim *s)
 {
+	struct tp_node_mem m;
+
 	s->kswapd_awake = 0;
 	s->kround = 0;
 	s->kswapd_n = 0;
@@ -263,6 +268,9 @@ static void kswapd_sleep(struct sim *s)
 		s->kmig_wait = 0;
 		s->kmig_clock = s->kswapd_clock > s->now ? s->kswapd_clock :
 				s->now;
+		fast_mem(s, &m);
+		if (!tp_promote_room(&m, s->upages))
+			s->kmig_clock += KMIG_SLEEP_NS;
 		update_next_event(s);
 	}
 }
@@ -285,6 +293,9 @@ static void kswapd_rounds(struct sim *s)
 
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
 		kswapd_finish(s);
+		/* No room on the slow tier: nothing can be demoted. */
+		if (s->sused >= s->scap)
+			goto sleep;
 		if (!s->kround) {
 			fast_mem(s, &m);
 			if (m.free > tp_demotion_target(&s->tpp, &m) ||
@@ -333,6 +344,8 @@ void kswapd_run(struct sim *s)
 			if (s->kswapd_clock > s->now)
 				return;
 			kswapd_finish(s);
+			if (s->sused >= s->scap)
+				goto sleep;
 			if (!s->picking) {
 				fast_mem(s, &m);
 				if (m.free > tp_demotion_target(&s->tpp, &m))
@@ -369,7 +382,8 @@ u8 alloc_unit(struct sim *s, u64 u)
 		       s->fused < s->init_fast_cap;
 	if (fast && s->fused == s->fcap)
 		fast = 0;
-	if (!fast && s->sused == s->scap) {
+	/* kswapd's demotion under way has its slow page already. */
+	if (!fast && s->sused + (s->inflight != NO_SLOT) >= s->scap) {
 		if (s->fused == s->fcap) {
 			sim_fail(s, "allocation (out of memory)", -ENOMEM);
 			return PF_YOUNG;

@@ -335,7 +335,8 @@ int sim_check(struct sim *s)
 		goto bad;
 	fast *= s->upages;
 	slow *= s->upages;
-	if (fast != s->fused * s->upages || slow != s->sused * s->upages ||
+	if (s->fused > s->fcap || s->sused > s->scap ||
+	    fast != s->fused * s->upages || slow != s->sused * s->upages ||
 	    fast + slow != r->alloc_fast + r->alloc_slow ||
 	    r->promotions - r->demotions != fast - r->alloc_fast)
 		goto bad;
