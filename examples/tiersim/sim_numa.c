@@ -207,7 +207,7 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 	struct tp_node_mem m;
 	struct tp_fault tf;
 	u8 f = s->flags[u];
-	int fast = f & PF_FAST, v;
+	int fast = f & PF_FAST, v, ready = HOT_READY;
 	u32 vi = vma_of(s, u);
 
 	/* With --scale, a unit's machine pages each take a fault. */
@@ -231,11 +231,24 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 	 * A page kmigrated is to move is on its way; with a hotness record
 	 * the fault records the access, and only a ready page is judged.
 	 */
-	if (!fast && ((f & PF_QUEUED) ||
-		      (s->p->hot.record != REC_NONE &&
-		       (s->p->hot.sources & SRC_HINT) && !hot_access(s, u))))
+	if (!fast && (f & PF_QUEUED))
 		return f;
+	if (!fast && s->p->hot.record != REC_NONE &&
+	    (s->p->hot.sources & SRC_HINT)) {
+		ready = hot_access(s, u);
+		if (!ready)
+			return f;
+	}
 	fast_mem(s, &m);
+	/*
+	 * Only the free-space bypass takes a page only the room record has
+	 * ready, with no latency to judge (as the accessed-bit scanner's).
+	 */
+	if (ready == HOT_ROOM) {
+		if (!tp_free_space_enough(&s->tpp, &m))
+			return f;
+		tf.latency = TP_LATENCY_UNKNOWN;
+	}
 	v = node_decide(s, &tf, &m);
 	if (v < 0) {
 		sim_fail(s, "tp_decide", v);
