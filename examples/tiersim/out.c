@@ -428,7 +428,7 @@ static const char *sim_time_range(char *b, size_t n, const struct run_set *rs)
 void out_table(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
-	char b[12][16], th[16], simt[256];
+	char b[12][16], th[16], simt[256], size[32], seed[32];
 	int kind = rs->wp ? (int)rs->wp->kind : -1, burst = -1;
 	const u32 k = c->scale ? c->scale : 1;
 	size_t w = 6;
@@ -441,17 +441,28 @@ void out_table(FILE *f, const struct run_set *rs)
 	for (i = 0; i < rs->nr; i++)
 		if (strlen(rs->res[i].policy) > w)
 			w = strlen(rs->res[i].policy);
-	fprintf(f, "\n== %s: %llu pages (%.2f GiB), %llu accesses, %u "
-		"thread(s), seed %llu\n   fast tier %llu pages (%.0f %%), "
-		"profile %s%s, scan period %u ms, %s simulated\n",
+	/* GiB, or MiB below one; a seed only for a generated workload. */
+	if (rs->src->pages * k >= 262144)
+		snprintf(size, sizeof(size), "%.2f GiB",
+			 (double)(rs->src->pages * k) / 262144.0);
+	else
+		snprintf(size, sizeof(size), "%.2f MiB",
+			 (double)(rs->src->pages * k) / 256.0);
+	seed[0] = 0;
+	if (!rs->src->tr)
+		snprintf(seed, sizeof(seed), ", seed %llu",
+			 (unsigned long long)rs->seed);
+	fprintf(f, "\n== %s: %llu page%s (%s), %llu accesses, %u "
+		"thread(s)%s\n   fast tier %llu pages (%.0f %%), "
+		"profile %s%s, scan period %u ms%s, %s simulated\n",
 		rs->title, (unsigned long long)(rs->src->pages * k),
-		(double)(rs->src->pages * k) / 262144.0,
+		rs->src->pages * k == 1 ? "" : "s", size,
 		(unsigned long long)(rs->src->total * k), rs->src->nr_threads,
-		(unsigned long long)rs->seed,
-		(unsigned long long)(c->fast_pages * k),
+		seed, (unsigned long long)(c->fast_pages * k),
 		100.0 * (double)c->fast_pages / (double)rs->src->pages,
 		c->costs.name, c->thp ? ", 2 MiB folios" : "",
 		sim_scan_period_ms(c, rs->src->pages),
+		c->scan_period_ms ? "" : " at first (adaptive)",
 		sim_time_range(simt, sizeof(simt), rs));
 	if (k > 1 || c->thresh_period_ms) {
 		fprintf(f, "   ");
