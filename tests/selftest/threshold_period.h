@@ -201,6 +201,8 @@ static const struct tp_st_th_period tp_st_th_period_rows[] = {
 	{ "period across 2^32", (1ULL << 32) - 50, 100 },
 	{ "period across 2^63", (1ULL << 63) - 50, 100 },
 	{ "period across 2^64", ~0ULL - 49, 100 },
+	/* start + period does not wrap, the close after it does */
+	{ "period ending at 2^64 - 1", ~0ULL - 100, 100 },
 	{ "period TP_TIME_MAX across 2^64", ~0ULL - 4, TP_TIME_MAX },
 };
 
