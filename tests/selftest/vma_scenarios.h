@@ -132,6 +132,27 @@ static const struct tp_st_vma_op tp_st_vma_ops_dj_rotate[] = {
 	TP_ST_VEND
 };
 
+/*
+ * The first rotation, 5 x delay after the init, falls just past the 2^64
+ * wrap of the clock: checks before it, at times near 2^64 that are
+ * numerically larger, rotate nothing.
+ */
+static const struct tp_st_vma_op tp_st_vma_ops_dj_rotate_wrap[] = {
+	TP_ST_INIT(2, ~0ULL - 1500),
+	TP_ST_NOTE(TP_ST_VMA_PID_SCAN),
+	TP_ST_CHK("rotation wrap: noted PID -> ACCESSED", 2, ~0ULL - 500,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation wrap: none before 2^64, PID kept", 3, ~0ULL - 400,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation wrap: none at 2^64 + 3499", 4, 3499,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation wrap: first, PID in the previous window", 4, 3500,
+		  TP_VMA_SCAN_ACCESSED),
+	TP_ST_CHK("rotation wrap: second drops the PID -> DISJOINT", 5, 7500,
+		  TP_VMA_SCAN_DISJOINT),
+	TP_ST_VEND
+};
+
 /* No rotation at mm seq 0, and at most one rotation per check. */
 static const struct tp_st_vma_op tp_st_vma_ops_dj_rotate0[] = {
 	TP_ST_INIT(0, 0),
@@ -300,6 +321,7 @@ static const struct tp_st_vma_scn tp_st_vma_scns[] = {
 	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_early },
 	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_late },
 	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_rotate },
+	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_rotate_wrap },
 	{ TP_VMA_FILTER_DISJOINT, TP_ST_VMA_4M, tp_st_vma_ops_dj_rotate0 },
 	{ TP_VMA_FILTER_DISJOINT, 4 * TP_ST_VMA_4K,
 	  tp_st_vma_ops_dj_countdown },
