@@ -144,6 +144,12 @@ static struct {
 	u32 tail[3];
 } tp_st_atime_big;
 
+/* The largest configuration docs/ABI.md accepts: sz 4096, zero-padded. */
+static struct {
+	struct tp_atime_cfg cfg;
+	u8 tail[4096 - sizeof(struct tp_atime_cfg)];
+} tp_st_atime_max;
+
 struct tp_st_atime_sz_row {
 	const char *name;
 	u32 sz;
@@ -189,6 +195,23 @@ static bool tp_st_atime_sz_one(const struct tp_st_atime_sz_row *row)
 	return fmt.mask == 0xfff && fmt.shift == 3;
 }
 
+/* tp_atime_init() with sz 4096 + @over; @last is the byte at 4095. */
+static int tp_st_atime_max_one(u32 over, u8 last)
+{
+	struct tp_atime fmt;
+	int ret;
+
+	tp_st_atime_fill(&tp_st_atime_max, sizeof(tp_st_atime_max), 0);
+	tp_st_atime_max.cfg.sz = 4096 + over;
+	tp_st_atime_max.cfg.bits = 12;
+	tp_st_atime_max.cfg.shift = 3;
+	tp_st_atime_max.tail[sizeof(tp_st_atime_max.tail) - 1] = last;
+	ret = tp_atime_init(&fmt, &tp_st_atime_max.cfg);
+	if (!ret && (fmt.mask != 0xfff || fmt.shift != 3))
+		return -1;
+	return ret;
+}
+
 static int tp_st_atime_sz_table(struct tp_st *st)
 {
 	unsigned int failed = st->failed;
@@ -197,6 +220,13 @@ static int tp_st_atime_sz_table(struct tp_st *st)
 	for (i = 0; i < TP_ST_ARRAY_SIZE(tp_st_atime_sz_rows); i++)
 		TP_ST_CHECK(st, tp_st_atime_sz_one(&tp_st_atime_sz_rows[i]),
 			    tp_st_atime_sz_rows[i].name);
+	TP_ST_CHECK(st, sizeof(tp_st_atime_max) == 4096 &&
+			tp_st_atime_max_one(0, 0) == 0,
+		    "atime sz: 4096, zero tail");
+	TP_ST_CHECK(st, tp_st_atime_max_one(0, 1) == -EINVAL,
+		    "atime sz: 4096, last byte non-zero rejected");
+	TP_ST_CHECK(st, tp_st_atime_max_one(1, 0) == -EINVAL,
+		    "atime sz: 4097 rejected, 4096 zero bytes past the struct");
 	return st->failed - failed;
 }
 
