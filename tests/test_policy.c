@@ -719,6 +719,49 @@ static void test_stats_add_up_random(void **state)
 	}
 }
 
+/*
+ * A slot's counters as policy.h defines them: pages per verdict, then the
+ * bypass refusals for room and the candidates refused as busy after the
+ * hotness check. tp_node_stats_add() shows a busy candidate both as a
+ * %TP_REFUSE_BUSY verdict and as a candidate; a busy refusal before the
+ * check is not a candidate. The slot's private counters are set directly:
+ * one thread cannot make tp_decide() busy.
+ */
+static void test_stats_add_busy_candidates(void **state)
+{
+	static struct tp_node_cpu cpu;
+	struct tp_node_stats s;
+
+	(void)state;
+	cpu.nr[TP_PROMOTE].v = 1;
+	cpu.nr[TP_PROMOTE_NRL].v = 7;
+	cpu.nr[TP_REFUSE_RATELIMIT].v = 11;
+	cpu.nr[TP_REFUSE_NOSPACE].v = 5;
+	cpu.nr[TP_REFUSE_BUSY].v = 4;
+	cpu.nr[TP_NODE_NOSPACE_NRL].v = 2;
+	cpu.nr[TP_NODE_BUSY_CAND].v = 3;
+	memset(&s, 0, sizeof(s));
+	tp_node_stats_add(&s, &cpu);
+	assert_int_equal(s.verdict[TP_REFUSE_BUSY], 4 + 3);
+	assert_int_equal(s.verdict[TP_REFUSE_NOSPACE], 5 + 2);
+	assert_int_equal(s.nospace_nrl, 2);
+	assert_int_equal(s.candidate, 1 + 11 + 5 + 3);
+	assert_int_equal(s.candidate_nrl, 7 + 2);
+	assert_int_equal(s.success, 1 + 7);
+	assert_int_equal(s.decided, 1 + 7 + 11 + 5 + 4 + 2 + 3);
+
+	/* only the promotion and the busy candidates */
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.nr[TP_PROMOTE].v = 1;
+	cpu.nr[TP_NODE_BUSY_CAND].v = 3;
+	memset(&s, 0, sizeof(s));
+	tp_node_stats_add(&s, &cpu);
+	assert_int_equal(s.verdict[TP_REFUSE_BUSY], 3);
+	assert_int_equal(s.candidate, 4);
+	assert_int_equal(s.decided, 4);
+	assert_int_equal(s.success, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_rl_wmark_default_retunes),
 		cmocka_unit_test(test_presets_differ),
 		cmocka_unit_test(test_stats_add_up_random),
+		cmocka_unit_test(test_stats_add_busy_candidates),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
