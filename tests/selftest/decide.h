@@ -307,6 +307,40 @@ static void tp_st_pol_check_thresh_variant(struct tp_st *st)
 	}
 }
 
+/*
+ * An unknown latency is never hot, whatever the threshold: 6.1's adaptive
+ * threshold in hint faults, from the largest reference (TP_TIME_MAX), rises
+ * one step per empty 1 ms period to its bound 2 x reference = 2^63; doubled
+ * for a write it saturates at 2^64 - 1, TP_LATENCY_UNKNOWN itself.
+ */
+static void tp_st_pol_check_unknown_saturated(struct tp_st *st)
+{
+	struct tp_policy_cfg *c = &tp_st_pol_big.c;
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	const struct tp_node_mem *m = &tp_st_pol_mems[0];
+	u64 now;
+	bool ok;
+
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP,
+			     TP_ST_POL_KEEP);
+	c->flags = TP_POL_HOTNESS | TP_POL_ADAPTIVE | TP_POL_WRITE_DOUBLE |
+		   TP_POL_LAT_FAULTS;
+	c->hot_threshold_faults = TP_TIME_MAX;
+	c->scan_period_max_ms = 1;
+	c->cand_batch = 1;
+	ok = ok && tp_st_pol_reinit();
+	for (now = 2; now <= 40 && ok; now += 2)
+		ok = tp_st_pol_decide(TP_LATENCY_UNKNOWN, 1, 0, m, now) ==
+		     TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_snap() && s->threshold == 2 * TP_TIME_MAX;
+	ok = ok && tp_st_pol_decide(TP_LATENCY_UNKNOWN, 1, TP_FAULT_WRITE, m,
+				    41) == TP_REFUSE_COLD;
+	ok = ok && tp_st_pol_decide(~0ULL - 1, 1, TP_FAULT_WRITE, m, 41) ==
+		   TP_PROMOTE;
+	TP_ST_CHECK(st, ok,
+		    "unknown latency cold at a write threshold of 2^64 - 1");
+}
+
 /* ---- sequences: burst cut at the limit, the bypass reset ----------------- */
 
 /*
@@ -772,6 +806,7 @@ static int tp_st_decide(struct tp_st *st)
 
 	tp_st_pol_check_decisions(st);
 	tp_st_pol_check_thresh_variant(st);
+	tp_st_pol_check_unknown_saturated(st);
 	tp_st_pol_check_burst(st);
 	tp_st_pol_check_bypass_reset(st);
 	tp_st_pol_check_zero(st);
