@@ -308,6 +308,49 @@ static void tp_st_pol_check_thresh_variant(struct tp_st *st)
 }
 
 /*
+ * The Linux 6.1 preset with the histogram controller: the node's threshold
+ * after one period is a standalone TP_THRESH_HISTOGRAM controller's, fed
+ * the same latencies and candidates (the preset's own switches, the
+ * bypass included, with one variant changed).
+ */
+static struct tp_thresh tp_st_pol_hist;
+static struct tp_thresh_cpu tp_st_pol_hist_cpu;
+
+static void tp_st_pol_check_hist_preset(struct tp_st *st)
+{
+	static const struct tp_node_mem m = {
+		.free = 1000, .wmark_min = 10, .wmark_low = 20,
+		.wmark_high = 30, .wmark_promo = 40, .present = 100000,
+	};
+	struct tp_thresh_cfg tc = {
+		.sz = sizeof(tc), .variant = TP_THRESH_HISTOGRAM, .tps = 1000,
+		.ref_th = 1000, .period = 60000, .rate_limit = 256, .batch = 1,
+	};
+	struct tp_policy_cfg *c = &tp_st_pol_big.c;
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int i;
+	bool ok;
+
+	/* 1 MB/s: 256 pages/s with 4 KiB pages */
+	ok = tp_st_pol_setup(TP_PRESET_LINUX61, 0, 0, TP_ST_POL_KEEP, 1);
+	c->cand_batch = 1;
+	c->thresh_variant = TP_THRESH_HISTOGRAM;
+	ok = ok && tp_st_pol_reinit();
+	tp_st_pol_fill(&tp_st_pol_hist_cpu, sizeof(tp_st_pol_hist_cpu), 0);
+	ok = ok && !tp_thresh_init(&tp_st_pol_hist, &tc, 0, 0);
+	for (i = 0; i < 100 && ok; i++) {
+		tp_st_pol_decide(3, 512, 0, &m, 10 + i);
+		tp_thresh_record(&tp_st_pol_hist, &tp_st_pol_hist_cpu, 3, 512);
+	}
+	/* the next period's first decision closes this one */
+	tp_st_pol_decide(5000, 1, 0, &m, 60002);
+	tp_thresh_update(&tp_st_pol_hist, 100 * 512, 60002);
+	ok = ok && tp_st_pol_snap() &&
+	     s->threshold == tp_thresh_get(&tp_st_pol_hist);
+	TP_ST_CHECK(st, ok, "6.1 preset with the histogram: its threshold");
+}
+
+/*
  * An unknown latency is never hot, whatever the threshold: 6.1's adaptive
  * threshold in hint faults, from the largest reference (TP_TIME_MAX), rises
  * one step per empty 1 ms period to its bound 2 x reference = 2^63; doubled
@@ -806,6 +849,7 @@ static int tp_st_decide(struct tp_st *st)
 
 	tp_st_pol_check_decisions(st);
 	tp_st_pol_check_thresh_variant(st);
+	tp_st_pol_check_hist_preset(st);
 	tp_st_pol_check_unknown_saturated(st);
 	tp_st_pol_check_burst(st);
 	tp_st_pol_check_bypass_reset(st);
