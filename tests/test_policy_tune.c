@@ -298,6 +298,36 @@ static void test_reset_after_tiering_on(void **state)
 	assert_int_equal(s.th_raised, 1);	/* 2 candidates since 101 */
 }
 
+/*
+ * tp_node_reset() starts the new period "from the current candidate
+ * count": the candidates counted before the reset are not judged in the
+ * period after it. 400 candidates in the first 100 ms (budget 25), a reset
+ * before that period closes, then a quiet period: raised, not lowered.
+ */
+static void test_reset_rebases_candidates(void **state)
+{
+	struct env e;
+	struct tp_node_stats s;
+	int k;
+
+	(void)state;
+	env_preset(&e, TP_PRESET_LINUX61);
+	e.cfg.rate_limit_mbps = 1;
+	e.cfg.scan_period_max_ms = 100;
+	e.cfg.cand_batch = 1;
+	env_init(&e, 0);
+	for (k = 0; k < 400; k++)
+		decide(&e, 0, 1, 0, &mem_busy, 5);
+	assert_int_equal(stats(&e).candidate, 400);
+	tp_node_reset(&e.node, 50);
+	/* no candidate in [50, 151): the closing period is under budget */
+	assert_int_equal(decide(&e, 5000, 1, 0, &mem_busy, 151),
+			 TP_REFUSE_COLD);
+	s = stats(&e);
+	assert_int_equal(s.th_raised, 1);
+	assert_int_equal(s.th_lowered, 0);
+}
+
 static void test_tune_follows_hot_threshold(void **state)
 {
 	struct env e;
@@ -326,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_tune_batch_down_moves_pending),
 		cmocka_unit_test(test_policy_burst_pages),
 		cmocka_unit_test(test_reset_after_tiering_on),
+		cmocka_unit_test(test_reset_rebases_candidates),
 		cmocka_unit_test(test_tune_follows_hot_threshold),
 	};
 
