@@ -233,18 +233,29 @@ TP_API bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
 			       uint64_t n, uint64_t now);
 
 /**
- * tp_limiter_available() - pages that would be admitted now
+ * tp_limiter_available() - the limiter's budget left now
  * @l: the limiter
  * @now: the current time in ticks
  *
  * For monitoring and tests; uses a division.
  *
+ * %TP_LIMITER_BUCKET: the bucket's whole tokens.
+ *
+ * The windows: in an open window, the limit minus the pages counted since
+ * it opened, as the shared count sees them (0 once they reach the limit).
+ * A request of n pages made now is admitted when n <= this value under
+ * %TP_LIMITER_WINDOW_RFC2020 (refused when count - base > limit), but only
+ * when n < this value under %TP_LIMITER_WINDOW_LINUX61 (refused when
+ * count - base >= limit): for Linux 6.1 the value is one page more than
+ * the window admits. For a window that has expired (more than one second
+ * since it opened), the limit: the request that opens the next window is
+ * not counted in it, so with single pages the RFC's window then admits
+ * the opener and the limit, 6.1's the opener and limit - 1 (a limit of 0
+ * refuses everything).
+ *
  * Context: Any context, lock-free. The answer may be stale by the time it
  * returns.
- * Return: the bucket's whole tokens, or the window's remaining budget as
- * the shared count sees it (the 2020 RFC's window admits one page more
- * than this while the budget is exactly used); 0 if the settings kept
- * changing.
+ * Return: as above; 0 if the settings kept changing.
  */
 TP_API uint64_t tp_limiter_available(const struct tp_limiter *l, uint64_t now);
 

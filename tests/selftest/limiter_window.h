@@ -187,6 +187,67 @@ static void tp_st_lim_check_window_wrap(struct tp_st *st)
 	}
 }
 
+/*
+ * tp_limiter_available() of a window: the limit minus the pages counted
+ * since the window opened (0 once they reach it), the limit once the
+ * window has expired. A request of n pages is then admitted when
+ * n <= available (the 2020 RFC) or n < available (Linux 6.1, one page
+ * fewer). Singles at @now until the budget is gone; false on a mismatch.
+ */
+static bool tp_st_lim_avail_run(struct tp_limiter *l, u32 variant, u64 now,
+				u64 limit, u64 *admitted)
+{
+	u64 i, a;
+	bool got;
+
+	for (i = 0; i < limit + 2; i++) {
+		a = tp_limiter_available(l, now);
+		if (a != (i < limit ? limit - i : 0))
+			return false;
+		got = tp_limiter_consume(l, NULL, 1, now);
+		if (got != (variant == TP_LIMITER_WINDOW_RFC2020 ? a >= 1 :
+								   a >= 2))
+			return false;
+		*admitted += got;
+	}
+	return true;
+}
+
+static void tp_st_lim_check_available(struct tp_st *st)
+{
+	struct tp_limiter *l = &tp_st_lim_obj;
+	struct tp_limiter_cfg c;
+	u64 adm, want;
+	u32 v;
+	bool ok;
+
+	for (v = TP_LIMITER_WINDOW_RFC2020; v <= TP_LIMITER_WINDOW_LINUX61;
+	     v++) {
+		want = v == TP_LIMITER_WINDOW_RFC2020 ? 5 : 4;
+		/* the window the init opened */
+		tp_st_lim_cfg(&c, v, 1000, 5, 0);
+		adm = 0;
+		ok = !tp_limiter_init(l, &c, 0) &&
+		     tp_st_lim_avail_run(l, v, 0, 5, &adm) && adm == want;
+		/* expired: the limit; the opener is not counted in it */
+		ok = ok && tp_limiter_available(l, 1001) == 5 &&
+		     tp_limiter_consume(l, NULL, 1, 1001);
+		adm = 0;
+		ok = ok && tp_st_lim_avail_run(l, v, 1001, 5, &adm) &&
+		     adm == want;
+		/* 2 pages with 2 available: the RFC admits, 6.1 refuses */
+		ok = ok && !tp_limiter_init(l, &c, 0);
+		adm = 0;
+		ok = ok && tp_limiter_consume(l, NULL, 3, 0) &&
+		     tp_limiter_available(l, 0) == 2 &&
+		     tp_limiter_consume(l, NULL, 2, 0) ==
+		     (v == TP_LIMITER_WINDOW_RFC2020);
+		TP_ST_CHECK(st, ok, v == TP_LIMITER_WINDOW_RFC2020 ?
+			    "rfc2020: available is what it admits" :
+			    "linux61: available is one more than it admits");
+	}
+}
+
 /**
  * tp_st_limiter_window() - run the windows' vectors
  * @st: the run
@@ -200,6 +261,7 @@ static int tp_st_limiter_window(struct tp_st *st)
 	tp_st_lim_check_windows(st);
 	tp_st_lim_check_batch(st);
 	tp_st_lim_check_window_wrap(st);
+	tp_st_lim_check_available(st);
 	return st->failed - failed;
 }
 
