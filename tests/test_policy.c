@@ -576,6 +576,36 @@ static void test_rl_wmark_default_retunes(void **state)
 			 TP_PROMOTE_NRL);
 }
 
+/*
+ * The high watermark default is clamped to TP_RATE_MAX (2^32) pages per
+ * second: at a high watermark of 2^33 the rate in force is 2^32, so the
+ * demotion target is high + 2^32 and the RFC's bypass mark high + 2 x 2^32.
+ */
+static void test_rl_wmark_default_clamped(void **state)
+{
+	struct env e;
+	struct tp_node_mem m = {
+		.free = 0, .wmark_min = 1, .wmark_low = 2,
+		.wmark_high = 1ULL << 33, .wmark_promo = 1ULL << 33,
+		.present = 1ULL << 40,
+	};
+
+	(void)state;
+	env_preset(&e, TP_PRESET_RFC2020);
+	assert_int_equal(e.cfg.rate_limit_mbps, 0);
+	assert_true(e.cfg.flags & TP_POL_RL_WMARK_DEFAULT);
+	env_init(&e, 0);
+	assert_int_equal(tp_demotion_target(&e.pol, &m),
+			 (1ULL << 33) + TP_RATE_MAX);
+	m.free = (1ULL << 33) + 2 * TP_RATE_MAX;
+	assert_false(tp_free_space_enough(&e.pol, &m));
+	m.free++;
+	assert_true(tp_free_space_enough(&e.pol, &m));
+	/* at the clamp exactly: the watermark itself */
+	m.wmark_high = TP_RATE_MAX;
+	assert_int_equal(tp_demotion_target(&e.pol, &m), 2 * TP_RATE_MAX);
+}
+
 /* ---- presets side by side ------------------------------------------------ */
 
 static void test_presets_differ(void **state)
@@ -781,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_nospace_strict),
 		cmocka_unit_test(test_nospace_on_bypass_path),
 		cmocka_unit_test(test_rl_wmark_default_retunes),
+		cmocka_unit_test(test_rl_wmark_default_clamped),
 		cmocka_unit_test(test_presets_differ),
 		cmocka_unit_test(test_stats_add_up_random),
 		cmocka_unit_test(test_stats_add_busy_candidates),

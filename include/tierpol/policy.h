@@ -105,7 +105,10 @@ enum tp_preset {
  *	(numa_balancing_promote_rate_limit_MBps); 0 refuses every promotion
  *	that the limiter sees, as the sysctl, or means the target's high
  *	watermark per second with %TP_POL_RL_WMARK_DEFAULT (window limiters
- *	only: a per-fault rate would cost the bucket a division per fault)
+ *	only: a per-fault rate would cost the bucket a division per fault),
+ *	clamped to %TP_RATE_MAX (2^32) pages per second: above that watermark
+ *	the limiter, the threshold's budget, the bypass mark and
+ *	tp_demotion_target() all use 2^32
  * @scan_period_max_ms: the threshold controller's period
  *	(numa_balancing_scan_period_max_ms); 0 closes a period at every tick,
  *	as the sysctl
