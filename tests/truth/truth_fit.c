@@ -525,23 +525,29 @@ void write_args(const char *path, const char *cpu_path,
 		       const struct krun *k, const struct derived *d)
 {
 	const struct kvl *st = &k->start, *m = &k->machine;
+	const char *kind = kv_str(st, "kind");
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	/* The workload: the guest's own parameters. */
-	arg(f, "--workload", "%s", kv_str(st, "kind"));
+	/*
+	 * The workload: the guest's own parameters; a shape option of one
+	 * workload only for that one (tiersim refuses another's).
+	 */
+	arg(f, "--workload", "%s", kind);
 	arg(f, "--pages", "%s", kv_str(st, "pages"));
 	arg(f, "--accesses", "%s", kv_str(st, "accesses"));
 	arg(f, "--seed", "%s", kv_str(st, "seed"));
 	arg(f, "--write-frac", "%s", kv_str(st, "write_frac"));
-	arg(f, "--sigma", "%s", kv_str(st, "sigma"));
+	if (kind && !strcmp(kind, "pmbench"))
+		arg(f, "--sigma", "%s", kv_str(st, "sigma"));
 	arg(f, "--hot-frac", "%s", kv_str(st, "hot_frac"));
 	arg(f, "--hot-prob", "%s", kv_str(st, "hot_prob"));
 	arg(f, "--shift-at", "%s", kv_str(st, "shift_at"));
-	arg(f, "--burst-pages", "%s", kv_str(st, "burst_pages"));
+	if (kind && !strcmp(kind, "cold-burst"))
+		arg(f, "--burst-pages", "%s", kv_str(st, "burst_pages"));
 	arg(f, "--threads", "%s", kv_str(st, "threads"));
-	if (kv_str(st, "small_frac"))
+	if (kind && !strcmp(kind, "disjoint-vma") && kv_str(st, "small_frac"))
 		arg(f, "--small-frac", "%s", kv_str(st, "small_frac"));
 	arg(f, "--init-fast", "%s", kv_str(st, "init_fast") ?: "0");
 	if (!kv_num(st, "init", 1))
