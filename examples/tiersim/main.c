@@ -127,6 +127,22 @@ void close_out(FILE *f, const char *path)
 		die(1, "%s: write error", path);
 }
 
+/* The directory @path is in, into @dir (may be @path): "." for a name. */
+static void parent_dir(char *dir, size_t n, const char *path)
+{
+	char *slash;
+
+	if (dir != path)
+		snprintf(dir, n, "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, n, ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+}
+
 /*
  * --@opt @path can be written: a file there that is no directory and is
  * writable, or none and a writable directory to create it in. Checked
@@ -134,7 +150,7 @@ void close_out(FILE *f, const char *path)
  */
 static void check_out_path(const char *opt, const char *path)
 {
-	char dir[4096], *slash;
+	char dir[4096];
 	struct stat st;
 
 	if (!stat(path, &st)) {
@@ -148,14 +164,7 @@ static void check_out_path(const char *opt, const char *path)
 	}
 	if (errno != ENOENT)
 		die(EXIT_USAGE, "--%s %s: %s", opt, path, strerror(errno));
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = 0;
-	else
-		*slash = 0;
+	parent_dir(dir, sizeof(dir), path);
 	if (stat(dir, &st))
 		die(EXIT_USAGE, "--%s %s: directory %s: %s", opt, path, dir,
 		    strerror(errno));
@@ -191,13 +200,7 @@ static void check_out_dir(const char *dir)
 	for (;;) {
 		while ((slash = strrchr(up, '/')) && slash != up && !slash[1])
 			*slash = 0;	/* "a/b/" is "a/b" */
-		slash = strrchr(up, '/');
-		if (!slash)
-			snprintf(up, sizeof(up), ".");
-		else if (slash == up)
-			up[1] = 0;
-		else
-			*slash = 0;
+		parent_dir(up, sizeof(up), up);
 		if (!stat(up, &st))
 			break;
 		if (errno != ENOENT || !strcmp(up, ".") || !strcmp(up, "/"))

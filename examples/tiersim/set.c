@@ -31,12 +31,14 @@ static int pair_field(const char **p, const char *name, unsigned long long hi,
 		      unsigned long long *v, const char *what, char *why,
 		      size_t n)
 {
-	const char *s = *p + strspn(*p, " \t\r"), *e;
+	const char *s = *p + strspn(*p, " \t\r"), *e, *more;
 	char *end;
 	int len;
 
 	e = s + strcspn(s, " \t\r");
+	/* A value is quoted up to 24 characters. */
 	len = e - s > 24 ? 24 : (int)(e - s);
+	more = e - s > 24 ? "..." : "";
 	if (s == e) {
 		snprintf(why, n, "%s missing (expected \"%s NS\")", name, what);
 		return -1;
@@ -44,19 +46,19 @@ static int pair_field(const char **p, const char *name, unsigned long long hi,
 	if (*s == '-' && s[1] >= '0' && s[1] <= '9' &&
 	    s + 1 + strspn(s + 1, "0123456789") == e) {
 		snprintf(why, n, "%s %.*s%s is too small (allowed: 0 to %llu)",
-			 name, len, s, e - s > 24 ? "..." : "", hi);
+			 name, len, s, more, hi);
 		return -1;
 	}
 	if (*s < '0' || *s > '9' || s + strspn(s, "0123456789") != e) {
 		snprintf(why, n, "%s \"%.*s%s\" is not a whole number", name,
-			 len, s, e - s > 24 ? "..." : "");
+			 len, s, more);
 		return -1;
 	}
 	errno = 0;
 	*v = strtoull(s, &end, 10);
 	if (errno == ERANGE || *v > hi) {
 		snprintf(why, n, "%s %.*s%s is too large (allowed: 0 to %llu)",
-			 name, len, s, e - s > 24 ? "..." : "", hi);
+			 name, len, s, more, hi);
 		return -1;
 	}
 	*p = e;

@@ -527,6 +527,24 @@ bad:
 }
 
 /*
+ * The length of the longest switch name at @s that ends there or at one
+ * of @ends, 0 if none: a switch name may contain '-'.
+ */
+static size_t switch_at(const char *s, const char *ends)
+{
+	size_t len, best = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+		len = strlen(switches[i].name);
+		if (!strncmp(s, switches[i].name, len) &&
+		    (!s[len] || strchr(ends, s[len])) && len > best)
+			best = len;
+	}
+	return best;
+}
+
+/*
  * The keys that set NUMA balancing's tierpol policy: with NUMA balancing
  * off (none, oracle, damon, or mode=0) nothing reads them.
  */
@@ -556,20 +574,10 @@ static int check_off(const struct sim_policy *p, const char *base,
 
 	if (!mod || p->cfg.mode != TP_MODE_DISABLED)
 		return 0;
-	if (*mod == ':') {
+	if (*mod == ':')
 		n = strcspn(mod + 1, ":");
-	} else {
-		unsigned int i;
-
-		n = 0;
-		for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
-			size_t len = strlen(switches[i].name);
-
-			if (!strncmp(mod + 1, switches[i].name, len) && len > n)
-				n = len;
-		}
-		n++;	/* the '+' or '-' */
-	}
+	else
+		n = switch_at(mod + 1, "+-:") + 1;	/* and the '+' or '-' */
 	snprintf(err, errlen, "policy \"%s\": %.*s does nothing with NUMA "
 		 "balancing off (%s%s): no scanning, no hint faults", p->name,
 		 (int)n, *mod == ':' ? mod + 1 : mod,
@@ -586,23 +594,18 @@ static int check_off(const struct sim_policy *p, const char *base,
 static const char *switch_in(const char *val, int *n)
 {
 	const char *s;
-	unsigned int i;
 	size_t len;
 
-	*n = 0;
 	for (s = val + 1; *s; s++) {
 		if (*s != '+' && *s != '-')
 			continue;
-		for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
-			len = strlen(switches[i].name);
-			if (!strncmp(s + 1, switches[i].name, len) &&
-			    (!s[len + 1] || strchr("+-", s[len + 1])) &&
-			    (int)len + 1 > *n)
-				*n = (int)len + 1;
-		}
-		if (*n)
+		len = switch_at(s + 1, "+-");
+		if (len) {
+			*n = (int)len + 1;
 			return s;
+		}
 	}
+	*n = 0;
 	return NULL;
 }
 
@@ -651,16 +654,8 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 
 		/* A switch name may contain '-': take the longest known. */
 		if (op == '+' || op == '-') {
-			size_t bl = 0;
+			size_t bl = switch_at(s, "+-:");
 
-			for (i = 0; i < sizeof(switches) / sizeof(switches[0]);
-			     i++) {
-				len = strlen(switches[i].name);
-				if (!strncmp(s, switches[i].name, len) &&
-				    (!s[len] || strchr("+-:", s[len])) &&
-				    len > bl)
-					bl = len;
-			}
 			for (i = 0; bl && i < sizeof(switches) /
 			     sizeof(switches[0]); i++) {
 				if (strlen(switches[i].name) != bl ||
