@@ -492,14 +492,18 @@ static void test_tuner_keeps_counts_and_bound(void **state)
  * handler often lands between the loop's read of its slot and its update.
  */
 /*
- * 20000 signals (1 to 3 s natively, where the race of issue 12 showed 8 to
- * 21 times), or 10 s: valgrind and qemu deliver signals far less often,
- * and then at least 200 must have come.
+ * At least 300000 decisions in the loop, however slow the machine (the
+ * count ends the loop, not the clock: qemu-i386 on a busy host makes fewer
+ * than 200000 in 10 s); then on, until 20000 signals came (1 to 3 s
+ * natively, where the race of issue 12 showed 8 to 21 times) or 10 s
+ * passed: valgrind and qemu deliver signals far less often, and then at
+ * least 200 must have come, waited for up to 60 s.
  */
 #define SIG_WANT_SIGNALS	20000UL
 #define SIG_MIN_SIGNALS		200UL
 #define SIG_MIN_CALLS		300000ULL
 #define SIG_MAX_S		10
+#define SIG_WAIT_MIN_S		60
 
 static struct tp_policy_cfg sig_cfg[3];
 static struct tp_node_cpu sig_cpu;
@@ -573,10 +577,16 @@ static void test_signal_tunes_and_decides(void **state)
 	sig_on = 1;
 	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
 	t0 = now_ns();
-	while (calls < SIG_MIN_CALLS ||
-	       __atomic_load_n(&sig_count, __ATOMIC_RELAXED) <
-	       SIG_WANT_SIGNALS) {
-		if (now_ns() - t0 > SIG_MAX_S * 1000000000ULL)
+	for (;;) {
+		unsigned long n = __atomic_load_n(&sig_count,
+						  __ATOMIC_RELAXED);
+		u64 el = now_ns() - t0;
+
+		if (calls >= SIG_MIN_CALLS &&
+		    (n >= SIG_WANT_SIGNALS ||
+		     (el > SIG_MAX_S * 1000000000ULL &&
+		      n >= SIG_MIN_SIGNALS) ||
+		     el > SIG_WAIT_MIN_S * 1000000000ULL))
 			break;
 		/* the clock moves every 64 decisions, as the handler's */
 		__atomic_store_n(&sig_now, calls >> 6, __ATOMIC_RELAXED);
@@ -609,7 +619,6 @@ static void test_signal_tunes_and_decides(void **state)
 		      (unsigned long long)calls, sig_count, ahead, back);
 	assert_int_equal(sig_bad, 0);
 	assert_true(sig_count >= SIG_MIN_SIGNALS);
-	assert_true(calls >= SIG_MIN_CALLS);
 	snap(&s, &slot, 1);
 	snap_check(&s, 0);
 	assert_true(s.decided == calls + sig_count);
