@@ -102,6 +102,11 @@ usage '--fast: 18446744073709551616K is too large (allowed: up to 1099511627775 
 	--fast 18446744073709551616K
 usage '--fast: 1099511627776 is too large (allowed: up to 1099511627775 pages, 4 PiB)' \
 	--pages 4096 --fast 1099511627776 --allow-no-pressure
+# A tier in range whose page state no machine holds: exit 1, the size said
+# (before any allocation: with overcommit malloc() would grant it).
+run "$T" --pages 4096 --fast 1099511627775 --allow-no-pressure -p none
+[ "$rc" = 1 ] || bad "a 4 PiB fast tier: exit $rc, not 1"
+stderr_is 'tiersim: out of memory: the page state of 4096 pages (a fast tier of 1099511627775) takes 20971521 MiB, the machine has * MiB'
 usage '--wmark: "1,2" is not MIN,LOW,HIGH,PROMO (four page counts)' --wmark 1,2
 usage '--pages needs a value (N)' --pages
 usage 'unknown option "--acesses" (did you mean --accesses?)' --acesses 5

@@ -9,6 +9,29 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/*
+ * A run's page state does not fit: say how much it takes. Checked against
+ * the machine's memory before allocating, not only by malloc(): with
+ * overcommit a 20 TiB array is granted, and the first pass over it ends in
+ * the OOM killer.
+ */
+static int sim_oom(struct sim *s, u64 bytes, bool failed)
+{
+	long pg = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	u64 phys = pg > 0 && psz > 0 ? (u64)pg * (u64)psz : 0;
+
+	if (!failed && (!phys || bytes <= phys))
+		return 0;
+	snprintf(s->r->err, sizeof(s->r->err),
+		 "out of memory: the page state of %llu pages (a fast tier of %llu) takes %llu MiB, the machine has %llu MiB",
+		 (unsigned long long)s->src->pages,
+		 (unsigned long long)s->c->fast_pages,
+		 (unsigned long long)((bytes + (1 << 20) - 1) >> 20),
+		 (unsigned long long)(phys >> 20));
+	return -1;
+}
 
 static int pin_oracle(struct sim *s)
 {
@@ -105,7 +128,7 @@ int sim_setup(struct sim *s)
 	struct tp_atime_cfg ac = { .sz = sizeof(ac),
 				   .bits = TP_ATIME_DEFAULT_BITS, .shift = 20 };
 	struct tp_vma_profile_cfg vc = { .sz = sizeof(vc) };
-	u64 i, addr;
+	u64 i, addr, state;
 	int ret, need_atime;
 
 	s->ushift = c->thp ? 9 : 0;
@@ -149,6 +172,15 @@ int sim_setup(struct sim *s)
 		return -1;
 	}
 
+	need_atime = p->lat_src != LAT_RING && !p->oracle &&
+		     (p->cfg.mode & TP_MODE_TIERING);
+	state = s->nr_units * (1 + (need_atime ? sizeof(*s->atime) : 0)) +
+		s->fcap * (sizeof(*s->fpromo) + sizeof(*s->fslot) +
+			   sizeof(*s->ffree) +
+			   (c->lru_two_list && p->demote ?
+			    sizeof(*s->lnext) + sizeof(*s->lprev) : 0));
+	if (sim_oom(s, state, false))
+		return -1;
 	s->flags = malloc(s->nr_units);
 	s->fpromo = malloc(s->fcap * sizeof(*s->fpromo));
 	s->fslot = malloc(s->fcap * sizeof(*s->fslot));
@@ -159,13 +191,11 @@ int sim_setup(struct sim *s)
 	s->r->vma = s->vst;		/* the result owns the VMA statistics */
 	s->r->nr_vmas = s->nr_vmas;
 	/* Stamps exist only where the scanner writes them. */
-	need_atime = p->lat_src != LAT_RING && !p->oracle &&
-		     (p->cfg.mode & TP_MODE_TIERING);
 	if (need_atime)
 		s->atime = malloc(s->nr_units * sizeof(*s->atime));
 	if (!s->flags || !s->fpromo || !s->fslot || !s->ffree ||
 	    !s->vma || !s->vst || (need_atime && !s->atime)) {
-		snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+		sim_oom(s, state, true);
 		return -1;
 	}
 	memset(s->flags, PF_NOALLOC, s->nr_units);
@@ -229,7 +259,7 @@ int sim_setup(struct sim *s)
 		s->lnext = malloc(s->fcap * sizeof(*s->lnext));
 		s->lprev = malloc(s->fcap * sizeof(*s->lprev));
 		if (!s->lnext || !s->lprev) {
-			snprintf(s->r->err, sizeof(s->r->err), "out of memory");
+			sim_oom(s, state, true);
 			return -1;
 		}
 		s->lhead[0] = s->lhead[1] = NO_SLOT;
