@@ -122,22 +122,37 @@ if [ -z "$tests" ]; then
 fi
 passed=0
 failed=0
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# The userspace Makefile, with -m32 and its own output directory, every
+# suite in one parallel make (-k: one that does not build is said below);
+# CC/CFLAGS given to an outer make are replaced, not inherited.
+# shellcheck disable=SC2086
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -k \
+	-j"$jobs" O="$out" CC="$cc" CFLAGS="-O2 -g -m32" LDFLAGS="-m32" \
+	$tests || true
+run=
 for t in $tests; do
-	# The userspace Makefile, with -m32 and its own output directory;
-	# CC/CFLAGS given to an outer make are replaced, not inherited.
-	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory \
-		O="$out" CC="$cc" CFLAGS="-O2 -g -m32" LDFLAGS="-m32" "$t"; then
+	rm -f "$t.rc32" "$t.log32"
+	if [ ! -x "$t" ]; then
 		echo "check32: FAILED: $t does not build with -m32"
 		failed=$((failed + 1))
-		continue
-	fi
-	if ! readelf -h "$t" | grep -q 'Class: *ELF32'; then
+	elif ! readelf -h "$t" | grep -q 'Class: *ELF32'; then
 		echo "check32: FAILED: $t is not a 32-bit program"
 		failed=$((failed + 1))
-		continue
+	else
+		run="$run $t"
 	fi
+done
+# The suites run $jobs at a time (each is one process; the multi-threaded
+# ones end on counts, not the clock), each into its own log, shown in order.
+# shellcheck disable=SC2086
+[ -z "$run" ] || printf '%s\n' $run | xargs -P "$jobs" -n 1 sh -c '
+	if $0 ${0:+-L /} "$1" >"$1.log32" 2>&1; then echo 0; else echo 1; fi \
+		>"$1.rc32"' "$qemu"
+for t in $run; do
 	echo "== $t (i386${qemu:+, $qemu})"
-	if $qemu ${qemu:+-L /} "$t"; then
+	cat "$t.log32" 2>/dev/null || true
+	if [ "$(cat "$t.rc32" 2>/dev/null)" = 0 ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
