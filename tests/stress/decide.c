@@ -360,6 +360,8 @@ void stress_decide(void)
 		d[i].slot = slots[i] = zalloc_aligned(sizeof(*d[i].slot));
 	}
 	run_start();
+	/* the check below needs 3 phases: 0, 1 and 2 */
+	run_need(&dphase.published, 2);
 	spawn(&tuner, 1, dec_tuner, NULL, 0);
 	for (i = 0; i < opt_threads; i++)
 		spawn(&d[i].th, 1, decider, &d[i], 0);

@@ -269,6 +269,8 @@ void stress_limiter(void)
 		c[i].slot = zalloc_aligned(sizeof(*c[i].slot));
 	}
 	run_start();
+	/* the check below needs 3 phases: 0, 1 and 2 */
+	run_need(&lphase.published, 2);
 	spawn(&tuner, 1, lim_tuner, NULL, 0);
 	for (i = 0; i < opt_threads; i++)
 		spawn(&c[i].th, 1, lim_consumer, &c[i], 0);

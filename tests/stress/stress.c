@@ -102,13 +102,24 @@ double wall(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static double deadline;
+static double deadline, hard_deadline;
 static int stop_flag;
+static const u32 *need_ctr;
+static u32 need_min;
 
 void run_start(void)
 {
 	st(&stop_flag, 0);
 	deadline = wall() + opt_seconds;
+	hard_deadline = deadline + STRESS_GRACE_S;
+	need_ctr = NULL;
+	need_min = 0;
+}
+
+void run_need(const u32 *ctr, u32 min)
+{
+	need_ctr = ctr;
+	need_min = min;
 }
 
 void run_stop(void)
@@ -116,12 +127,24 @@ void run_stop(void)
 	st(&stop_flag, 1);
 }
 
-/* Checked every 1024 operations: true when the run is over. */
+/*
+ * Checked every 1024 operations: true when the run is over. Past its
+ * seconds the run goes on until the progress run_need() asked for is
+ * there (a slow or busy machine takes longer, it does not fail), and
+ * STRESS_GRACE_S more at most: then the section's check of that progress
+ * fails it.
+ */
 bool should_stop(u64 i)
 {
+	double w;
+
 	if (ld(&stop_flag))
 		return true;
-	if ((i & 1023) == 0 && wall() > deadline) {
+	if ((i & 1023) != 0)
+		return false;
+	w = wall();
+	if (w > hard_deadline ||
+	    (w > deadline && (!need_ctr || ld(need_ctr) >= need_min))) {
 		st(&stop_flag, 1);
 		return true;
 	}
@@ -320,7 +343,8 @@ static void usage(void)
 	fputs("usage: stress [-q] [-s seed] [-t seconds] [-j threads] [section...]\n"
 	      "  -q          quick: 1/20 of the operations (for TSan/valgrind)\n"
 	      "  -s seed     generator seed (default 1)\n"
-	      "  -t seconds  wall-time budget per run (default 1.5)\n"
+	      "  -t seconds  wall time per run (default 1.5; longer until it made\n"
+	      "              the progress its checks need, 120 s more at most)\n"
 	      "  -j threads  threads per run, 2..8 (default 4)\n"
 	      "  sections:   ring limiter threshold decide signal (default: all)\n",
 	      stderr);

@@ -45,8 +45,13 @@ u64 rnd_below(struct rng *r, u64 n);
 /* ---- wall time, runs, threads ------------------------------------------- */
 
 double wall(void);
-/* Start a run of opt_seconds; should_stop() is true once it is over. */
+/*
+ * Start a run of opt_seconds; should_stop() is true once it is over, and
+ * with run_need() not before *@ctr reached @min (or STRESS_GRACE_S later).
+ */
+#define STRESS_GRACE_S	120
 void run_start(void);
+void run_need(const u32 *ctr, u32 min);
 void run_stop(void);
 bool should_stop(u64 i);
 void spawn(pthread_t *th, unsigned int n, void *(*fn)(void *), void *arg,
