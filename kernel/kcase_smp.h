@@ -229,10 +229,13 @@ static void tp_ks_latch_writer(void)
 
 static void tp_ks_latch_reader(unsigned int id)
 {
-	unsigned int seq, n = 0;
+	unsigned int seq, n = 0, after = 0;
 	u64 a, b, last = 0;
 
-	while (!READ_ONCE(tp_ks.stop)) {
+	/* A few reads after the writer stopped: one that ran late reads too. */
+	while (after < 16) {
+		if (READ_ONCE(tp_ks.stop))
+			after++;
 		if (!(++n & 63))
 			cond_resched();
 		seq = tp_latch_begin(&tp_ks.latch);
