@@ -489,7 +489,6 @@ RL_TESTS	:= $(notdir $(TEST_BINS))
 RL_MT_TESTS	:= $(basename $(notdir \
 		   $(shell grep -l pthread_create $(TEST_SRCS) /dev/null)))
 RL_FUZZ		:= $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
-RL_REPORT	:= '(ERROR|WARNING): [A-Za-z]+Sanitizer|runtime error:'
 RL_ENV		:= ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1 \
 		   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
@@ -539,18 +538,10 @@ $(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h
 # are in examples/tiersim/tiersim.mk).
 $(O)/fuzz/bin/fuzz_trace: $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
 
-# $(call RL_RUN,binaries[,wrapper]): run each binary, RL_JOBS at a time,
-# keep its output in <binary>.log (shown in order once all ran), fail on a
-# non-zero exit or a sanitizer report. The multi-threaded suites end on
-# counts, not the clock, so a busy machine slows them and fails none.
-RL_RUN = printf '%s\n' $(1) | xargs -P $(RL_JOBS) -n 1 sh -c \
-		'$(RL_ENV) $(2) "$$1" >"$$1.log" 2>&1; echo $$? >"$$1.rc"' sh; \
-	fail=0; for t in $(1); do \
-		echo "== $$t"; cat $$t.log; rc=$$(cat $$t.rc 2>/dev/null || \
-			echo "not run"); \
-		if [ "$$rc" != 0 ] || grep -Eq $(RL_REPORT) $$t.log; then \
-			echo "FAILED: $$t (exit $$rc)"; fail=1; fi; \
-	done; [ $$fail = 0 ]
+# $(call RL_RUN,binaries[,wrapper]): run each binary (behind the wrapper),
+# RL_JOBS at a time, with the sanitizers' options; fail on a non-zero exit
+# or a sanitizer report (tests/run-suites.sh).
+RL_RUN = sh tests/run-suites.sh $(RL_JOBS) "env $(RL_ENV) $(2)" $(1)
 
 sanitize: $(foreach c,$(SAN_CCS),$(addprefix $(O)/asan-$(c)/tests/,$(RL_TESTS)))
 	@$(call RL_RUN,$^) && echo "SANITIZE PASSED ($(SAN_CCS))"

@@ -120,20 +120,24 @@ if [ -z "$tests" ]; then
 	echo "check32: FAILED: no tests/test_*.c"
 	exit 1
 fi
-passed=0
 failed=0
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # The userspace Makefile, with -m32 and its own output directory, every
 # suite in one parallel make (-k: one that does not build is said below);
 # CC/CFLAGS given to an outer make are replaced, not inherited.
+m32make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory \
+		O="$out" CC="$cc" CFLAGS="-O2 -g -m32" LDFLAGS="-m32" "$@"
+}
 # shellcheck disable=SC2086
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -k \
-	-j"$jobs" O="$out" CC="$cc" CFLAGS="-O2 -g -m32" LDFLAGS="-m32" \
-	$tests || true
+m32make -k -j"$jobs" $tests && built=1 || built=0
 run=
 for t in $tests; do
-	rm -f "$t.rc32" "$t.log32"
-	if [ ! -x "$t" ]; then
+	# After a failed build, each suite is made on its own once more (its
+	# errors are above): one that fails did not build, whatever older
+	# program is there.
+	if [ ! -x "$t" ] ||
+		{ [ $built = 0 ] && ! m32make "$t" >/dev/null 2>&1; }; then
 		echo "check32: FAILED: $t does not build with -m32"
 		failed=$((failed + 1))
 	elif ! readelf -h "$t" | grep -q 'Class: *ELF32'; then
@@ -143,21 +147,13 @@ for t in $tests; do
 		run="$run $t"
 	fi
 done
-# The suites run $jobs at a time (each is one process; the multi-threaded
-# ones end on counts, not the clock), each into its own log, shown in order.
+echo "check32: the suites as i386 programs${qemu:+ under $qemu}:"
 # shellcheck disable=SC2086
-[ -z "$run" ] || printf '%s\n' $run | xargs -P "$jobs" -n 1 sh -c '
-	if $0 ${0:+-L /} "$1" >"$1.log32" 2>&1; then echo 0; else echo 1; fi \
-		>"$1.rc32"' "$qemu"
-for t in $run; do
-	echo "== $t (i386${qemu:+, $qemu})"
-	cat "$t.log32" 2>/dev/null || true
-	if [ "$(cat "$t.rc32" 2>/dev/null)" = 0 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
-done
-echo "check32: $passed suites passed, $failed failed (32-bit, i386)"
-[ $failed -eq 0 ] && exit $status
+sh tests/run-suites.sh "$jobs" "$qemu${qemu:+ -L /}" $run ||
+	failed=$((failed + 1))
+if [ $failed -eq 0 ] && [ "$status" -eq 0 ]; then
+	echo "check32: passed (32-bit, i386)"
+	exit 0
+fi
+echo "check32: FAILED (32-bit, i386)"
 exit 1

@@ -21,6 +21,7 @@
 
 #include <tierpol/scan_ring.h>
 #include "selftest/selftest.h"
+#include "tp_test_clock.h"
 
 /* ---- one writer, three readers ------------------------------------------ */
 
@@ -38,8 +39,8 @@
 #define MT_LIMIT	((u64)MT_SLOTS * 4096)
 #define MT_NOW		(1ULL << 62)
 #define MT_READERS	3
-#define MT_RUN_NS	200000000LL	/* 200 ms */
-#define MT_WAIT_NS	60000000000LL	/* 60 s */
+#define MT_RUN_NS	200000000ULL	/* 200 ms */
+#define MT_WAIT_NS	60000000000ULL	/* 60 s */
 #define MT_MAX_PASSES	20000000ULL
 /* the clock ends the run only after these (two naps for the readers) */
 #define MT_MIN_PASSES	8192ULL
@@ -151,14 +152,6 @@ struct mt_reader {
 	unsigned long torn;
 };
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void *mt_reader_fn(void *arg)
 {
 	struct mt_reader *r = arg;
@@ -204,8 +197,7 @@ static void test_mt_one_writer_three_readers(void **state)
 	struct tp_scan_ring_cfg cfg = { .sz = sizeof(cfg), .depth = MT_DEPTH,
 					.limit = MT_LIMIT };
 	unsigned long lookups = 0, exact = 0, oldest = 0, busy = 0, torn = 0;
-	long long t0;
-	u64 k, s;
+	u64 t0, k, s;
 	int i;
 
 	(void)state;
@@ -220,7 +212,7 @@ static void test_mt_one_writer_three_readers(void **state)
 		assert_int_equal(pthread_create(&rd[i].tid, NULL, mt_reader_fn,
 						&rd[i]), 0);
 	}
-	t0 = mono_ns();
+	t0 = test_now_ns();
 	for (k = 0; k < MT_MAX_PASSES; k++) {
 		s = mt_start(k);
 		tp_scan_ring_record(&sh.ring, s, k * 1000 + 7);
@@ -242,14 +234,11 @@ static void test_mt_one_writer_three_readers(void **state)
 		 * answers (a busy machine may hardly have run them yet), for
 		 * MT_WAIT_NS at most: then the assertions below fail.
 		 */
-		if (!(k & 255) && k >= MT_MIN_PASSES) {
-			long long el = mono_ns() - t0;
-
-			if ((el > MT_RUN_NS &&
-			     __atomic_load_n(&sh.seen, __ATOMIC_RELAXED) ==
-			     (SEEN_EXACT | SEEN_OLDEST)) || el > MT_WAIT_NS)
-				break;
-		}
+		if (!(k & 255) && k >= MT_MIN_PASSES &&
+		    test_run_over(t0, MT_RUN_NS, MT_WAIT_NS,
+				  __atomic_load_n(&sh.seen, __ATOMIC_RELAXED) ==
+				  (SEEN_EXACT | SEEN_OLDEST)))
+			break;
 	}
 	__atomic_store_n(&sh.stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < MT_READERS; i++) {

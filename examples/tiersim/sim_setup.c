@@ -174,11 +174,11 @@ int sim_setup(struct sim *s)
 
 	need_atime = p->lat_src != LAT_RING && !p->oracle &&
 		     (p->cfg.mode & TP_MODE_TIERING);
+	s->lru = c->lru_two_list && p->demote;
 	state = s->nr_units * (1 + (need_atime ? sizeof(*s->atime) : 0)) +
 		s->fcap * (sizeof(*s->fpromo) + sizeof(*s->fslot) +
 			   sizeof(*s->ffree) +
-			   (c->lru_two_list && p->demote ?
-			    sizeof(*s->lnext) + sizeof(*s->lprev) : 0));
+			   (s->lru ? sizeof(*s->lnext) + sizeof(*s->lprev) : 0));
 	if (sim_oom(s, state, false))
 		return -1;
 	s->flags = malloc(s->nr_units);
@@ -253,7 +253,6 @@ int sim_setup(struct sim *s)
 	s->period_max_ms = c->scan_period_max_ms ? c->scan_period_max_ms :
 			   TP_DEFAULT_SCAN_PERIOD_MAX_MS;
 	s->reclaim_ns = (u64)c->costs.reclaim_ns * s->upages;
-	s->lru = c->lru_two_list && s->p->demote;
 	s->krounds = c->kswapd_rounds;
 	if (s->lru) {
 		s->lnext = malloc(s->fcap * sizeof(*s->lnext));
