@@ -528,9 +528,11 @@ bad:
 
 /*
  * The length of the longest switch name at @s that ends there or at one
- * of @ends, 0 if none: a switch name may contain '-'.
+ * of @ends, 0 if none: a switch name may contain '-'. The switch in *@sw
+ * if @sw is not NULL.
  */
-static size_t switch_at(const char *s, const char *ends)
+static size_t switch_at(const char *s, const char *ends,
+			const struct sw **sw)
 {
 	size_t len, best = 0;
 	unsigned int i;
@@ -538,8 +540,11 @@ static size_t switch_at(const char *s, const char *ends)
 	for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
 		len = strlen(switches[i].name);
 		if (!strncmp(s, switches[i].name, len) &&
-		    (!s[len] || strchr(ends, s[len])) && len > best)
+		    (!s[len] || strchr(ends, s[len])) && len > best) {
 			best = len;
+			if (sw)
+				*sw = &switches[i];
+		}
 	}
 	return best;
 }
@@ -577,7 +582,7 @@ static int check_off(const struct sim_policy *p, const char *base,
 	if (*mod == ':')
 		n = strcspn(mod + 1, ":");
 	else
-		n = switch_at(mod + 1, "+-:") + 1;	/* and the '+' or '-' */
+		n = switch_at(mod + 1, "+-:", NULL) + 1;	/* and the '+' or '-' */
 	snprintf(err, errlen, "policy \"%s\": %.*s does nothing with NUMA "
 		 "balancing off (%s%s): no scanning, no hint faults", p->name,
 		 (int)n, *mod == ':' ? mod + 1 : mod,
@@ -599,7 +604,7 @@ static const char *switch_in(const char *val, int *n)
 	for (s = val + 1; *s; s++) {
 		if (*s != '+' && *s != '-')
 			continue;
-		len = switch_at(s + 1, "+-");
+		len = switch_at(s + 1, "+-", NULL);
 		if (len) {
 			*n = (int)len + 1;
 			return s;
@@ -654,29 +659,23 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 
 		/* A switch name may contain '-': take the longest known. */
 		if (op == '+' || op == '-') {
-			size_t bl = switch_at(s, "+-:");
+			const struct sw *sw;
+			size_t bl = switch_at(s, "+-:", &sw);
 
-			for (i = 0; bl && i < sizeof(switches) /
-			     sizeof(switches[0]); i++) {
-				if (strlen(switches[i].name) != bl ||
-				    strncmp(s, switches[i].name, bl))
-					continue;
-				if (switches[i].bit == SW_SCAN_TOP) {
-					if (op == '+')
-						p->cfg.mode |= TP_MODE_NORMAL;
-					else
-						p->cfg.mode &= ~TP_MODE_NORMAL;
-				} else if (op == '+') {
-					p->cfg.flags |= switches[i].bit;
-				} else {
-					p->cfg.flags &= ~switches[i].bit;
-				}
-				break;
-			}
 			if (!bl) {
 				snprintf(err, errlen, "policy \"%s\": unknown "
 					 "switch \"%.*s\"", spec, (int)n, s);
 				return -1;
+			}
+			if (sw->bit == SW_SCAN_TOP) {
+				if (op == '+')
+					p->cfg.mode |= TP_MODE_NORMAL;
+				else
+					p->cfg.mode &= ~TP_MODE_NORMAL;
+			} else if (op == '+') {
+				p->cfg.flags |= sw->bit;
+			} else {
+				p->cfg.flags &= ~sw->bit;
 			}
 			s += bl;
 			continue;
