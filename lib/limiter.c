@@ -183,6 +183,12 @@ bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
 		batch = tp_read_once(c->batch);
 		if (tp_latch_retry(&l->latch, seq))
 			continue;
+		/*
+		 * More than any folio: refused, not counted, so a request near
+		 * 2^64 cannot wrap the count back and free the window.
+		 */
+		if (tp_unlikely(n > TP_RATE_MAX))
+			return false;
 		/* Counted before the check, admitted or not, as the kernel. */
 		if (cpu)
 			__tp_count(&l->count, &cpu->diff, n, batch);

@@ -282,6 +282,17 @@ static void call_limiter_requests(void **state)
 	assert_int_equal(tp_limiter_tune(&l, &cfg), 0);
 	assert_false(tp_limiter_consume(&l, &cpu, 1, 1000000));
 	assert_int_equal(tp_limiter_busy(&cpu), 0);
+	/* windows: past 2^32 pages refused, not counted (no wrap) */
+	cfg.variant = TP_LIMITER_WINDOW_LINUX61;
+	cfg.rate = 100;
+	assert_int_equal(tp_limiter_init(&l, &cfg, 0), 0);
+	assert_true(tp_limiter_consume(&l, &cpu, 90, 0));
+	assert_false(tp_limiter_consume(&l, &cpu, TP_RATE_MAX + 1, 0));
+	assert_false(tp_limiter_consume(&l, NULL, U64_MAX_, 0));
+	assert_int_equal(tp_limiter_available(&l, 0), 10);
+	assert_true(tp_limiter_consume(&l, NULL, 9, 0));
+	assert_false(tp_limiter_consume(&l, NULL, 1, 0));
+	assert_int_equal(tp_limiter_busy(&cpu), 0);
 }
 
 static void call_vma_empty(void **state)

@@ -221,8 +221,10 @@ TP_API int tp_limiter_tune(struct tp_limiter *l,
  * @n: pages requested (a THP counts all its pages); 0 is always admitted
  * @now: the current time in ticks
  *
- * A bucket admits all @n pages or none. The windows count @n before
- * deciding.
+ * A bucket admits all @n pages or none, never more than the n_max of its
+ * settings (&struct tp_limiter_set). The windows count @n before deciding;
+ * they refuse a request of more than %TP_RATE_MAX pages (2^32, more than
+ * any folio) without counting it, so that no request wraps their count.
  *
  * Context: Any context, lock-free with at most %TP_RETRIES attempts: when
  * the state or the settings keep changing under it, it refuses and counts

@@ -46,8 +46,15 @@ static bool window_model(u32 variant, u64 limit, u32 batch, bool slot, u64 n,
 {
 	u64 used;
 
-	if (!slot || batch <= 1) {
+	/* more than any folio: refused, not counted */
+	if (n > TP_RATE_MAX)
+		return false;
+	if (!slot) {
 		lm.count += n;
+	} else if (batch <= 1) {
+		/* the pages a larger batch left in the slot go with these */
+		lm.count += lm.diff + n;
+		lm.diff = 0;
 	} else {
 		lm.diff += n;
 		if (lm.diff >= batch) {

@@ -179,6 +179,21 @@ for i in range(6): b += th_update(1, [0]) + clock_small(11)
 seeds['regress-thresh-unit-2p63'] = b
 b = v64(99) + lim_cfg(0, 0, 1000, 10, 0) + lim_cfg(1, 0, 2**30, 10, 0) + lim_cfg(1, 0, 1024, 1, 8192) + lim_consume(0)
 seeds['regress-limiter-tune-clock'] = b
+# a window request of 2^64 - 1 pages wrapped the count back by one page and
+# freed the window (now refused, not counted); a tune to a batch of 1 folds
+# the pages a larger batch left in the slot (the model once kept them)
+b = v64(5000)
+for v in (1, 2):
+	b += lim_cfg(0, v, 1000, 40, 0, 8) + lim_consume(2, le(30, 2))
+	for i in range(4):
+		b += lim_consume(3, v64(2**64 - 1), slot=i & 1) + lim_consume(2, le(4, 2)) + clock_small(9)
+	b += lim_consume(3, v64(2**32 + 1)) + lim_consume(3, v64(2**32)) + lim_avail()
+b += clock_med(5000) + lim_cfg(0, 2, 1000, 100, 0, 64)
+for i in range(3): b += lim_consume(2, le(20, 2), slot=True)
+b += lim_cfg(1, 2, None, 100, 0, 0) + lim_consume(2, le(5, 2), slot=True)
+b += lim_cfg(1, 2, None, 100, 0, 64)
+for i in range(8): b += lim_consume(2, le(10, 2), slot=True) + lim_avail()
+seeds['regress-window-huge-request'] = b
 for k, v in seeds.items():
 	open(os.path.join(out, k), 'wb').write(bytes(v))
 	print(k, len(v))

@@ -3,8 +3,9 @@
  * Self-test vectors of the per-second windows, the 2020 RFC's (the
  * limit-th page admitted) and Linux 6.1's (refused): refused requests
  * counted, openers above the limit, the burst ignored, rate 0, the per-CPU
- * slots' late pages, and windows across the tick counter's wraps. Uses the
- * helpers of limiter.h; tp_st_limiter() runs tp_st_limiter_window().
+ * slots' late pages, requests past %TP_RATE_MAX, and windows across the
+ * tick counter's wraps. Uses the helpers of limiter.h; tp_st_limiter() runs
+ * tp_st_limiter_window().
  * Public API only, no libc, no 64-bit division, small stack frames.
  */
 #ifndef _TIERPOL_SELFTEST_LIMITER_WINDOW_H
@@ -188,6 +189,51 @@ static void tp_st_lim_check_window_wrap(struct tp_st *st)
 }
 
 /*
+ * A request of more than %TP_RATE_MAX pages is refused and not counted, on
+ * its own or through a slot: one of 2^64 - 1 pages would otherwise wrap the
+ * count back by one page and free the window (found by fuzz_api). The
+ * largest folio the count takes, TP_RATE_MAX, is counted as any other.
+ */
+static void tp_st_lim_check_window_huge(struct tp_st *st)
+{
+	static const u64 huge[] = { TP_RATE_MAX + 1, 1ULL << 63, ~0ULL };
+	struct tp_limiter *l = &tp_st_lim_obj;
+	struct tp_limiter_cpu *slot = &tp_st_lim_slot[0];
+	struct tp_limiter_cfg c;
+	unsigned int i;
+	u32 v;
+	bool ok;
+
+	for (v = TP_LIMITER_WINDOW_RFC2020; v <= TP_LIMITER_WINDOW_LINUX61;
+	     v++) {
+		for (i = 0; i < TP_ST_ARRAY_SIZE(huge); i++) {
+			tp_st_lim_fill(slot, sizeof(*slot), 0);
+			tp_st_lim_cfg(&c, v, 1000, 5, 0);
+			c.cand_batch = 4;
+			ok = !tp_limiter_init(l, &c, 0) &&
+			     tp_limiter_consume(l, NULL, 3, 10) &&
+			     tp_limiter_available(l, 10) == 2;
+			ok = ok && !tp_limiter_consume(l, NULL, huge[i], 10) &&
+			     !tp_limiter_consume(l, slot, huge[i], 10) &&
+			     tp_limiter_available(l, 10) == 2;
+			/* the limit still holds: 6.1 refuses at 5 counted */
+			ok = ok && tp_limiter_consume(l, NULL, 1, 10) &&
+			     tp_limiter_consume(l, NULL, 1, 10) ==
+			     (v == TP_LIMITER_WINDOW_RFC2020) &&
+			     !tp_limiter_consume(l, NULL, 1, 10) &&
+			     tp_limiter_busy(slot) == 0;
+			/* an opener of TP_RATE_MAX pages: admitted */
+			ok = ok && tp_limiter_consume(l, NULL, TP_RATE_MAX,
+						      1011) &&
+			     tp_limiter_available(l, 1011) == 5;
+			TP_ST_CHECK(st, ok, v == TP_LIMITER_WINDOW_RFC2020 ?
+				    "rfc2020: a request past TP_RATE_MAX is refused, not counted" :
+				    "linux61: a request past TP_RATE_MAX is refused, not counted");
+		}
+	}
+}
+
+/*
  * tp_limiter_available() of a window: the limit minus the pages counted
  * since the window opened (0 once they reach it), the limit once the
  * window has expired. A request of n pages is then admitted when
@@ -261,6 +307,7 @@ static int tp_st_limiter_window(struct tp_st *st)
 	tp_st_lim_check_windows(st);
 	tp_st_lim_check_batch(st);
 	tp_st_lim_check_window_wrap(st);
+	tp_st_lim_check_window_huge(st);
 	tp_st_lim_check_available(st);
 	return st->failed - failed;
 }
