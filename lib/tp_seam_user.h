@@ -137,8 +137,28 @@ static inline unsigned int tp_latch_begin(const struct tp_latch *l)
 	return seq;
 }
 
+#ifdef TP_FAULT_INJECT
+/*
+ * Test builds only (make coverage and check-debug compile lib/ with
+ * -DTP_FAULT_INJECT; the release library, the kernel's and make
+ * freestanding's objects never): a test program that defines this counter
+ * makes the next that many latch reads see a tune in flight, so that the
+ * paths that fail closed when the settings keep changing run on demand, not
+ * only when a race happens to reach them. The library defines nothing: in a
+ * program that does not define it the address is NULL and reads are as
+ * without the option. Single-threaded use only.
+ */
+extern unsigned int tp_inject_latch_retry __attribute__((__weak__));
+#endif
+
 static inline bool tp_latch_retry(const struct tp_latch *l, unsigned int seq)
 {
+#ifdef TP_FAULT_INJECT
+	if (&tp_inject_latch_retry && tp_inject_latch_retry) {
+		tp_inject_latch_retry--;
+		return true;
+	}
+#endif
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&l->seq, __ATOMIC_RELAXED) != seq;
 }

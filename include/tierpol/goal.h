@@ -125,8 +125,10 @@ TP_API uint64_t tp_goal_update(struct tp_goal *g, uint64_t metric);
  * tp_goal_get() - the current output
  * @g: the controller
  *
- * Context: Any context, lock-free.
- * Return: the output, clamped into the current bounds.
+ * Context: Any context, lock-free (at most %TP_RETRIES attempts to read the
+ * settings).
+ * Return: the output, clamped into the current bounds; the output as last
+ * stored if the settings kept changing.
  */
 TP_API uint64_t tp_goal_get(const struct tp_goal *g);
 

@@ -593,7 +593,8 @@ TP_API uint64_t tp_wmark_promo(uint64_t wmark_min, uint64_t wmark_high,
  * nothing.
  *
  * Context: Any context, lock-free.
- * Return: true if the page should get a hint-fault PTE.
+ * Return: true if the page should get a hint-fault PTE (false if the
+ * settings kept changing).
  */
 TP_API bool tp_scan_wanted(const struct tp_policy *pol, bool toptier);
 

@@ -243,7 +243,8 @@ TP_API int tp_thresh_update(struct tp_thresh *t, uint64_t nr_cand,
  * the threshold, hot or not; the other variants ignore this call.
  *
  * Context: Any context that owns @cpu, wait-free (a batch's addition to
- * the shared bins is %TP_THRESH_BINS atomic additions at most).
+ * the shared bins is %TP_THRESH_BINS atomic additions at most; at most
+ * %TP_RETRIES attempts to read the settings, then nothing is recorded).
  */
 TP_API void tp_thresh_record(struct tp_thresh *t, struct tp_thresh_cpu *cpu,
 			     uint64_t latency, uint64_t n);
