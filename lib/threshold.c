@@ -224,6 +224,9 @@ void tp_thresh_record(struct tp_thresh *t, struct tp_thresh_cpu *cpu,
 	struct tp_thresh_set d;
 
 	TP_ASSERT(t && t->tps && cpu);
+	/* More than any folio (tp_decide() refuses it): would wrap a bin. */
+	if (tp_unlikely(n > TP_RATE_MAX))
+		return;
 	if (!thresh_read(t, &d) || d.variant != TP_THRESH_HISTOGRAM)
 		return;
 	__tp_thresh_record(&t->st, cpu, d.shift, d.batch, latency, n);

@@ -166,6 +166,8 @@ static void call_thresh_record_inputs(void **state)
 	copy = t;
 	tp_thresh_record(&t, &cpu, TP_LATENCY_UNKNOWN, 5);
 	tp_thresh_record(&t, &cpu, 10, 0);
+	tp_thresh_record(&t, &cpu, 10, TP_RATE_MAX + 1);
+	tp_thresh_record(&t, &cpu, 10, ~0ULL);
 	assert_memory_equal(&t, &copy, sizeof(t));
 	assert_memory_equal(&cpu, &cpu_copy, sizeof(cpu));
 

@@ -237,7 +237,8 @@ TP_API int tp_thresh_update(struct tp_thresh *t, uint64_t nr_cand,
  * @t: the controller
  * @cpu: the caller's slot
  * @latency: the fault's latency in ticks (%TP_LATENCY_UNKNOWN is ignored)
- * @n: pages of the fault
+ * @n: pages of the fault, at most %TP_RATE_MAX (2^32; more is ignored, as
+ *	tp_decide() refuses such a folio: the count would wrap a bin)
  *
  * %TP_THRESH_HISTOGRAM counts every fault whose latency is compared with
  * the threshold, hot or not; the other variants ignore this call.

@@ -387,7 +387,7 @@ static u32 th_steps, th_var;
 static void th_op(struct prog *in, u8 sub)
 {
 	struct tp_thresh_cfg c;
-	u64 t, max, unit;
+	u64 t, max, unit, n;
 	int ret;
 
 	if (sub % 6 == 0 || !th_ok) {
@@ -414,7 +414,11 @@ static void th_op(struct prog *in, u8 sub)
 		return;
 	}
 	if (sub % 3 == 1) {
-		tp_thresh_record(&th, &thcpu, val(in), bytes(in, 2) + 1);
+		/* 0xffff: any count, past any folio too (ignored) */
+		n = bytes(in, 2) + 1;
+		if (n == 0x10000)
+			n = val(in);
+		tp_thresh_record(&th, &thcpu, val(in), n);
 	} else {
 		th_now += val(in) & 0xffffffffffULL;
 		th_cand += bytes(in, 3);

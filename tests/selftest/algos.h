@@ -461,6 +461,14 @@ static int tp_st_histogram(struct tp_st *st)
 	tp_thresh_update(t, 0, 1001);
 	TP_ST_CHECK(st, tp_thresh_get(t) == 512,
 		    "histogram: unknown latencies ignored");
+
+	/* So are more pages than any folio: they would wrap a bin. */
+	tp_st_hist_fill(t, 100, 1);
+	tp_thresh_record(t, &tp_st_hist_cpu, 10, TP_RATE_MAX + 1);
+	tp_thresh_record(t, &tp_st_hist_cpu, 10, ~0ULL);
+	tp_thresh_update(t, 0, 1001);
+	TP_ST_CHECK(st, tp_thresh_get(t) == 512,
+		    "histogram: more than TP_RATE_MAX pages ignored");
 	return (int)(st->failed - before);
 }
 
