@@ -18,6 +18,9 @@ u64 tp_fault_clock_tick(struct tp_fault_clock *clk,
 			struct tp_fault_clock_cpu *cpu, u64 n)
 {
 	TP_ASSERT(clk && clk->batch && cpu);
+	/* Not a count of faults: 2^64 - 1 would step the clock back. */
+	if (tp_unlikely(n > TP_RATE_MAX))
+		return tp_atomic64_read(&clk->count);
 	__tp_count(&clk->count, &cpu->diff, n, clk->batch);
 	return tp_atomic64_read(&clk->count);
 }

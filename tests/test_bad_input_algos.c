@@ -250,6 +250,13 @@ static void call_fclock_init_batch(void **state)
 	assert_true(tp_fault_clock_tick(&clk, &cpu, 1) == TP_CAND_BATCH_MAX);
 	/* 0 faults: nothing counted, nothing folded */
 	assert_true(tp_fault_clock_tick(&clk, &cpu, 0) == TP_CAND_BATCH_MAX);
+	/* past 2^32: nothing counted, the clock does not step back */
+	assert_true(tp_fault_clock_tick(&clk, &cpu, U64_MAX_) ==
+		    TP_CAND_BATCH_MAX);
+	assert_true(tp_fault_clock_tick(&clk, &cpu, TP_RATE_MAX + 1) ==
+		    TP_CAND_BATCH_MAX);
+	assert_true(tp_fault_clock_tick(&clk, &cpu, TP_RATE_MAX) ==
+		    TP_CAND_BATCH_MAX + TP_RATE_MAX);
 }
 
 /*

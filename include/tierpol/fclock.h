@@ -73,7 +73,9 @@ TP_API int tp_fault_clock_init(struct tp_fault_clock *clk, uint32_t batch);
  * tp_fault_clock_tick() - count hint faults and read the clock
  * @clk: the clock
  * @cpu: the caller's slot
- * @n: faults to count (1 per hint fault)
+ * @n: faults to count (1 per hint fault); more than %TP_RATE_MAX (2^32)
+ *	is ignored, as no caller has that many at once and 2^64 - 1 would
+ *	step the clock back
  *
  * Context: Any context that owns @cpu; wait-free.
  * Return: the clock's reading after counting (see tp_fault_clock_now()).

@@ -363,8 +363,11 @@ static void fclk_op(struct prog *in, u8 sub)
 		return;
 	}
 	n = bytes(in, 1) & 1 ? bytes(in, 1) : bytes(in, 3);
+	if (n == 0xffffff)	/* any count: past 2^32 it is ignored */
+		n = val(in);
 	now = tp_fault_clock_tick(&fclk, &fcpu[sub % FC_SLOTS], n);
-	fc_total += n;
+	if (n <= TP_RATE_MAX)
+		fc_total += n;
 	CHECK(now == tp_fault_clock_now(&fclk), "tick's reading");
 	CHECK(now >= fc_last, "went back: %llu after %llu", ULL(now),
 	      ULL(fc_last));

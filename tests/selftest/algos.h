@@ -189,6 +189,11 @@ static int tp_st_fclock(struct tp_st *st)
 	TP_ST_CHECK(st, !tp_fault_clock_init(&clk, 0) &&
 		    tp_fault_clock_tick(&clk, &a, 3) == 3,
 		    "fclock: batch 0 counts at once");
+	/* more than TP_RATE_MAX: ignored (2^64 - 1 would step it back) */
+	TP_ST_CHECK(st, tp_fault_clock_tick(&clk, &a, ~0ULL) == 3 &&
+		    tp_fault_clock_tick(&clk, &b, TP_RATE_MAX + 1) == 3 &&
+		    tp_fault_clock_tick(&clk, &a, TP_RATE_MAX) ==
+		    TP_RATE_MAX + 3, "fclock: past TP_RATE_MAX ignored");
 	return (int)(st->failed - before);
 }
 
