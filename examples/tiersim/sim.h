@@ -551,6 +551,14 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 			char *err, size_t errlen);
 void sim_policy_help(FILE *f);
+/*
+ * Named policies (sim_preset.c): the help lines of the bases, the length
+ * of the longest base name @spec starts with (0: none), and the settings
+ * of base @name (0, or -1 if there is no such base).
+ */
+void sim_preset_help(FILE *f);
+size_t sim_preset_match(const char *spec);
+int sim_preset_set(const char *name, struct sim_policy *p);
 /* The hotness record's format of a policy with one. */
 void sim_hot_cfg(const struct sim_policy *p, struct tp_hot_cfg *hc);
 
