@@ -344,9 +344,11 @@ check: check-man
 #                      so enums count): fails on any change docs/ABI.md does
 #                      not allow (a removed or changed function, a changed
 #                      layout of any public struct, a changed enumerator);
-#                      appended config fields (abi/suppressions.abignore),
-#                      new enumerators and new functions in a new version
-#                      node of lib/libtierpol.map pass. Also compares the
+#                      appended config fields (abi/suppressions.abignore;
+#                      abi/cfg-append.pl fails one placed in a released
+#                      struct's padding), new enumerators and new
+#                      functions in a new version node of
+#                      lib/libtierpol.map pass. Also compares the
 #                      public macros with abi/$(SONAME).macros: a changed
 #                      or removed TP_ constant fails.
 #   make abi-baseline  rewrite abi/ from this tree (at a release only; see
@@ -415,6 +417,7 @@ abi-check: $(ABI_DIR)/$(SONAME).abi $(ABI_DIR)/$(SONAME).macros
 			lib/libtierpol.map | head -1)}"; then \
 		echo "FAILED: a new function in the released version node:" \
 			"give it a new node in lib/libtierpol.map"; fail=1; fi; \
+	perl abi/cfg-append.pl $(ABI_BASE) $(ABI_DIR)/$(SONAME).abi || fail=1; \
 	gone=$$(LC_ALL=C comm -23 $(ABI_BASE_MACROS) $(ABI_DIR)/$(SONAME).macros); \
 	if [ -n "$$gone" ]; then echo "FAILED: public macros changed or removed:"; \
 		echo "$$gone"; fail=1; fi; \

@@ -11,12 +11,24 @@
 #define PAGE_SHIFT_MIN		10U
 #define PAGE_SHIFT_MAX		30U
 
+/*
+ * The size of 1.0's struct tp_policy_cfg: what tp_policy_preset() writes in
+ * every 1.x, since a 1.0 program's struct ends there (docs/ABI.md, rule 6).
+ */
+#define POL_CFG_SIZE_1_0	(offsetof(struct tp_policy_cfg, \
+					  hot_threshold_faults) + sizeof(u64))
+
 int tp_policy_preset(struct tp_policy_cfg *cfg, u32 preset, u32 tps)
 {
+	/*
+	 * A field appended to the struct fails this: give it a preset of its
+	 * own (a new function or symbol version), not a store here.
+	 */
+	TP_COMPILE_ASSERT(sizeof(*cfg) == POL_CFG_SIZE_1_0);
 	if (!cfg || preset > TP_PRESET_LINUX61)
 		return -EINVAL;
 
-	cfg->sz = sizeof(*cfg);
+	cfg->sz = POL_CFG_SIZE_1_0;
 	cfg->mode = TP_MODE_TIERING;
 	cfg->tps = tps;
 	cfg->page_shift = TP_DEFAULT_PAGE_SHIFT;

@@ -85,7 +85,38 @@ static void test_preset_contents(void **state)
 	assert_int_equal(c.burst_pages, 0);
 	assert_int_equal(c.sz, sizeof(c));
 	assert_int_equal(c.cand_batch, TP_DEFAULT_CAND_BATCH);
+	assert_int_equal(c.hot_threshold_faults, 0);
 	assert_int_equal(tp_policy_init(&p, &c), 0);
+}
+
+/*
+ * A preset writes 1.0's struct and not a byte past it: a program compiled
+ * against 1.0 passes a struct that ends there (docs/ABI.md, rule 6).
+ */
+static void test_preset_writes_struct_only(void **state)
+{
+	struct {
+		struct tp_policy_cfg c;
+		unsigned char after[32];
+	} g;
+	u32 pr;
+	size_t i;
+
+	(void)state;
+	for (pr = TP_PRESET_RFC2020; pr <= TP_PRESET_LINUX61; pr++) {
+		memset(&g, 0xab, sizeof(g));
+		assert_int_equal(tp_policy_preset(&g.c, pr, 1000), 0);
+		assert_int_equal(g.c.sz, sizeof(g.c));
+		assert_int_equal(g.c.hot_threshold_faults, 0);
+		for (i = 0; i < sizeof(g.after); i++)
+			assert_int_equal(g.after[i], 0xab);
+	}
+	/* a refused preset writes nothing */
+	memset(&g, 0xab, sizeof(g));
+	assert_int_equal(tp_policy_preset(&g.c, TP_PRESET_LINUX61 + 1, 1000),
+			 -EINVAL);
+	for (i = 0; i < sizeof(g); i++)
+		assert_int_equal(((unsigned char *)&g)[i], 0xab);
 }
 
 static void test_init_validation(void **state)
@@ -674,6 +705,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_selftest_vectors),
 		cmocka_unit_test(test_preset_contents),
+		cmocka_unit_test(test_preset_writes_struct_only),
 		cmocka_unit_test(test_init_validation),
 		cmocka_unit_test(test_bypass_on_promotes_cold),
 		cmocka_unit_test(test_bypass_off_goes_through_checks),
