@@ -161,7 +161,8 @@ HDR_CCS		?= gcc clang
 HDR_CXXS	?= g++ clang++
 CXX_CHECKS	?= g++:c++11 g++:c++17 clang++:c++11 clang++:c++17
 CXXFLAGS	?= -O2 -g
-CXX_WARN	:= -Wall -Wextra -pedantic -Werror
+CXX_WARN	:= -Wall -Wextra -pedantic -Werror -Wold-style-cast \
+		   -Wzero-as-null-pointer-constant
 PUB_HDRS	:= $(wildcard include/tierpol/*.h)
 HDR_CHECK	:= tests/headers/check.sh tests/headers/names.pl
 HDR_STAMPS	:= $(patsubst include/tierpol/%.h,$(O)/headers/%.ok,$(PUB_HDRS))
@@ -177,7 +178,7 @@ $(O)/headers/%.ok: include/tierpol/%.h $(PUB_HDRS) $(HDR_CHECK)
 $(O)/headers/selftest.ok: tests/headers/selftest.sh $(HDR_CHECK) $(HDR_BAD)
 	@mkdir -p $(dir $@)
 	$(call msg,HEADER,self-test: $(words $(HDR_BAD)) headers)
-	$(Q)HDR_CCS=gcc HDR_CXXS=g++ sh tests/headers/selftest.sh && touch $@
+	$(Q)HDR_CCS=gcc HDR_CXXS="g++ clang++" sh tests/headers/selftest.sh && touch $@
 
 check-headers: $(HDR_STAMPS) $(O)/headers/selftest.ok
 	@echo "HEADERS PASSED: $(words $(HDR_STAMPS)) public headers"
@@ -202,13 +203,20 @@ $(foreach p,$(CXX_CHECKS),$(eval $(call CXX_API,$(word 1,$(subst :, ,$(p))),$(wo
 CXX_BINS	:= $(foreach p,$(subst :,-,$(CXX_CHECKS)),\
 		   $(O)/cxx/api-$(p)-static $(O)/cxx/api-$(p)-shared)
 
-# The shared builds must load build/libtierpol.so.1, the static ones none.
+# The shared builds must load build/libtierpol.so.1, the static ones none;
+# a shared build must call every function the library exports.
 check-cxx: $(CXX_BINS)
 	@fail=0; for t in $(CXX_BINS); do \
 		printf '== %s: ' $$t; $$t || fail=1; \
 		case $$t in \
 		*-shared) ldd $$t | grep -q 'libtierpol\.so\.$(VERSION_MAJOR) => $(abspath $(O))/' || \
-			{ echo "FAILED: $$t does not load $(O)/$(SONAME)"; fail=1; } ;; \
+			{ echo "FAILED: $$t does not load $(O)/$(SONAME)"; fail=1; }; \
+			unused=$$(nm -D --defined-only $(SHARED_LIB) | \
+				awk '$$2 == "T" { sub(/@.*/, "", $$3); print $$3 }' | \
+				while read -r f; do nm -D --undefined-only $$t | \
+				grep -q " $$f@" || echo $$f; done); \
+			[ -z "$$unused" ] || { echo "FAILED: tests/cxx/api.cc" \
+				"calls none of:" $$unused; fail=1; } ;; \
 		*) ! ldd $$t | grep -q libtierpol || \
 			{ echo "FAILED: $$t loads libtierpol"; fail=1; } ;; \
 		esac; \

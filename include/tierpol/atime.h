@@ -72,7 +72,12 @@ TP_API int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg);
 static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
 				       uint64_t now)
 {
+	/* A C++ program may build with -Wold-style-cast. */
+#ifdef __cplusplus
+	return static_cast<uint32_t>(now >> fmt->shift) & fmt->mask;
+#else
 	return (uint32_t)(now >> fmt->shift) & fmt->mask;
+#endif
 }
 
 /**
@@ -91,8 +96,9 @@ static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
 static inline uint64_t tp_atime_latency(const struct tp_atime *fmt,
 					uint32_t stamp, uint64_t now)
 {
-	return (now - ((uint64_t)stamp << fmt->shift)) &
-	       ((uint64_t)fmt->mask << fmt->shift);
+	uint64_t s = stamp, m = fmt->mask;
+
+	return (now - (s << fmt->shift)) & (m << fmt->shift);
 }
 
 /**
@@ -104,8 +110,9 @@ static inline uint64_t tp_atime_latency(const struct tp_atime *fmt,
  */
 static inline uint64_t tp_atime_span(const struct tp_atime *fmt)
 {
-	uint64_t m = ((uint64_t)fmt->mask << fmt->shift) |
-		     ((1ULL << fmt->shift) - 1);
+	uint64_t m = fmt->mask;
+
+	m = (m << fmt->shift) | ((1ULL << fmt->shift) - 1);
 
 	return m == ~0ULL ? m : m + 1;
 }

@@ -182,8 +182,9 @@ enum tp_thresh_event {
  *
  * Context: Any context, wait-free. Not concurrently with other calls on @t.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or
- * above %TP_TPS_MAX, too many steps) or -ERANGE (@ref_th or @period above
- * %TP_TIME_MAX, @rate_limit above %TP_RATE_MAX); on error @t is untouched.
+ * above %TP_TPS_MAX, too many steps, @batch above %TP_CAND_BATCH_MAX) or
+ * -ERANGE (@ref_th or @period above %TP_TIME_MAX, @rate_limit above
+ * %TP_RATE_MAX); on error @t is untouched.
  */
 TP_API int tp_thresh_init(struct tp_thresh *t, const struct tp_thresh_cfg *cfg,
 			  uint64_t nr_cand, uint64_t now);

@@ -196,6 +196,52 @@ void policy_node_slots()
 	// The demotion target without a promo watermark: the high one.
 	CHECK(tp_demotion_target(&pol, &tight) == 1000);
 	CHECK(tp_wmark_promo(100, 1000, 1ULL << 20, 10) == 1000 + 1048);
+
+	// 6.1's bypass: free > promo + max(1 GiB, present / 16), strictly.
+	CHECK(tp_free_space_enough(&pol, &roomy));
+	CHECK(!tp_free_space_enough(&pol, &tight));
+	tp_node_mem edge = node_mem(1000 + (1ULL << 18));
+	CHECK(!tp_free_space_enough(&pol, &edge));
+	edge.free++;
+	CHECK(tp_free_space_enough(&pol, &edge));
+	// migrate_balanced_pgdat(): free > high + nr.
+	CHECK(tp_promote_room(&tight, 3999));
+	CHECK(!tp_promote_room(&tight, 4000));
+	// Tiering mode scans only the slow tier's pages.
+	CHECK(tp_scan_wanted(&pol, false) && !tp_scan_wanted(&pol, true));
+}
+
+// The pseudo-interleaving rules for NUMA groups (Linux 3.15 and 6.1).
+void groups()
+{
+	const unsigned long one[1] = { 1UL << 1 };		// node 1
+	const unsigned long two[1] = { (1UL << 1) | (1UL << 2) };
+	tp_group_fault f{};
+
+	f.cpu_node = 1;
+	f.mem_node = 2;
+	f.in_group = true;	// shared (priv false), within the active nodes
+	CHECK(tp_group_fault_local(TP_GROUP_LINUX315, &f, two, 64));
+	CHECK(tp_group_fault_local(TP_GROUP_LINUX61, &f, two, 64));
+	// 6.1 also needs more than one active node.
+	f.mem_node = 1;
+	CHECK(tp_group_fault_local(TP_GROUP_LINUX315, &f, one, 64));
+	CHECK(!tp_group_fault_local(TP_GROUP_LINUX61, &f, one, 64));
+	f.mem_node = 3;		// outside the active nodes
+	CHECK(!tp_group_fault_local(TP_GROUP_LINUX315, &f, two, 64));
+
+	// 3.15: the destination only if it is an active node; 6.1: the best
+	// CPU's node, or the source when none was found.
+	CHECK(tp_preferred_node(TP_GROUP_LINUX315, true, 2, 0, two, 64) == 2);
+	CHECK(tp_preferred_node(TP_GROUP_LINUX315, true, 3, 0, two, 64) == -1);
+	CHECK(tp_preferred_node(TP_GROUP_LINUX61, true, 3, 0, two, 64) == 3);
+	CHECK(tp_preferred_node(TP_GROUP_LINUX61, true, -1, 0, two, 64) == 0);
+	CHECK(tp_preferred_node(TP_GROUP_LINUX61, false, 3, 0, two, 64) == -1);
+
+	// min(1 s, scan period / 16), never 0.
+	CHECK(tp_migrate_retry_interval(160, TPS) == 10);
+	CHECK(tp_migrate_retry_interval(60000, TPS) == TPS);
+	CHECK(tp_migrate_retry_interval(5, TPS) == 1);
 }
 
 void scan_ring()
@@ -220,6 +266,10 @@ void scan_ring()
 	CHECK(lat == 150);
 	CHECK(tp_scan_ring_latency(&ring, 0x6000, 250, &lat) == TP_LAT_EXACT);
 	CHECK(lat == 50);
+
+	// A reset forgets the history.
+	tp_scan_ring_reset(&ring);
+	CHECK(tp_scan_ring_latency(&ring, 0x2000, 300, &lat) == -ENOENT);
 }
 
 void limiter()
@@ -277,6 +327,99 @@ void threshold()
 	CHECK(tp_thresh_get(&t) == 1125);
 	tp_thresh_reset(&t, true, 0, 2000);
 	CHECK(tp_thresh_get(&t) == 1000);
+
+	// A tune moves the reference; the clock cannot change.
+	cfg.ref_th = 500;
+	CHECK(tp_thresh_tune(&t, &cfg) == 0);
+	CHECK(tp_thresh_get(&t) == 500);
+	cfg.tps = TPS * 2;
+	CHECK(tp_thresh_tune(&t, &cfg) == -EINVAL);
+	CHECK(tp_thresh_get(&t) == 500);
+
+	// The capacity-fitted (histogram) variant: with every fault at 10 ms
+	// and far more of them than the budget (100 pages a second), the
+	// fitted threshold falls to its lower bound, 2 x 1000 / 16.
+	tp_thresh_cfg hcfg{};
+	tp_thresh h;
+	tp_thresh_cpu slot{};	// zero-filled is ready
+
+	hcfg.sz = sizeof(hcfg);
+	hcfg.variant = TP_THRESH_HISTOGRAM;
+	hcfg.tps = TPS;
+	hcfg.ref_th = 1000;
+	hcfg.period = 1000;
+	hcfg.rate_limit = 100;
+	CHECK(tp_thresh_init(&h, &hcfg, 0, 0) == 0);
+	for (int i = 0; i < 1000; i++)
+		tp_thresh_record(&h, &slot, 10, 1);
+	CHECK(tp_thresh_update(&h, 1000, 1001) == TP_TH_LOWERED);
+	CHECK(tp_thresh_get(&h) == 125);
+}
+
+// The DAMOS feedback step: next = last x (1 + (goal - metric) / goal), moved
+// by a factor of 2 up or 1/2 down at most, clamped into [min, max].
+void goal()
+{
+	tp_goal_cfg cfg{};
+	tp_goal g;
+
+	cfg.sz = sizeof(cfg);
+	cfg.goal = 100;
+	cfg.min = 10;
+	cfg.max = 1000;
+	cfg.init = 100;
+	CHECK(tp_goal_init(&g, &cfg) == 0);
+	CHECK(tp_goal_get(&g) == 100);
+	CHECK(tp_goal_update(&g, 50) == 150);	// half the goal: x 1.5
+	CHECK(tp_goal_update(&g, 100) == 150);	// at the goal: kept
+	CHECK(tp_goal_update(&g, 0) == 300);	// nothing: doubled
+	// Far above: halved, the step's bound (DAMOS would drop to the
+	// minimum), down to the minimum at most.
+	CHECK(tp_goal_update(&g, 1000) == 150);
+	CHECK(tp_goal_update(&g, 1000) == 75);
+	cfg.min = 2000;		// above max: refused, nothing changes
+	CHECK(tp_goal_tune(&g, &cfg) == -EINVAL);
+	CHECK(tp_goal_get(&g) == 75);
+	cfg.min = 200;
+	CHECK(tp_goal_tune(&g, &cfg) == 0);
+	CHECK(tp_goal_get(&g) == 200);		// clamped into the new bounds
+}
+
+// pghot's records and the fault-count clock.
+void hotness_and_fault_clock()
+{
+	tp_hot_cfg cfg{};
+	tp_hot h;
+
+	cfg.sz = sizeof(cfg);
+	cfg.format = TP_HOT_PRECISE;
+	cfg.tps = TPS;
+	CHECK(tp_hot_init(&h, &cfg) == 0);	// 2 accesses within 3 s
+	uint32_t rec = tp_hot_record(&h, 0, 5, 100);
+	CHECK(!tp_hot_ready(&h, rec) && tp_hot_count(&h, rec) == 1);
+	rec = tp_hot_record(&h, rec, 5, 2000);
+	CHECK(tp_hot_ready(&h, rec) && tp_hot_count(&h, rec) == 2);
+	CHECK(tp_hot_nid(&h, rec) == 5);
+	CHECK(!tp_hot_expired(&h, rec, 3000));
+	CHECK(tp_hot_expired(&h, rec, 9000));
+
+	uint32_t shared = 0;
+	CHECK(!tp_hot_record32(&h, &shared, 1, 100));
+	CHECK(tp_hot_record32(&h, &shared, 1, 200));
+
+	cfg.freq_threshold = 8;		// the precise count stops at 7
+	CHECK(tp_hot_init(&h, &cfg) == -EINVAL);
+
+	tp_fault_clock clk;
+	tp_fault_clock_cpu cpu[2] = {};	// zero-filled is ready
+
+	CHECK(tp_fault_clock_init(&clk, TP_CAND_BATCH_MAX + 1) == -EINVAL);
+	CHECK(tp_fault_clock_init(&clk, 4) == 0);
+	CHECK(tp_fault_clock_tick(&clk, &cpu[0], 3) == 0);	// in the slot
+	CHECK(tp_fault_clock_tick(&clk, &cpu[1], 1) == 0);
+	CHECK(tp_fault_clock_tick(&clk, &cpu[0], 1) == 4);	// a batch added
+	CHECK(tp_fault_clock_now(&clk) == 4);
+	CHECK(tp_fault_clock_tick(&clk, &cpu[0], ~0ULL) == 4);	// ignored
 }
 
 void atime_and_vma()
@@ -308,6 +451,21 @@ void atime_and_vma()
 	f.vma_end = f.vma_start;
 	CHECK(tp_vma_scan_check(&v, &prof, &f, 5000) == -EINVAL);
 	CHECK(tp_vma_scan_ratelimit(4096) == 9);
+
+	// Linux 6.4's PID filter: past the first two scan sequences a VMA is
+	// scanned for the tasks that accessed it.
+	vcfg.filter = TP_VMA_FILTER_PID;
+	CHECK(tp_vma_profile_init(&prof, &vcfg) == 0);
+	tp_vma_scan_init(&v, &prof, 0, 0);
+	f.vma_end = 0x20000;
+	f.scan_seq = 5;
+	f.nr_threads = 64;
+	f.pid = 42;
+	CHECK(tp_vma_scan_check(&v, &prof, &f, 5000) == TP_VMA_SKIP_INACTIVE);
+	tp_vma_scan_note(&v, 42);
+	verdict = tp_vma_scan_check(&v, &prof, &f, 5001);
+	CHECK(verdict == TP_VMA_SCAN_ACCESSED);
+	tp_vma_scan_done(&v, 5);
 }
 
 } // namespace
@@ -319,6 +477,9 @@ int main()
 	scan_ring();
 	limiter();
 	threshold();
+	goal();
+	hotness_and_fault_clock();
+	groups();
 	atime_and_vma();
 
 	if (failures) {

@@ -45,7 +45,9 @@ here=$(dirname "$0")
 W="-Wall -Wextra -pedantic -Werror -Wconversion -Wsign-conversion -Wundef \
 -Wcast-qual"
 WC="$W -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
-WCXX="$W"
+# C++ programs often build with these; g++ does not warn of an old-style
+# cast inside extern "C" (the headers' inline functions), clang++ does.
+WCXX="$W -Wold-style-cast -Wzero-as-null-pointer-constant"
 BASE='#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>'
