@@ -74,7 +74,7 @@ static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
 {
 	/* A C++ program may build with -Wold-style-cast. */
 #ifdef __cplusplus
-	return static_cast<uint32_t>(now >> fmt->shift) & fmt->mask;
+	return uint32_t(now >> fmt->shift) & fmt->mask;
 #else
 	return (uint32_t)(now >> fmt->shift) & fmt->mask;
 #endif
