@@ -621,6 +621,7 @@ int tprt_shutdown(void)
 	atomic_store(&rt->running, 0);
 	inflight_drain(rt);
 	tprt_migrate_stop(rt);
+	tprt_scan_free(rt);
 	tprt_queue_free(&rt->q);
 	tprt_queue_free(&rt->dq);
 	tprt_queue_free(&rt->rq);

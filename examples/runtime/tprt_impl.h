@@ -355,6 +355,7 @@ int tprt_signal_install(void);
 /* ---- tprt_scan.c ---- */
 int tprt_scan_start(struct tprt_rt *rt);
 void tprt_scan_stop(struct tprt_rt *rt);
+void tprt_scan_free(struct tprt_rt *rt);
 int tprt_scan_pass(struct tprt_rt *rt);
 void tprt_scan_placement(struct tprt_rt *rt, uint64_t now);
 int tprt_apply_blocks(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,

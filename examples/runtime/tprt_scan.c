@@ -590,7 +590,7 @@ int tprt_scan_start(struct tprt_rt *rt)
 	rt->qwant = calloc(n / rt->cfg.block_pages, sizeof(*rt->qwant));
 	rt->qfast = calloc(n / rt->cfg.block_pages, sizeof(*rt->qfast));
 	if (!rt->qstatus || !rt->qpages || !rt->qwant || !rt->qfast) {
-		tprt_scan_stop(rt);
+		tprt_scan_free(rt);
 		return -ENOMEM;
 	}
 	pthread_condattr_init(&ca);
@@ -603,7 +603,7 @@ int tprt_scan_start(struct tprt_rt *rt)
 		return 0;
 	ret = pthread_create(&rt->scanner, NULL, scanner_main, rt);
 	if (ret) {
-		tprt_scan_stop(rt);
+		tprt_scan_free(rt);
 		return -ret;
 	}
 	pthread_setname_np(rt->scanner, "tprt-scan");
@@ -621,6 +621,14 @@ void tprt_scan_stop(struct tprt_rt *rt)
 		pthread_join(rt->scanner, NULL);
 		rt->scanner_started = false;
 	}
+}
+
+/*
+ * The scanner's buffers, once nothing uses them: the migrator's re-measure
+ * (tprt_protect_again()) writes qwant too, so after tprt_migrate_stop().
+ */
+void tprt_scan_free(struct tprt_rt *rt)
+{
 	free(rt->qstatus);
 	free(rt->qpages);
 	free(rt->qwant);

@@ -569,6 +569,49 @@ static void test_handler(void **state)
 	munmap(m, 2048 * PG);
 }
 
+/*
+ * A shutdown while the migrator protects blocks again (TPRT_F_RECHECK):
+ * the scanner's buffers, which the re-measure writes too, outlive the
+ * migrator. They were freed with the scanner, before it: a NULL write in
+ * tprt_protect_again() (a crash in 3 of 3 runs of a program that did this).
+ */
+static void test_shutdown_while_rechecking(void **state)
+{
+	const size_t pages = 16384, bp = 16;
+	struct tprt_region *r;
+	int round;
+	size_t b;
+	char *m;
+
+	(void)state;
+	for (round = 0; round < 10; round++) {
+		rt_start(TPRT_F_NO_SCANNER | TPRT_F_RECHECK, NULL);
+		m = map_touched(pages);
+		assert_int_equal(tprt_register(m, pages * PG,
+					       TPRT_SRC_MPROTECT), 0);
+		/* Every page slow; the pass protects every block. */
+		assert_int_equal(tprt_scan_now(), (int)(pages / bp));
+		/*
+		 * As if a fault had restored each block and queued it for
+		 * the migrator to protect again (as recheck() does).
+		 */
+		r = tprt_region_of(tprt_rt, (uintptr_t)m, false);
+		assert_non_null(r);
+		assert_int_equal(mprotect(m, pages * PG,
+					  PROT_READ | PROT_WRITE), 0);
+		for (b = 0; b < pages / bp; b++) {
+			atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_PROT);
+			assert_int_equal(tprt_queue_push(&tprt_rt->rq,
+						(uintptr_t)m + b * bp * PG), 0);
+		}
+		tprt_migrate_kick(tprt_rt, tprt_rt->cfg.batch);
+		if (round & 1)
+			sleep_ms(1);
+		assert_int_equal(tprt_shutdown(), 0);
+		munmap(m, pages * PG);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +625,7 @@ int main(void)
 		rt_test(test_scan_period),
 		rt_test(test_scan_period_fill),
 		rt_test(test_handler),
+		rt_test(test_shutdown_while_rechecking),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
