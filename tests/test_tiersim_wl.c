@@ -367,6 +367,11 @@ static void test_workload_bad_params(void **state)
 	wl_defaults(&p, WL_DISJOINT_VMA);
 	p.threads = 1;
 	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	/* a sigma so wide that almost no draw lands inside: never ended */
+	wl_defaults(&p, WL_PMBENCH);
+	p.sigma_frac = 1e6;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	assert_string_equal(err, "sigma must be in (0, 10]");
 	assert_int_equal(wl_kind_parse("nope"), -1);
 	assert_int_equal(wl_kind_parse("gups-hotset"), WL_GUPS_HOTSET);
 }

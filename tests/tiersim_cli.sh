@@ -86,7 +86,13 @@ usage "--cpu-ns: 0 is too small (allowed: 1 to 4294967295; 0 would select the wo
 usage '--rate-limit-mbps: 16777217 is too large (allowed: 0 to 16777216)' \
 	--rate-limit-mbps 16777217
 usage '--write-frac: 1.5 is too large (allowed: 0 to 1)' --write-frac 1.5
-usage '--sigma: 0 is too small (allowed: above 0)' --sigma 0
+usage '--sigma: 0 is too small (allowed: above 0, up to 10)' --sigma 0
+# A Gaussian so wide that the generator's rejection loop never ended.
+for s in 1e6 1e308 10.5; do
+	usage "--sigma: $s is too large (allowed: above 0, up to 10)" --sigma $s
+done
+run timeout 60 "$T" --pages 4096 --accesses 20000 -q -p none --sigma 10
+[ "$rc" = 0 ] || bad "--sigma 10: exit $rc, $(cat "$tmp/err")"
 usage '--small-frac: 1 is too large (allowed: above 0, below 1)' --small-frac 1
 usage '--threads: 65 is too large (allowed: 1 to 64)' --threads 65
 usage '--jobs: 0 is too small (allowed: 1 to 256)' -j 0

@@ -16,7 +16,8 @@
  * -phi(z1) / Phi(z1), so the mean and variance stay right; only the shape
  * inside the outer 1/4096 of each tail is approximate (linear), which is far
  * below a page at the sizes simulated. Samples outside the address range
- * (|z| > 4 sigma with the default sigma = pages / 8) are drawn again.
+ * (|z| > 4 sigma with the default sigma = pages / 8) are drawn again; sigma
+ * is at most WL_SIGMA_MAX x pages, so that the loop ends soon.
  *
  * Zipf: Vose's alias method over the pages (8 bytes per page), built once;
  * ranks are scattered over the address space by a multiplicative bijection
@@ -425,8 +426,9 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 	x = p->seed ^ 0x5eedULL;
 	switch (p->kind) {
 	case WL_PMBENCH:
-		if (!(p->sigma_frac > 0)) {
-			snprintf(err, errlen, "sigma must be positive");
+		if (!(p->sigma_frac > 0 && p->sigma_frac <= WL_SIGMA_MAX)) {
+			snprintf(err, errlen, "sigma must be in (0, %g]",
+				 WL_SIGMA_MAX);
 			return -1;
 		}
 		gauss_init();
