@@ -68,6 +68,49 @@ static void test_trace_errors(void **state)
 			   "must not decrease)");
 }
 
+/*
+ * A trace is read twice: a FIFO is refused before it is opened (opening
+ * one blocks until a writer comes; reading it twice never ended), and a
+ * file that changes between the two readings fails the second.
+ */
+static void test_trace_twice(void **state)
+{
+	struct trace t;
+	struct trace_stream ts;
+	char err[SIM_ERRLEN], fifo[256];
+	uint64_t buf[16];
+	const char *path;
+	FILE *f;
+
+	(void)state;
+	snprintf(fifo, sizeof(fifo), "%s/fifo", tmpdir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(trace_open(&t, fifo, TRACE_AUTO, 0, err,
+				    sizeof(err)), -1);
+	assert_non_null(strstr(err, "fifo: not a regular file (a trace is "
+			       "read twice"));
+	assert_int_equal(trace_open(&t, tmpdir, TRACE_AUTO, 0, err,
+				    sizeof(err)), -1);
+	assert_non_null(strstr(err, ": Is a directory"));
+
+	path = write_file("twice.txt", "R 1000\nR 2000\nR 3000\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err,
+				    sizeof(err)), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("R 1000\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(trace_stream_open(&ts, &t, err, sizeof(err)), 0);
+	assert_int_equal(trace_stream_fill(&ts, buf, NULL, 16, err,
+					   sizeof(err)), 1);
+	assert_int_equal(trace_stream_fill(&ts, buf, NULL, 16, err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "the trace changed since it was indexed "
+			       "(1 accesses instead of 3)"));
+	trace_stream_close(&ts);
+	trace_close(&t);
+}
+
 static const char lackey_text[] =
 	"==5310== Lackey, an example Valgrind tool\n"
 	"==5310== Command: /bin/true\n"
@@ -380,6 +423,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_errors),
+		cmocka_unit_test(test_trace_twice),
 		cmocka_unit_test(test_lackey_parse),
 		cmocka_unit_test(test_tiersim_format),
 		cmocka_unit_test(test_workload_determinism),

@@ -251,6 +251,14 @@ for ts in 18446744073709551615 99999999999999999999; do
 		-t "$tmp/big.trace"
 done
 
+# A trace is read twice: a FIFO or a pipe is refused at once (it hung, or
+# its second reading found nothing).
+mkfifo "$tmp/fifo"
+run timeout 20 "$T" -t "$tmp/fifo"
+[ "$rc" = 2 ] || bad "a FIFO as the trace: exit $rc, not 2"
+stderr_is "tiersim: $tmp/fifo: not a regular file (a trace is read twice: once to index it, once per run to replay it; save a pipe's output to a file first)"
+input "$tmp: Is a directory" -t "$tmp"
+
 printf 'I  04000000,4\nI  04000004,4\n' >"$tmp/instr.lackey"
 input "$tmp/instr.lackey:2: no memory accesses in the trace (only lackey instruction fetches, \"I\" lines: --lackey-instr counts them as reads)" \
 	-t "$tmp/instr.lackey"

@@ -378,6 +378,33 @@ nomem:
 	return -1;
 }
 
+/*
+ * A trace is read twice (indexed, then replayed per run): a pipe or a FIFO
+ * would be empty the second time, or block for ever waiting for a writer.
+ * stat(), not fopen() then fstat(): opening a FIFO blocks until a writer
+ * comes.
+ */
+static int regular_file(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (a trace is read "
+			 "twice: once to index it, once per run to replay it; "
+			 "save a pipe's output to a file first)", path);
+		return -1;
+	}
+	return 0;
+}
+
 int trace_open(struct trace *t, const char *path, int format, int instr,
 	       char *err, size_t errlen)
 {
@@ -405,11 +432,14 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	t->path = path;
 	t->format = format;
 	t->instr = instr;
+	if (regular_file(path, err, errlen))
+		return -1;
 	f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	/* replaced since regular_file() looked: no size, no progress */
 	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode))
 		size = (uint64_t)st.st_size;
 	t->hmask = 1023;
