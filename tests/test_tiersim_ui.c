@@ -132,6 +132,21 @@ static void test_opt_ranges(void **state)
 	assert_string_equal(b, "above 0, below 1");
 	opt_range(b, sizeof(b), find_opt("threads"));
 	assert_string_equal(b, "1 to 64");
+	/* the workloads each shape option applies to (others refuse it) */
+	assert_int_equal(find_opt("sigma")->kinds, 1U << WL_PMBENCH);
+	assert_int_equal(find_opt("zipf-s")->kinds, 1U << WL_ZIPF);
+	assert_int_equal(find_opt("hot-frac")->kinds, (1U << WL_GUPS_HOTSET) |
+			 (1U << WL_PHASE_SHIFT) | (1U << WL_COLD_BURST) |
+			 (1U << WL_DISJOINT_VMA));
+	assert_int_equal(find_opt("hot-prob")->kinds,
+			 find_opt("hot-frac")->kinds);
+	assert_int_equal(find_opt("shift-at")->kinds, (1U << WL_PHASE_SHIFT) |
+			 (1U << WL_COLD_BURST) | (1U << WL_DISJOINT_VMA));
+	assert_int_equal(find_opt("burst-pages")->kinds, 1U << WL_COLD_BURST);
+	assert_int_equal(find_opt("small-frac")->kinds,
+			 1U << WL_DISJOINT_VMA);
+	assert_int_equal(find_opt("write-frac")->kinds, 0);
+	assert_int_equal(find_opt("threads")->kinds, 0);
 	/* the rate limit's top is TP_RATE_MAX pages of 4 KiB per second */
 	assert_int_equal(find_opt("rate-limit-mbps")->ihi * 256, TP_RATE_MAX);
 	/* good values are read as they are */

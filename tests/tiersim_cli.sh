@@ -133,6 +133,20 @@ usage '--seed does not apply to a trace (-t), only to a generated workload (-w)'
 	-t "$tmp/one.trace" --seed 2
 usage '--sigma does not apply to workload zipf' -w zipf --sigma 0.3
 usage '--zipf-s does not apply to workload pmbench' --zipf-s 1.2
+# Each shape option against each workload: these were silently ignored.
+usage '--hot-frac does not apply to workload pmbench' -w pmbench --hot-frac 0.3
+usage '--hot-frac does not apply to workload uniform' -w uniform --hot-frac 0.3
+usage '--hot-prob does not apply to workload zipf' -w zipf --hot-prob 0.5
+usage '--shift-at does not apply to workload gups-hotset' -w gups-hotset --shift-at 0.3
+usage '--shift-at does not apply to workload pmbench' --shift-at 0.3
+for w in gups-hotset phase-shift cold-burst disjoint-vma; do
+	run "$T" -q -p none --accesses 1000 -w $w --hot-frac 0.2 --hot-prob 0.8
+	[ "$rc" = 0 ] || bad "-w $w --hot-frac --hot-prob: exit $rc, $(cat "$tmp/err")"
+done
+for w in phase-shift cold-burst disjoint-vma; do
+	run "$T" -q -p none --accesses 1000 -w $w --shift-at 0.3
+	[ "$rc" = 0 ] || bad "-w $w --shift-at: exit $rc, $(cat "$tmp/err")"
+done
 usage '--lackey-instr needs a trace (-t)' --lackey-instr
 usage '--format needs a trace (-t)' --format lackey
 

@@ -240,6 +240,9 @@ static void fn_version(struct opts *o, const struct opt_def *d,
 	  .field = i, .off = OFF(wl[i]), .ilo = lo_, .ihi = hi_, .kinds = k, \
 	  .help = h, .dflt_fn = dflt_wl }
 #define KIND(k)		(1U << (k))
+/* The workloads with a hot set. */
+#define HOT_KINDS	(KIND(WL_GUPS_HOTSET) | KIND(WL_PHASE_SHIFT) | \
+			 KIND(WL_COLD_BURST) | KIND(WL_DISJOINT_VMA))
 
 const struct opt_def opt_defs[] = {
 	/* the source */
@@ -282,11 +285,14 @@ const struct opt_def opt_defs[] = {
 	    "within 0.2 % of uniform: -w uniform)"),
 	O_WLK(W_ZIPF, 0, INFINITY, OPT_ABOVE, KIND(WL_ZIPF),
 	    "zipf: the exponent (for 0, uniform addresses: -w uniform)"),
-	O_WLD(W_HOT_FRAC, 0, 0.5, OPT_ABOVE,
-	    "hot set / pages (disjoint-vma: of the large VMA)"),
-	O_WLD(W_HOT_PROB, 0, 1, 0, "the share of accesses to the hot set"),
-	O_WLD(W_SHIFT, 0, 1, 0,
-	    "phase-shift, cold-burst: where the shift or the burst happens, "
+	O_WLK(W_HOT_FRAC, 0, 0.5, OPT_ABOVE, HOT_KINDS,
+	    "gups-hotset, phase-shift, cold-burst, disjoint-vma: hot set / "
+	    "pages (disjoint-vma: of the large VMA)"),
+	O_WLK(W_HOT_PROB, 0, 1, 0, HOT_KINDS, "gups-hotset, phase-shift, "
+	    "cold-burst, disjoint-vma: the share of accesses to the hot set"),
+	O_WLK(W_SHIFT, 0, 1, 0, KIND(WL_PHASE_SHIFT) | KIND(WL_COLD_BURST) |
+	    KIND(WL_DISJOINT_VMA), "phase-shift, cold-burst, disjoint-vma: "
+	    "where the shift, the burst or the second group's start happens, "
 	    "a fraction of the accesses"),
 	O_WLN(W_BURST, 1, WL_PAGE_MASK, KIND(WL_COLD_BURST),
 	    "cold-burst: cold pages in the burst"),

@@ -541,9 +541,13 @@ void write_args(const char *path, const char *cpu_path,
 	arg(f, "--write-frac", "%s", kv_str(st, "write_frac"));
 	if (kind && !strcmp(kind, "pmbench"))
 		arg(f, "--sigma", "%s", kv_str(st, "sigma"));
-	arg(f, "--hot-frac", "%s", kv_str(st, "hot_frac"));
-	arg(f, "--hot-prob", "%s", kv_str(st, "hot_prob"));
-	arg(f, "--shift-at", "%s", kv_str(st, "shift_at"));
+	if (kind && strcmp(kind, "pmbench") && strcmp(kind, "zipf") &&
+	    strcmp(kind, "uniform")) {
+		arg(f, "--hot-frac", "%s", kv_str(st, "hot_frac"));
+		arg(f, "--hot-prob", "%s", kv_str(st, "hot_prob"));
+		if (strcmp(kind, "gups-hotset"))
+			arg(f, "--shift-at", "%s", kv_str(st, "shift_at"));
+	}
 	if (kind && !strcmp(kind, "cold-burst"))
 		arg(f, "--burst-pages", "%s", kv_str(st, "burst_pages"));
 	arg(f, "--threads", "%s", kv_str(st, "threads"));
