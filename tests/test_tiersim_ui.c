@@ -242,8 +242,64 @@ static void test_policy_keys(void **state)
 			  "mode=4 is too large (allowed: 0 to 3)");
 	expect_policy_err("mainline:burst=1x", "policy \"mainline:burst=1x\": "
 			  "burst=1x is not a whole number");
+	/* keys nothing reads: the row would be the policy's without them */
+	expect_policy_err("mainline:target=5000", "policy \"mainline:target="
+			  "5000\": target= needs a goal (goal=used|free|"
+			  "pingpong)");
+	expect_policy_err("mainline:ctl=100:rate-max=1", "policy \"mainline:"
+			  "ctl=100:rate-max=1\": ctl= needs a goal (goal=used|"
+			  "free|pingpong)");
+	expect_policy_err("mainline:rate-min=300:rate-max=100", "policy "
+			  "\"mainline:rate-min=300:rate-max=100\": rate-min= "
+			  "needs a goal (goal=used|free|pingpong)");
+	expect_policy_err("goal-threshold:rate-max=5", "policy \"goal-"
+			  "threshold:rate-max=5\": rate-max= needs goal-out="
+			  "rate (with goal-out=threshold the goal sets the "
+			  "threshold, between 2 x hot / 16 and 2 x hot ms)");
+	expect_policy_err("mainline:freq=3:window=100:abit=5", "policy "
+			  "\"mainline:freq=3:window=100:abit=5\": freq= needs "
+			  "a hotness record (record=byte|precise)");
+	expect_policy_err("mainline:src=hint", "policy \"mainline:src=hint\": "
+			  "src= needs a hotness record (record=byte|precise)");
+	expect_policy_err("pghot:abit=5", "policy \"pghot:abit=5\": abit= "
+			  "needs the accessed-bit scanner (src=abit|both)");
+	expect_policy_err("damon:freq=7", "policy \"damon:freq=7\": freq= "
+			  "needs a hotness record, which damon does not keep");
+	expect_policy_err("mainline:hot-faults=5", "policy \"mainline:hot-"
+			  "faults=5\": hot-faults= needs lat=faults (the "
+			  "threshold counted in hint faults)");
+	expect_policy_err("fault-clock:hot=5", "policy \"fault-clock:hot=5\": "
+			  "hot= needs a latency in time (lat=ring|atime): with "
+			  "lat=faults the threshold is hot-faults=");
+	expect_policy_err("mainline:burst=5", "policy \"mainline:burst=5\": "
+			  "burst= needs the token-bucket limiter (limiter="
+			  "bucket); a window limiter has no burst");
+	expect_policy_err("none:goal=used", "policy \"none:goal=used\": "
+			  "goal=used does nothing with NUMA balancing off (base "
+			  "none): no scanning, no hint faults");
+	expect_policy_err("oracle:target=5", "policy \"oracle:target=5\": "
+			  "target=5 does nothing with NUMA balancing off (base "
+			  "oracle): no scanning, no hint faults");
+	/* given twice: one of them would be ignored */
+	expect_policy_err("mainline:rate=4:rate=8", "policy \"mainline:rate=4:"
+			  "rate=8\": rate= is given twice (the last one, "
+			  "rate=8, would win)");
+	expect_policy_err("mainline+young-young", "policy \"mainline+young-"
+			  "young\": the switch young is given twice (the last "
+			  "one, -young, would win)");
+	/* ... and where they are read, they are taken */
+	assert_int_equal(sim_policy_parse("token-bucket:burst=5", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("goal-bucket:target=5000:ctl=100:"
+					  "rate-min=2:rate-max=100", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("fault-clock:hot-faults=5", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("pghot:src=both:abit=10:freq=3:"
+					  "window=1000:room-record=1", &p, err,
+					  sizeof(err)), 0);
 	/* the ends of the ranges are allowed */
-	assert_int_equal(sim_policy_parse("mainline:rate=16777216:hot=1:"
+	assert_int_equal(sim_policy_parse("token-bucket:rate=16777216:hot=1:"
 					  "burst=0:mode=3:demote=0", &p, err,
 					  sizeof(err)), 0);
 	assert_int_equal(p.cfg.rate_limit_mbps, 16777216);

@@ -182,6 +182,13 @@ for spec in none:rate=1:hot=5 none+young oracle+young oracle-bypass \
 	usage "policy \"$spec\": $mod does nothing with NUMA balancing off (base $base): no scanning, no hint faults" \
 		-p "$spec"
 done
+# Keys nothing reads without another setting; keys and switches twice.
+usage 'policy "mainline:target=5000": target= needs a goal (goal=used|free|pingpong)' \
+	-p mainline:target=5000
+usage 'policy "mainline:burst=5": burst= needs the token-bucket limiter (limiter=bucket); a window limiter has no burst' \
+	-p mainline:burst=5
+usage 'policy "mainline:rate=4:rate=8": rate= is given twice (the last one, rate=8, would win)' \
+	-p mainline:rate=4:rate=8
 usage 'policy "mainline+young:mode=0": +young does nothing with NUMA balancing off (mode=0 of mainline): no scanning, no hint faults' \
 	-p mainline+young:mode=0
 for list in mainline, none,,oracle; do

@@ -47,8 +47,11 @@ void sim_policy_help(FILE *f)
 "    before keys, e.g. mainline+young, rfc2020-p8:lat=atime,\n"
 "    mainline+young:vma=disjoint:rate=256.\n"
 "  With NUMA balancing off (none, oracle, damon, mode=0) a switch, rate=,\n"
-"    hot=, period=, burst=, hot-faults=, limiter=, thresh=, wmark=, lat=\n"
-"    or vma= would do nothing, and is refused.\n"
+"    hot=, period=, burst=, hot-faults=, limiter=, thresh=, wmark=, lat=,\n"
+"    vma= or a goal key would do nothing, and is refused; so is a key\n"
+"    that only a setting the spec lacks reads (target= without goal=,\n"
+"    burst= without limiter=bucket, freq= without record=, ...), and a\n"
+"    key or switch given twice.\n"
 "  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
 "    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
 "    scanner marks fast-tier pages too).\n"
@@ -348,15 +351,17 @@ static size_t switch_at(const char *s, const char *ends,
  * The keys that set NUMA balancing's tierpol policy: with NUMA balancing
  * off (none, oracle, damon, or mode=0) nothing reads them.
  */
-static int nb_key(const char *key, size_t n)
+static int nb_key(const char *key, size_t n, int goal)
 {
 	static const char *const keys[] = {
 		"rate", "hot", "period", "burst", "hot-faults", "limiter",
 		"thresh", "wmark", "lat", "vma",
+		/* the goal controller's: it retunes NUMA balancing's limit */
+		"goal", "target", "ctl", "rate-min", "rate-max", "goal-out",
 	};
-	unsigned int i;
+	unsigned int i, nr = sizeof(keys) / sizeof(keys[0]) - (goal ? 0 : 6);
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < nr; i++)
 		if (strlen(keys[i]) == n && !strncmp(key, keys[i], n))
 			return 1;
 	return 0;
@@ -409,12 +414,109 @@ static const char *switch_in(const char *val, int *n)
 	return NULL;
 }
 
+/* The keys that are not numbers (set_key() knows them all). */
+static const char *const str_keys[] = {
+	"migrate", "goal", "feedback", "quota-start", "goal-out", "record",
+	"src", "limiter", "thresh", "wmark", "lat", "vma",
+};
+
+#define NR_NUM_KEYS	(sizeof(num_keys) / sizeof(num_keys[0]))
+
+/* A bit for each key: @key is one set_key() took. */
+static unsigned int key_index(const char *key)
+{
+	unsigned int k;
+
+	for (k = 0; k < NR_NUM_KEYS; k++)
+		if (!strcmp(key, num_keys[k].key))
+			return k;
+	for (k = 0; strcmp(key, str_keys[k]); k++)
+		;
+	return (unsigned int)NR_NUM_KEYS + k;
+}
+
+_Static_assert(NR_NUM_KEYS + sizeof(str_keys) / sizeof(str_keys[0]) <= 32,
+	       "a u32 holds a bit per key");
+
+/*
+ * Keys that only a setting the spec lacks reads: the row would be the same
+ * without them. @given: key_index()'s bits of the keys in the spec.
+ */
+static int check_needs(const struct sim_policy *p, u32 given, char *err,
+		       size_t errlen)
+{
+	static const struct {
+		const char *key;
+		const char *needs;
+	} goal_keys[] = {
+		{ "target", "a goal (goal=used|free|pingpong)" },
+		{ "ctl", "a goal (goal=used|free|pingpong)" },
+		{ "rate-min", "a goal (goal=used|free|pingpong)" },
+		{ "rate-max", "a goal (goal=used|free|pingpong)" },
+		{ "goal-out", "a goal (goal=used|free|pingpong)" },
+	};
+	const char *key = NULL, *why = NULL;
+	unsigned int i;
+
+#define GIVEN(k)	(given & 1U << key_index(k))
+	for (i = 0; i < sizeof(goal_keys) / sizeof(goal_keys[0]); i++)
+		if (GIVEN(goal_keys[i].key) && p->goal.metric == GOAL_NONE &&
+		    !p->damon.on) {
+			key = goal_keys[i].key;
+			why = goal_keys[i].needs;
+			break;
+		}
+	if (key)
+		;
+	else if (p->goal.out == GOAL_OUT_THRESHOLD &&
+		 (GIVEN("rate-min") || GIVEN("rate-max"))) {
+		key = GIVEN("rate-min") ? "rate-min" : "rate-max";
+		why = "goal-out=rate (with goal-out=threshold the goal sets "
+		      "the threshold, between 2 x hot / 16 and 2 x hot ms)";
+	} else if (GIVEN("hot") && p->lat_src == LAT_FAULTS) {
+		key = "hot";
+		why = "a latency in time (lat=ring|atime): with lat=faults "
+		      "the threshold is hot-faults=";
+	} else if (GIVEN("hot-faults") && p->lat_src != LAT_FAULTS) {
+		key = "hot-faults";
+		why = "lat=faults (the threshold counted in hint faults)";
+	} else if (GIVEN("burst") &&
+		   p->cfg.limiter_variant != TP_LIMITER_BUCKET) {
+		key = "burst";
+		why = "the token-bucket limiter (limiter=bucket); a window "
+		      "limiter has no burst";
+	} else if (p->hot.record == REC_NONE && !p->damon.on &&
+		   (GIVEN("freq") || GIVEN("window") || GIVEN("room-record") ||
+		    (GIVEN("src") && !(p->hot.sources & SRC_ABIT)))) {
+		/* src=abit|both: sim_policy_check() says "src=abit needs" */
+		key = GIVEN("freq") ? "freq" : GIVEN("window") ? "window" :
+		      GIVEN("src") ? "src" : "room-record";
+		why = "a hotness record (record=byte|precise)";
+	} else if (p->damon.on && (GIVEN("freq") || GIVEN("window") ||
+				   GIVEN("room-record"))) {
+		key = GIVEN("freq") ? "freq" : GIVEN("window") ? "window" :
+		      "room-record";
+		why = "a hotness record, which damon does not keep";
+	} else if (GIVEN("abit") && !(p->hot.sources & SRC_ABIT)) {
+		key = "abit";
+		why = "the accessed-bit scanner (src=abit|both)";
+	}
+#undef GIVEN
+	if (!key)
+		return 0;
+	snprintf(err, errlen, "policy \"%s\": %s= needs %s", p->name, key,
+		 why);
+	return -1;
+}
+
 int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		     size_t errlen)
 {
 	size_t best;
 	const char *s, *nb_mod = NULL;
 	char base[32], key[32], val[64];
+	u32 given = 0, sw_given = 0;
+	unsigned int k;
 
 	memset(p, 0, sizeof(*p));
 	if (strlen(spec) >= sizeof(p->name)) {
@@ -441,7 +543,7 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 
 		/* The first switch or NUMA-balancing key, for check_off(). */
 		if (!nb_mod && (op == '+' || op == '-' ||
-				nb_key(s, strcspn(s, ":="))))
+				nb_key(s, strcspn(s, ":="), !p->damon.on)))
 			nb_mod = s - 1;
 
 		/* A switch name may contain '-': take the longest known. */
@@ -454,6 +556,14 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 					 "switch \"%.*s\"", spec, (int)n, s);
 				return -1;
 			}
+			if (sw_given & 1U << (sw - switches)) {
+				snprintf(err, errlen, "policy \"%s\": the "
+					 "switch %s is given twice (the last "
+					 "one, %c%s, would win)", spec,
+					 sw->name, op, sw->name);
+				return -1;
+			}
+			sw_given |= 1U << (sw - switches);
 			if (sw->bit == SW_SCAN_TOP) {
 				if (op == '+')
 					p->cfg.mode |= TP_MODE_NORMAL;
@@ -498,9 +608,19 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 			snprintf(err, errlen, "%s", tmp);
 			return -1;
 		}
+		k = key_index(key);
+		if (given & 1U << k) {
+			snprintf(err, errlen, "policy \"%s\": %s= is given "
+				 "twice (the last one, %s=%s, would win)", spec,
+				 key, key, val);
+			return -1;
+		}
+		given |= 1U << k;
 		s += n;
 	}
-	return check_off(p, base, nb_mod, err, errlen);
+	if (check_off(p, base, nb_mod, err, errlen))
+		return -1;
+	return check_needs(p, given, err, errlen);
 }
 
 void sim_hot_cfg(const struct sim_policy *p, struct tp_hot_cfg *hc)
