@@ -221,6 +221,18 @@ input "--svg $tmp: Is a directory" -w zipf --svg "$tmp"
 usage '--json - and --csv - both write to stdout (give one of them a file)' \
 	-w zipf --json - --csv -
 usage '--svg: "-" is no file (the plot cannot go to stdout)' -w zipf --svg -
+# Two outputs to one file: the second overwrote the first.
+usage "--json $tmp/o.json and --csv $tmp/o.json are the same file (one would overwrite the other)" \
+	-w zipf --json "$tmp/o.json" --csv "$tmp/o.json"
+usage "--json $tmp/o.json and --svg $tmp/./o.json are the same file (one would overwrite the other)" \
+	-w zipf --json "$tmp/o.json" --svg "$tmp/./o.json"
+: >"$tmp/real.csv"
+ln -s real.csv "$tmp/link.csv"
+usage "--json $tmp/link.csv and --csv $tmp/real.csv are the same file (one would overwrite the other)" \
+	-w zipf --json "$tmp/link.csv" --csv "$tmp/real.csv"
+[ ! -e "$tmp/o.json" ] || bad "an output written though two are the same file"
+run "$T" -q -w zipf --accesses 1000 -p none --json /dev/null --csv /dev/null
+[ "$rc" = 0 ] || bad "--json /dev/null --csv /dev/null: exit $rc, $(cat "$tmp/err")"
 
 # ---- --help, -V -------------------------------------------------------------
 

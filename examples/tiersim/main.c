@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,9 +216,52 @@ static void check_out_dir(const char *dir)
 		    strerror(errno));
 }
 
+/*
+ * @path as a file it names: its directory's real path and its name, so
+ * that "o.json", "./o.json" and "d/../o.json" compare equal (the file need
+ * not exist; a link to it is caught by check_same()'s inode compare).
+ */
+static void canon_path(char *out, size_t n, const char *path)
+{
+	char dir[4096], real[PATH_MAX];
+	const char *base = strrchr(path, '/');
+
+	parent_dir(dir, sizeof(dir), path);
+	base = base ? base + 1 : path;
+	if (!realpath(dir, real))
+		snprintf(real, sizeof(real), "%s", dir);
+	snprintf(out, n, "%s/%s", real, base);
+}
+
+/* Two outputs that would write one file: the second would overwrite it. */
+static void check_same(const char *opt_a, const char *a, const char *opt_b,
+		       const char *b)
+{
+	char ca[8192], cb[8192];
+	struct stat sa, sb;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return;
+	/* /dev/null takes both */
+	if ((!stat(a, &sa) && !S_ISREG(sa.st_mode)) ||
+	    (!stat(b, &sb) && !S_ISREG(sb.st_mode)))
+		return;
+	canon_path(ca, sizeof(ca), a);
+	canon_path(cb, sizeof(cb), b);
+	if (!strcmp(ca, cb) || (!stat(a, &sa) && !stat(b, &sb) &&
+				S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+				sa.st_ino == sb.st_ino))
+		die_usage("--%s %s and --%s %s are the same file (one would "
+			  "overwrite the other)", opt_a, a, opt_b, b);
+}
+
 /* Every output can be written: refuse before simulating, not after. */
 static void check_outputs(const struct opts *o)
 {
+	const char *const name[] = { "json", "csv", "svg", "results-md" };
+	const char *const path[] = { o->json, o->csv, o->svg, o->results_md };
+	unsigned int i, j;
+
 	if (o->json && o->csv && !strcmp(o->json, "-") &&
 	    !strcmp(o->csv, "-"))
 		die_usage("--json - and --csv - both write to stdout (give "
@@ -235,6 +279,9 @@ static void check_outputs(const struct opts *o)
 		check_out_path("results-md", o->results_md);
 	if (o->suite)
 		check_out_dir(o->outdir ? o->outdir : "build/run");
+	for (i = 0; i < 4; i++)
+		for (j = i + 1; j < 4; j++)
+			check_same(name[i], path[i], name[j], path[j]);
 }
 
 int main(int argc, char **argv)
