@@ -221,6 +221,16 @@ input "--svg $tmp: Is a directory" -w zipf --svg "$tmp"
 usage '--json - and --csv - both write to stdout (give one of them a file)' \
 	-w zipf --json - --csv -
 usage '--svg: "-" is no file (the plot cannot go to stdout)' -w zipf --svg -
+# An empty name; procfs (as root its files open for writing and failed only
+# after the simulation, exit 1); a suite's directory, named.
+usage '--json: an empty file name' -w zipf --json ''
+usage '--outdir: an empty directory name' --suite short --outdir ''
+if [ -d /proc/self ]; then
+	input '--json /proc/version: a file of procfs, not one to write results to' \
+		-w zipf --json /proc/version
+	input '--outdir /proc/x: /proc is procfs: no directory can be created there' \
+		--suite short --outdir /proc/x
+fi
 # Two outputs to one file: the second overwrote the first.
 usage "--json $tmp/o.json and --csv $tmp/o.json are the same file (one would overwrite the other)" \
 	-w zipf --json "$tmp/o.json" --csv "$tmp/o.json"

@@ -14,7 +14,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* ---- the job pool ------------------------------------------------------- */
@@ -145,6 +147,23 @@ static void parent_dir(char *dir, size_t n, const char *path)
 }
 
 /*
+ * procfs and sysfs: their files open for writing (as root) and fail only
+ * at the write, after the simulation; nothing can be created there.
+ */
+static const char *pseudo_fs(const char *path)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf))
+		return NULL;
+	if (sf.f_type == PROC_SUPER_MAGIC)
+		return "procfs";
+	if (sf.f_type == SYSFS_MAGIC)
+		return "sysfs";
+	return NULL;
+}
+
+/*
  * --@opt @path can be written: a file there that is no directory and is
  * writable, or none and a writable directory to create it in. Checked
  * before any simulation, so that a bad path costs no run; exits 2.
@@ -152,12 +171,19 @@ static void parent_dir(char *dir, size_t n, const char *path)
 static void check_out_path(const char *opt, const char *path)
 {
 	char dir[4096];
+	const char *fs;
 	struct stat st;
 
+	if (!*path)
+		die_usage("--%s: an empty file name", opt);
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
 			die(EXIT_USAGE, "--%s %s: %s", opt, path,
 			    strerror(EISDIR));
+		fs = pseudo_fs(path);
+		if (fs && S_ISREG(st.st_mode))
+			die(EXIT_USAGE, "--%s %s: a file of %s, not one to "
+			    "write results to", opt, path, fs);
 		if (access(path, W_OK))
 			die(EXIT_USAGE, "--%s %s: %s", opt, path,
 			    strerror(errno));
@@ -175,6 +201,10 @@ static void check_out_path(const char *opt, const char *path)
 	if (access(dir, W_OK | X_OK))
 		die(EXIT_USAGE, "--%s %s: directory %s: %s", opt, path, dir,
 		    strerror(errno));
+	fs = pseudo_fs(dir);
+	if (fs)
+		die(EXIT_USAGE, "--%s %s: directory %s is %s: no file can be "
+		    "created there", opt, path, dir, fs);
 }
 
 /*
@@ -184,8 +214,11 @@ static void check_out_path(const char *opt, const char *path)
 static void check_out_dir(const char *dir)
 {
 	char up[4096], *slash;
+	const char *fs;
 	struct stat st;
 
+	if (!*dir)
+		die_usage("--outdir: an empty directory name");
 	if (!stat(dir, &st)) {
 		if (!S_ISDIR(st.st_mode))
 			die(EXIT_USAGE, "--outdir %s: %s", dir,
@@ -214,6 +247,10 @@ static void check_out_dir(const char *dir)
 	if (access(up, W_OK | X_OK))
 		die(EXIT_USAGE, "--outdir %s: %s: %s", dir, up,
 		    strerror(errno));
+	fs = pseudo_fs(up);
+	if (fs)
+		die(EXIT_USAGE, "--outdir %s: %s is %s: no directory can be "
+		    "created there", dir, up, fs);
 }
 
 /*

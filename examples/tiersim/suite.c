@@ -220,7 +220,7 @@ int run_suite(const struct opts *o)
 			die(1, "out of memory");
 	}
 	if (mkdir_p(dir))
-		die(1, "%s: %s", dir, strerror(errno));
+		die(EXIT_USAGE, "--outdir %s: %s", dir, strerror(errno));
 	sets = calloc(nr, sizeof(*sets));
 	if (!sets)
 		die(1, "out of memory");
