@@ -148,6 +148,21 @@ for w in phase-shift cold-burst disjoint-vma; do
 	[ "$rc" = 0 ] || bad "-w $w --shift-at: exit $rc, $(cat "$tmp/err")"
 done
 usage '--lackey-instr needs a trace (-t)' --lackey-instr
+# Options that were silently ignored.
+usage '--trace is given twice (only -p takes several)' -t "$tmp/one.trace" -t "$tmp/one.trace"
+usage '--workload is given twice (only -p takes several)' -w pmbench -w zipf
+usage '--pages is given twice (only -p takes several)' --pages 100 --pages 200
+usage '--outdir needs --suite (one run writes only the files --json, --csv and --svg name)' \
+	-w zipf --outdir "$tmp/od"
+usage '--svg does not apply to a suite (it writes a plot per workload under --outdir)' \
+	--suite short --outdir "$tmp/od" --svg "$tmp/s.svg"
+input "$tmp/one.trace: --lackey-instr needs a lackey trace (this is tiersim's format: no instruction fetches)" \
+	-t "$tmp/one.trace" --format tiersim --lackey-instr
+printf 'R 1000 0 5\nR 2000 0 9\n' >"$tmp/ts.trace"
+input "$tmp/ts.trace: --cpu-ns does not apply to a trace with timestamps (the gap between them is the CPU time)" \
+	-t "$tmp/ts.trace" --cpu-ns 50
+run "$T" -q -p none,mainline -p oracle -t "$tmp/one.trace" --wmark 1,2,3,4 --fast 5 --allow-no-pressure
+[ "$rc" != 2 ] || bad "-p twice refused: $(cat "$tmp/err")"
 usage '--format needs a trace (-t)' --format lackey
 
 # Switches after a key: the grammar takes them before.

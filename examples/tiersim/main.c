@@ -332,6 +332,12 @@ int main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	if (o.results_md && (!o.suite || strcmp(o.suite, "results")))
 		die_usage("--results-md needs --suite results");
+	if (o.outdir && !o.suite)
+		die_usage("--outdir needs --suite (one run writes only the "
+			  "files --json, --csv and --svg name)");
+	if (o.svg && o.suite)
+		die_usage("--svg does not apply to a suite (it writes a plot "
+			  "per workload under --outdir)");
 	check_outputs(&o);
 	if (o.suite)
 		return run_suite(&o);

@@ -352,6 +352,10 @@ void parse_args(struct opts *o, int argc, char **argv)
 				;
 			d = &opt_defs[i];
 		}
+		/* a second value would silently replace the first */
+		if (o->given[d - opt_defs] && d->key != 'p')
+			die_usage("--%s is given twice (only -p takes several)",
+				  opt_name(d));
 		o->given[d - opt_defs] = 1;
 		take(o, d, optarg);
 	}

@@ -363,6 +363,15 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		progress_end(&rp.pr, "read %s: %.1f MB in %.1f s", o->trace,
 			     (double)rp.bytes / 1e6,
 			     progress_elapsed(&rp.pr));
+		if (o->instr && s->tr.format != TRACE_LACKEY)
+			die(EXIT_USAGE, "%s: --lackey-instr needs a lackey "
+			    "trace (this is tiersim's format: no instruction "
+			    "fetches)", o->trace);
+		if (s->tr.has_time && (o->cost[C_CPU] >= 0 || o->cpu_file))
+			die(EXIT_USAGE, "%s: %s does not apply to a trace "
+			    "with timestamps (the gap between them is the CPU "
+			    "time)", o->trace, o->cpu_file ? "--cpu-ns-file" :
+			    "--cpu-ns");
 		s->has_tr = 1;
 		if (sim_src_trace(&s->src, &s->tr))
 			die(1, "out of memory");
