@@ -114,6 +114,9 @@ run "$T" --pages 4096 --fast 1099511627775 --allow-no-pressure -p none
 [ "$rc" = 1 ] || bad "a 4 PiB fast tier: exit $rc, not 1"
 stderr_is 'tiersim: out of memory: the page state of 4096 pages (a fast tier of 1099511627775) takes 20971521 MiB, the machine has * MiB'
 usage '--wmark: "1,2" is not MIN,LOW,HIGH,PROMO (four page counts)' --wmark 1,2
+# All 0 was silently replaced by the computed watermarks.
+usage '--wmark: 0,0,0,0 is too small (allowed: MIN <= LOW <= HIGH <= PROMO, PROMO at least 1; all 0 would select the computed watermarks: leave --wmark out)' \
+	--wmark 0,0,0,0
 usage '--pages needs a value (N)' --pages
 usage 'unknown option "--acesses" (did you mean --accesses?)' --acesses 5
 usage 'unknown option "-x"' -x

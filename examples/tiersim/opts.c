@@ -138,6 +138,11 @@ static void fn_wmark(struct opts *o, const struct opt_def *d,
 		   &tail) != 4 || strchr(arg, '-'))
 		die_usage("--wmark: \"%s\" is not MIN,LOW,HIGH,PROMO (four "
 			  "page counts)", arg);
+	/* all 0 is the model's "unset": Linux's computed watermarks */
+	if (!w[0] && !w[1] && !w[2] && !w[3])
+		die_usage("--wmark: %s is too small (allowed: MIN <= LOW <= "
+			  "HIGH <= PROMO, PROMO at least 1; all 0 would select "
+			  "the computed watermarks: leave --wmark out)", arg);
 	o->wmark[0] = w[0];
 	o->wmark[1] = w[1];
 	o->wmark[2] = w[2];
