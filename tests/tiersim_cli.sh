@@ -151,6 +151,12 @@ for w in phase-shift cold-burst disjoint-vma; do
 	[ "$rc" = 0 ] || bad "-w $w --shift-at: exit $rc, $(cat "$tmp/err")"
 done
 usage '--lackey-instr needs a trace (-t)' --lackey-instr
+# cold-burst's default burst on a small footprint: the option, its value
+# and the range (it said only "burst pages must be in [1, pages - hot set]").
+usage 'cold-burst: --burst-pages 65536 (the default) is too large for --pages 4096 (allowed: 1 to 3687, the pages outside the hot set of 409)' \
+	-w cold-burst --pages 4096
+usage 'cold-burst: --burst-pages 5000 is too large for --pages 4096 (allowed: 1 to 3687, the pages outside the hot set of 409)' \
+	-w cold-burst --pages 4096 --burst-pages 5000
 # Options that were silently ignored.
 usage '--trace is given twice (only -p takes several)' -t "$tmp/one.trace" -t "$tmp/one.trace"
 usage '--workload is given twice (only -p takes several)' -w pmbench -w zipf

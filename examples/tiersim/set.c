@@ -269,6 +269,30 @@ static void set_field(void *base, const struct field_opt *f, double v)
 	}
 }
 
+/*
+ * cold-burst's burst is cold keys outside the hot set: name the option,
+ * its value and the range the footprint allows (wl_init() says it only
+ * in the generator's words).
+ */
+static void check_burst(const struct wl_params *p, int given)
+{
+	u64 hot = (u64)(p->hot_frac * (double)p->pages), room;
+
+	if (!hot)
+		hot = 1;
+	room = p->pages > hot ? p->pages - hot : 0;
+	if (p->burst_pages && p->burst_pages <= room)
+		return;
+	if (!room)
+		die_usage("cold-burst: --pages %llu leaves no page outside the "
+			  "hot set for the burst", (unsigned long long)p->pages);
+	die_usage("cold-burst: --burst-pages %llu%s is too large for --pages "
+		  "%llu (allowed: 1 to %llu, the pages outside the hot set of "
+		  "%llu)", (unsigned long long)p->burst_pages,
+		  given ? "" : " (the default)", (unsigned long long)p->pages,
+		  (unsigned long long)room, (unsigned long long)hot);
+}
+
 /* The workload: its defaults, the suite item's shape, the options. */
 static void build_workload(struct set *s, const struct opts *o,
 			   const struct item *it, struct wl_machine *m)
@@ -299,6 +323,8 @@ static void build_workload(struct set *s, const struct opts *o,
 	for (i = 0; i < W_NR; i++)
 		if (o->wl[i] >= 0)
 			set_field(&s->wp, &wl_opts[i], o->wl[i]);
+	if (kind == WL_COLD_BURST)
+		check_burst(&s->wp, o->wl[W_BURST] >= 0);
 	if (wl_init(&s->wl, &s->wp, err, sizeof(err)))
 		die(EXIT_USAGE, "workload %s: %s", wl_kind_name(kind), err);
 	s->has_wl = 1;
