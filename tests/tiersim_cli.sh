@@ -120,6 +120,16 @@ usage '--wmark: 0,0,0,0 is too small (allowed: MIN <= LOW <= HIGH <= PROMO, PROM
 usage '--pages needs a value (N)' --pages
 usage 'unknown option "--acesses" (did you mean --accesses?)' --acesses 5
 usage 'unknown option "-x"' -x
+# A value to a flag, a prefix of several options, a mistyped base: these
+# named the wrong thing ('unknown option "--help" (did you mean --help?)').
+usage '--help takes no value ("--help=foo")' --help=foo
+usage '--no-init takes no value ("--no-init=1")' --no-init=1
+usage 'ambiguous option "--slow-r", could be: --slow-read-ns, --slow-read-mbps' --slow-r 5
+usage 'unknown policy "rfc2020-p9" (nor is "-p9" a switch of rfc2020; tiersim --help lists the policies and switches)' \
+	-p rfc2020-p9
+# A prefix of one option is that option, as getopt_long() takes it.
+run "$T" -q -p none --pag 100 --acc 10
+[ "$rc" = 0 ] || bad "--pag, --acc: exit $rc, $(cat "$tmp/err")"
 usage 'unexpected argument "pmbench"' pmbench
 usage 'unknown workload "gups" (pmbench, zipf, gups-hotset, phase-shift, cold-burst, disjoint-vma, uniform)' \
 	-w gups

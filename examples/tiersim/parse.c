@@ -247,6 +247,28 @@ static int distance(const char *a, const char *b)
 	return row[lb] < 3 ? row[lb] : 3;
 }
 
+/*
+ * A prefix of several options (getopt_long() takes a prefix of one, as
+ * "--pag" for --pages): say which, not the closest name.
+ */
+static void ambiguous(const char *name)
+{
+	char list[512] = "";
+	unsigned int i, n = 0;
+	size_t len = strlen(name);
+
+	if (!len)
+		return;
+	for (i = 0; i < nr_opt_defs; i++) {
+		if (strncmp(opt_name(&opt_defs[i]), name, len))
+			continue;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s--%s", n++ ? ", " : "", opt_name(&opt_defs[i]));
+	}
+	if (n > 1)
+		die_usage("ambiguous option \"--%s\", could be: %s", name, list);
+}
+
 /* An unknown option: name the closest known one, if one is close. */
 static void __attribute__((noreturn)) unknown(const char *arg)
 {
@@ -259,6 +281,7 @@ static void __attribute__((noreturn)) unknown(const char *arg)
 		die_usage("unknown option \"%s\"", arg);
 	snprintf(name, sizeof(name), "%s", arg + 2);
 	name[strcspn(name, "=")] = 0;
+	ambiguous(name);
 	for (i = 0; i < nr_opt_defs; i++) {
 		k = distance(name, opt_name(&opt_defs[i]));
 		if (k < bd) {
@@ -343,6 +366,10 @@ void parse_args(struct opts *o, int argc, char **argv)
 		if (c == '?') {
 			if (optopt > 0 && optopt < 256)
 				die_usage("unknown option \"-%c\"", optopt);
+			if (optopt >= 256)
+				die_usage("--%s takes no value (\"%s\")",
+					  opt_name(&opt_defs[optopt - 256]),
+					  argv[optind - 1]);
 			unknown(argv[optind - 1]);
 		}
 		if (c >= 256) {

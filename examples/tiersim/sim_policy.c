@@ -551,6 +551,15 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 			const struct sw *sw;
 			size_t bl = switch_at(s, "+-:", &sw);
 
+			if (!bl && op == '-' && s == spec + best + 1) {
+				/* "rfc2020-p9": a base's name mistyped */
+				snprintf(err, errlen, "unknown policy \"%.*s\" "
+					 "(nor is \"-%.*s\" a switch of %s; "
+					 "tiersim --help lists the policies "
+					 "and switches)", (int)(best + 1 + n),
+					 spec, (int)n, s, base);
+				return -1;
+			}
 			if (!bl) {
 				snprintf(err, errlen, "policy \"%s\": unknown "
 					 "switch \"%.*s\"", spec, (int)n, s);
