@@ -415,6 +415,18 @@ run "$T" -q -w zipf --pages 8192 --accesses 3000000 --threads 2 \
 n=$(cut -d, -f3-63 "$tmp/room.csv" | sed 1d | sort -u | wc -l)
 [ "$n" = 1 ] || bad "the room record changed a run on a full fast tier"
 
+# The JSON's kernel section: the values in effect, not the options' unset
+# markers (it said scan_period_max_ms 0, hot_threshold_ms 0,
+# rate_limit_mbps -1); where the policies differ, null and each run's own.
+run "$T" -q -w zipf --pages 4096 --accesses 1000 -p mainline --json "$tmp/k.json"
+grep -q '"scan_period_max_ms": 60000, "thresh_period_ms": 60000, "hot_threshold_ms": 1000, "rate_limit_mbps": 65536,' "$tmp/k.json" ||
+	bad "the JSON's kernel section: $(grep '"kernel"' "$tmp/k.json")"
+run "$T" -q -w zipf --pages 4096 --accesses 1000 -p mainline,rfc2020 \
+	--hot-threshold-ms 500 --json "$tmp/k2.json"
+grep -q '"hot_threshold_ms": 500, "rate_limit_mbps": null,' "$tmp/k2.json" &&
+	grep -q '{"policy": "rfc2020", "kernel": {"thresh_period_ms": 60000, "hot_threshold_ms": 500, "rate_limit_mbps": 0}' "$tmp/k2.json" ||
+	bad "the JSON's kernel values of two policies: $(grep '"kernel"' "$tmp/k2.json")"
+
 # ---- warnings and --strict ----------------------------------------------------
 
 set -- -w zipf --pages 65536 --accesses 300000 -p none,promote-all,mainline

@@ -136,6 +136,27 @@ static void json_num(FILE *f, const struct fval *v)
 		fprintf(f, "%.6g", v->d);
 }
 
+/*
+ * @sep "@name": the u32 at @off of every run of @rs if they agree, else
+ * null (each run's "kernel" has its own).
+ */
+static void json_common(FILE *f, const char *sep, const char *name,
+			const struct run_set *rs, size_t off)
+{
+	u32 v = 0, w, i;
+
+	fprintf(f, "%s\"%s\": ", sep, name);
+	for (i = 0; i < rs->nr; i++) {
+		memcpy(&w, (const char *)&rs->res[i] + off, sizeof(w));
+		if (i && w != v) {
+			fputs("null", f);
+			return;
+		}
+		v = w;
+	}
+	fprintf(f, "%u", v);
+}
+
 static void json_config(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
@@ -201,13 +222,20 @@ static void json_config(FILE *f, const struct run_set *rs)
 		c->scale ? c->scale : 1);
 	fprintf(f, "    \"kernel\": {\"scan_delay_ms\": %u, \"scan_period_ms\": "
 		"%u, \"scan_period_adaptive\": %s, \"scan_size_mb\": %u, "
-		"\"scan_period_max_ms\": %u, \"thresh_period_ms\": %u, "
-		"\"hot_threshold_ms\": %u, \"rate_limit_mbps\": %lld, "
-		"\"sample_ms\": %u, \"pingpong_ms\": %u},\n",
-		c->scan_delay_ms, sim_scan_period_ms(c, rs->src->pages),
+		"\"scan_period_max_ms\": %u, ", c->scan_delay_ms,
+		sim_scan_period_ms(c, rs->src->pages),
 		c->scan_period_ms ? "false" : "true", c->scan_size_mb,
-		c->scan_period_max_ms, c->thresh_period_ms, c->hot_threshold_ms,
-		(long long)c->rate_limit_mbps, c->sample_ms, c->pingpong_ms);
+		c->scan_period_max_ms ? c->scan_period_max_ms :
+		TP_DEFAULT_SCAN_PERIOD_MAX_MS);
+	/* the policies' own where no option set them: null if they differ */
+	json_common(f, "", "thresh_period_ms", rs,
+		    offsetof(struct sim_result, k_thresh_period_ms));
+	json_common(f, ", ", "hot_threshold_ms", rs,
+		    offsetof(struct sim_result, k_hot_ms));
+	json_common(f, ", ", "rate_limit_mbps", rs,
+		    offsetof(struct sim_result, k_rate_mbps));
+	fprintf(f, ", \"sample_ms\": %u, \"pingpong_ms\": %u},\n",
+		c->sample_ms, c->pingpong_ms);
 }
 
 /*
@@ -261,6 +289,9 @@ static void json_run(FILE *f, const struct run_set *rs,
 
 	fprintf(f, "      {\"policy\": ");
 	json_str(f, r->policy);
+	fprintf(f, ", \"kernel\": {\"thresh_period_ms\": %u, "
+		"\"hot_threshold_ms\": %u, \"rate_limit_mbps\": %u}",
+		r->k_thresh_period_ms, r->k_hot_ms, r->k_rate_mbps);
 	for (i = 0; i < n; i++) {
 		fprintf(f, ", \"%s\": ", v[i].name);
 		json_num(f, &v[i]);

@@ -478,6 +478,9 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
 	snprintf(r->policy, sizeof(r->policy), "%s", p->name);
+	r->k_thresh_period_ms = p->cfg.scan_period_max_ms;
+	r->k_hot_ms = p->cfg.hot_threshold_ms;
+	r->k_rate_mbps = p->cfg.rate_limit_mbps;
 	/* A record fed only by the scanner compares no latency. */
 	r->has_threshold = !!(p->cfg.flags & TP_POL_HOTNESS) &&
 			   (p->cfg.mode & TP_MODE_TIERING) && !p->oracle &&

@@ -478,6 +478,8 @@ struct sim_result {
 	u64 damon_sample_us[2];
 	u64 damon_tried[2];
 	u64 rate_end;		/* the promotion rate limit at the end, MB/s */
+	/* the policy's settings in effect (JSON "kernel"): ms, ms, MB/s */
+	u32 k_thresh_period_ms, k_hot_ms, k_rate_mbps;
 	u64 busy_ns[2];		/* slow, fast tier: media busy time */
 	u64 promotions;
 	u64 demotions;
