@@ -62,6 +62,15 @@ static void test_trace_errors(void **state)
 			   2, "not a lackey line");
 	expect_trace_error("bad8.txt", "# only a comment\n\n", TRACE_AUTO, 2,
 			   "no memory accesses");
+	/* lackey sizes: an access of no bytes, or more than any is */
+	expect_trace_error("bad10.txt", "I  0401ab70,3\n L 1ffefff8,0\n",
+			   TRACE_AUTO, 2, "size out of range (allowed: 1 to "
+			   "65536 bytes)");
+	expect_trace_error("bad11.txt",
+			   " L 1ffefff8,99999999999999999999999\n",
+			   TRACE_LACKEY, 1, "size out of range");
+	expect_trace_error("bad12.txt", " L 1ffefff8,65537\n", TRACE_LACKEY,
+			   1, "size out of range");
 	expect_trace_error("bad9.txt", "R 1000 1 5\nR 2000 2 5\nW 1000 1 4\n",
 			   TRACE_TIERSIM, 3, "timestamp 4 ns is before the "
 			   "previous access's, 5 ns on line 2 (timestamps "

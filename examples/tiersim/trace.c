@@ -118,12 +118,15 @@ static int at_eol(const char *s)
 }
 
 /* Lackey: "I  addr,size", " L addr,size", " S ...", " M ...", "==pid== ..." */
+/* A lackey access's largest size, bytes (an XSAVE area is a few KiB). */
+#define LACKEY_MAX_SIZE		65536
+
 static int parse_lackey(const char *s, int instr, struct tline *l,
 			const char **why)
 {
 	uint64_t addr, size;
 	const char *p;
-	int op;
+	int op, ret;
 
 	l->kind = 0;
 	if ((s[0] == '=' && s[1] == '=') || (s[0] == '-' && s[1] == '-'))
@@ -147,8 +150,13 @@ static int parse_lackey(const char *s, int instr, struct tline *l,
 		*why = "bad hexadecimal address";
 		return -1;
 	}
-	if (*p++ != ',' || parse_dec(&p, &size) || !at_eol(p)) {
+	if (*p++ != ',' || (ret = parse_dec(&p, &size)) == -1 ||
+	    (!ret && !at_eol(p))) {
 		*why = "expected \",SIZE\" after the address";
+		return -1;
+	}
+	if (ret || !size || size > LACKEY_MAX_SIZE) {
+		*why = "size out of range (allowed: 1 to 65536 bytes)";
 		return -1;
 	}
 	if (op == 'I' && !instr)
