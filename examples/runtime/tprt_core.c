@@ -112,6 +112,37 @@ static long read_first_num(const char *path)
 	return v;
 }
 
+/*
+ * Is @node in the node list at @path ("0-1,3")? True if the list cannot be
+ * read (no sysfs, a kernel without NUMA): nothing to check against then.
+ */
+static bool node_listed(const char *path, int node)
+{
+	char buf[256], *p = buf, *end;
+	FILE *f = fopen(path, "r");
+	long lo, hi;
+	bool ok;
+
+	if (!f)
+		return true;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return true;
+	while (*p >= '0' && *p <= '9') {
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (node >= lo && node <= hi)
+			return true;
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
 /* The first node of the top memory tier (the smallest tier id), or 0. */
 static int top_tier_node(void)
 {
@@ -201,6 +232,10 @@ int tprt_init(const struct tprt_cfg *cfg)
 	ret = cfg_check(cfg);
 	if (ret)
 		return ret;
+	/* A fast node the machine has, with memory to promote into. */
+	if (cfg->fast_node >= 0 &&
+	    !node_listed("/sys/devices/system/node/has_memory", cfg->fast_node))
+		return -EINVAL;
 	if (tprt_rt && atomic_load(&tprt_rt->running))
 		return -EBUSY;
 	ret = tprt_signal_install();
@@ -578,9 +613,8 @@ void tprt_stats(struct tprt_stats *s)
 	s->passes = LD(rt->passes);
 	s->passes_fill = LD(rt->passes_fill);
 	s->seq = LD(rt->seq);
-	pthread_mutex_lock(&rt->scan_lock);
-	s->scan_period_ms = rt->period_ms;
-	pthread_mutex_unlock(&rt->scan_lock);
+	/* No lock: a forked child may call this (RUNTIME.md). */
+	s->scan_period_ms = atomic_load(&rt->period_ms);
 	s->scan_pages = LD(rt->scan_pages);
 	s->blocks_protected = LD(rt->blocks_protected);
 	s->scan_cpu_ns = LD(rt->scan_cpu_ns);

@@ -234,7 +234,7 @@ struct tprt_rt {
 	pthread_cond_t scan_cond;
 	bool scan_stop;
 	uintptr_t cursor;		/* where the next chunk starts */
-	uint32_t period_ms;		/* numa_scan_period */
+	_Atomic uint32_t period_ms;	/* numa_scan_period */
 	bool stamped;
 	uint64_t node_stamp;		/* ns */
 	uint64_t next_scan;		/* ns, mm->numa_next_scan */

@@ -537,8 +537,9 @@ static void *migrator_main(void *arg)
 		if (nudge_wanted && rt->nudge_at + NUDGE_GAP_NS < wake)
 			wake = rt->nudge_at + NUDGE_GAP_NS;
 		wake = wake > now ? wake - now : 0;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)wake;
+		/* A mem_interval_ms of a second or more: tv_nsec < 10^9. */
+		ts.tv_sec = (time_t)(wake / TPRT_NS_PER_SEC);
+		ts.tv_nsec = (long)(wake % TPRT_NS_PER_SEC);
 		syscall(SYS_futex, &rt->mig_futex, FUTEX_WAIT_PRIVATE, v, &ts,
 			NULL, 0);
 	}

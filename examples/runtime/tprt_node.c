@@ -31,6 +31,7 @@ static int16_t *block_node;	/* node of each memory block, -1: none */
 static unsigned long nr_blocks;
 static unsigned int block_shift;	/* log2(block size / page size) */
 static int self_fd = -1;		/* /proc/self/pagemap */
+static pid_t self_pid;			/* the process that opened it */
 
 static void table_build(void)
 {
@@ -50,6 +51,7 @@ static void table_build(void)
 		fclose(f);
 	}
 	self_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	self_pid = getpid();
 	if (!bs || psz <= 0 || bs % (unsigned long long)psz)
 		return;
 	for (bs /= (unsigned long long)psz; bs > 1; bs >>= 1)
@@ -94,6 +96,7 @@ int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes)
 	char path[64];
 	size_t i, j, k;
 	bool any_pfn = false, any_present = false;
+	bool own = true;
 	int fd;
 
 	pthread_once(&table_once, table_build);
@@ -102,16 +105,20 @@ int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes)
 	if (pid) {
 		snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
+	} else if (getpid() != self_pid) {
+		/* A forked child: the inherited file reads the parent's. */
+		fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	} else {
 		fd = self_fd;
+		own = false;
 	}
 	if (fd < 0)
-		return pid ? -errno : -ENOENT;
+		return own ? -errno : -ENOENT;
 	for (i = 0; i < n; i += k) {
 		k = n - i < 512 ? n - i : 512;
 		if (pread(fd, ent, k * 8, (off_t)((first + i) * 8)) !=
 		    (ssize_t)(k * 8)) {
-			if (pid)
+			if (own)
 				close(fd);
 			return -EIO;
 		}
@@ -130,7 +137,7 @@ int tprt_page_nodes(int pid, const void *addr, size_t n, int *nodes)
 				nodes[i + j] = block_node[blk];
 		}
 	}
-	if (pid)
+	if (own)
 		close(fd);
 	return any_present && !any_pfn ? -EPERM : 0;
 }

@@ -7,7 +7,9 @@
  * memory, another si_code, a fault raised with kill()) goes to the previous
  * action: its handler, called with its own signal mask, or the default
  * action (the disposition is reset and the faulting access runs again, so
- * the process dies of the same signal with the same core dump). The
+ * the process dies of the same signal with the same core dump); a signal
+ * sent with kill() that was ignored stays ignored (a fault cannot be: the
+ * kernel gives it the default action). The
  * handlers stay installed after tprt_shutdown(): a fault that raced the
  * shutdown must still find them.
  *
@@ -36,13 +38,20 @@ static void chain(int sig, siginfo_t *info, void *uc)
 	struct sigaction *old = old_of(sig);
 	sigset_t saved;
 
-	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+	if (old->sa_handler == SIG_IGN && info->si_code <= 0) {
+		/*
+		 * Ignored before: a signal a process sent stays ignored. A
+		 * fault cannot be (the kernel gives an ignored fault's signal
+		 * the default action): the default action below.
+		 */
+		return;
+	}
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
 		pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
-		old->sa_sigaction(sig, info, uc);
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
-		old->sa_handler(sig);
+		if (old->sa_flags & SA_SIGINFO)
+			old->sa_sigaction(sig, info, uc);
+		else
+			old->sa_handler(sig);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	} else {
 		/*

@@ -221,6 +221,38 @@ static int child_segv(void)
 	return 4;	/* not reached: the default action kills */
 }
 
+/*
+ * The child of test_ignored: SIGSEGV and SIGBUS ignored before the runtime.
+ * A kill() of either stays ignored (the runtime turned it into death).
+ */
+static int child_ignored(void)
+{
+	signal(SIGSEGV, SIG_IGN);
+	signal(SIGBUS, SIG_IGN);
+	if (tprt_init(NULL))
+		return 3;
+	if (kill(getpid(), SIGBUS) || kill(getpid(), SIGSEGV))
+		return 4;
+	return tprt_shutdown() ? 5 : 0;
+}
+
+static void test_ignored(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl(self_path, self_path, "--child-ignored", (char *)NULL);
+		_exit(6);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void test_default_action(void **state)
 {
 	pid_t pid;
@@ -472,6 +504,7 @@ int main(int argc, char **argv)
 		rt_test(test_vma_bound_max_map_count),
 		rt_test(test_chaining),
 		rt_test(test_default_action),
+		rt_test(test_ignored),
 		rt_test(test_syscall_mprotect),
 		rt_test(test_syscall_uffd),
 		rt_test(test_reregister),
@@ -480,6 +513,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "--child-segv"))
 		return child_segv();
+	if (argc == 2 && !strcmp(argv[1], "--child-ignored"))
+		return child_ignored();
 	self_path = argv[0];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

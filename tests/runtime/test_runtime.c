@@ -44,6 +44,14 @@ static void test_bad_input(void **state)
 	tprt_cfg_default(&cfg);
 	cfg.room_batches = 65;
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	/* A node the machine does not have (1023: none has that many). */
+	tprt_cfg_default(&cfg);
+	cfg.fast_node = 1023;
+	if (!access("/sys/devices/system/node/has_memory", R_OK))
+		assert_int_equal(tprt_init(&cfg), -EINVAL);
+	tprt_cfg_default(&cfg);
+	cfg.fast_node = 1024;		/* out of range anywhere */
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
 
 	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
 	assert_int_equal(tprt_init(NULL), -EBUSY);
@@ -612,6 +620,74 @@ static void test_shutdown_while_rechecking(void **state)
 	}
 }
 
+/*
+ * A forked child: tprt_page_nodes(0, ...) reads the child's pages (it read
+ * the parent's pagemap, opened once per process), and tprt_stats() takes
+ * no lock a parent's thread may have held at fork() (it took the scan
+ * lock: the child hung).
+ */
+static void test_forked_child(void **state)
+{
+	int nodes[1], st;
+	char *m = map_touched(1);
+	pid_t pid;
+
+	(void)state;
+	if (tprt_page_nodes(0, m, 1, nodes) == -EPERM) {
+		skip();		/* no CAP_SYS_ADMIN: no frame numbers */
+		return;
+	}
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	pthread_mutex_lock(&tprt_rt->scan_lock);	/* as the scanner may */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct tprt_stats s;
+		char *c;
+
+		signal(SIGALRM, SIG_DFL);	/* not the watchdog's */
+		alarm(10);
+		tprt_stats(&s);
+		c = mmap(NULL, PG, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c == MAP_FAILED)
+			_exit(2);
+		c[0] = 1;	/* present in the child only */
+		_exit(tprt_page_nodes(0, c, 1, nodes) || nodes[0] < 0 ? 3 : 0);
+	}
+	pthread_mutex_unlock(&tprt_rt->scan_lock);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, PG);
+}
+
+static void mem5s(struct tprt_cfg *c)
+{
+	c->mem_interval_ms = 5000;
+}
+
+/*
+ * A mem_interval_ms of a second or more: the migrator sleeps. Its futex
+ * wait took the whole interval in tv_nsec, which the kernel refuses with
+ * EINVAL at once: it spun at a full CPU (2.65 s of CPU in 3 s).
+ */
+static void test_long_mem_interval(void **state)
+{
+	struct timespec cpu;
+	clockid_t cid;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER, mem5s);
+	sleep_ms(300);
+	assert_int_equal(pthread_getcpuclockid(tprt_rt->migrator, &cid), 0);
+	assert_int_equal(clock_gettime(cid, &cpu), 0);
+	/* Asleep: a few ms of CPU at most; spinning, about 300. */
+	assert_true(cpu.tv_sec == 0 && cpu.tv_nsec < 100 * 1000000L);
+	assert_int_equal(tprt_shutdown(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -626,6 +702,8 @@ int main(void)
 		rt_test(test_scan_period_fill),
 		rt_test(test_handler),
 		rt_test(test_shutdown_while_rechecking),
+		rt_test(test_forked_child),
+		rt_test(test_long_mem_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
