@@ -144,7 +144,11 @@ enum tprt_clock {
 
 /** The most regions registered at once. */
 #define TPRT_MAX_REGIONS	16
-/** Threads with a counter slot of their own; later threads share one. */
+/**
+ * Counter slots: the first TPRT_MAX_SLOTS - 1 threads that fault get one of
+ * their own, later threads share the last; a slot is not reused when its
+ * thread exits.
+ */
 #define TPRT_MAX_SLOTS		128
 
 /**
@@ -160,10 +164,12 @@ enum tprt_clock {
  *	much address space, as task_numa_work())
  * @scan_cost_factor: a pass delays the next one by this many times its
  *	CPU time (task_numa_work()'s node_stamp: 32)
- * @hot_threshold_ms: tierpol's hot threshold (numa_balancing_hot_threshold_ms)
+ * @hot_threshold_ms: tierpol's hot threshold (numa_balancing_hot_threshold_ms);
+ *	0 selects the mainline preset's 1000 ms (for the victims' timeout too)
  * @rate_limit_mbps: tierpol's promotion rate limit, MB/s
  * @block_pages: pages restored together after a fault, a power of two
- *	dividing @chunk_pages (default 16)
+ *	dividing @chunk_pages (default 16); at most 4096 with %TPRT_F_VICTIMS
+ *	(a victim block is demoted in one move_pages(2) call)
  * @chunk_pages: the scanner's unit, and what a restore falls back to when
  *	the VMA budget is spent (default 512: 2 MiB, as the kernel's chunks)
  * @vma_cap: the most VMAs the runtime's protection may add; 0: half of
@@ -238,7 +244,7 @@ enum tprt_verdict {
 /** Why move_pages(2) did not put a page on the fast node (per-page status). */
 enum tprt_move_fail {
 	TPRT_MF_ENOENT = 0,	/* not present, or protected again */
-	TPRT_MF_EBUSY,		/* busy, retried later */
+	TPRT_MF_EBUSY,		/* busy (not requeued: a later fault may) */
 	TPRT_MF_ENOMEM,		/* no room on the fast node */
 	TPRT_MF_EACCES,		/* mapped by several processes */
 	TPRT_MF_EFAULT,		/* no longer mapped */
@@ -395,7 +401,8 @@ int tprt_init(const struct tprt_cfg *cfg);
  * tprt_* calls except tprt_stats().
  * Return: 0; -EINVAL (unaligned, empty, overlapping a registered region,
  * unknown source); -ENOSPC (%TPRT_MAX_REGIONS reached); -ENOSYS (no
- * userfaultfd write-protect); -ESRCH (the runtime is not running).
+ * userfaultfd write-protect); -ENOMEM (no memory for the region's state);
+ * -ESRCH (the runtime is not running).
  */
 int tprt_register(void *addr, size_t len, unsigned int source);
 
@@ -407,7 +414,8 @@ int tprt_register(void *addr, size_t len, unsigned int source);
  * moved. Faults that raced it are retried, not passed on.
  *
  * Context: As tprt_register().
- * Return: 0, or -ENOENT if no region starts at @addr.
+ * Return: 0, -ENOENT if no region starts at @addr, or -ESRCH if the
+ * runtime is not running.
  */
 int tprt_unregister(void *addr);
 
@@ -483,7 +491,9 @@ int tprt_shutdown(void);
  *
  * Reads /proc/PID/pagemap, which needs CAP_SYS_ADMIN for frame numbers;
  * unlike move_pages(2) it also answers for pages the runtime (or the
- * kernel's NUMA balancing) has made inaccessible.
+ * kernel's NUMA balancing) has made inaccessible. The memory blocks' nodes
+ * are read from sysfs at the first call: memory onlined later (a CXL
+ * device brought up after it) reads as not present.
  *
  * Context: Any thread but a signal handler.
  * Return: 0; -EPERM without the capability; -ENOENT without the sysfs

@@ -84,6 +84,9 @@ static int cfg_check(const struct tprt_cfg *c)
 	if (!pow2(c->block_pages) || !pow2(c->chunk_pages) ||
 	    c->block_pages > c->chunk_pages || c->chunk_pages > 65536)
 		return -EINVAL;
+	/* A victim block is demoted in one move_pages(2) batch. */
+	if ((c->flags & TPRT_F_VICTIMS) && c->block_pages > TPRT_VICTIM_MAX)
+		return -EINVAL;
 	if (!pow2(c->queue_pages) || c->queue_pages > (1U << 24))
 		return -EINVAL;
 	if (!c->batch || c->batch > 4096 || !c->scan_size_mb ||
@@ -253,9 +256,6 @@ int tprt_init(const struct tprt_cfg *cfg)
 	rt->hooks = next_hooks;
 	rt->uffd = -1;
 	atomic_store(&rt->slow_node, -1);
-	/* A block's age times its pages: a page's latency (tprt_victim.c). */
-	rt->cold_ns = (uint64_t)cfg->hot_threshold_ms * TPRT_NS_PER_MS /
-		      cfg->block_pages;
 	rt->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	rt->page_shift = (unsigned int)__builtin_ctzl(rt->page_size);
 	rt->fast_node = cfg->fast_node >= 0 ? cfg->fast_node : top_tier_node();
@@ -446,8 +446,14 @@ int tprt_register(void *addr, size_t len, unsigned int source)
 		}
 	}
 	ret = region_fill(rt, r, a, len, source);
-	if (ret)
+	if (ret) {
+		if (source == TPRT_SRC_UFFD_WP) {
+			struct uffdio_range range = { .start = a, .len = len };
+
+			ioctl(rt->uffd, UFFDIO_UNREGISTER, &range);
+		}
 		goto out;
+	}
 	atomic_store_explicit(&r->state, TPRT_R_LIVE, memory_order_release);
 out:
 	pthread_mutex_unlock(&rt->prot_lock);

@@ -69,6 +69,8 @@ enum {
 #define TPRT_BLK_RECHECK	0x10U
 /* Capacity of the queue of blocks to protect again. */
 #define TPRT_RECHECK_BLOCKS	4096
+/* Victim pages demoted by one call at most (one move_pages(2) call). */
+#define TPRT_VICTIM_MAX		4096
 
 /**
  * struct tprt_region - one registered region

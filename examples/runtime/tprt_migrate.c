@@ -414,7 +414,13 @@ static void nudge(struct tprt_rt *rt, uint64_t demand)
 		1UL << (rt->fast_node % (8 * sizeof(long)));
 	if (!syscall(SYS_mbind, p, len, MPOL_BIND_, mask, 8 * sizeof(mask),
 		     0)) {
-		if (madvise(p, len, MADV_POPULATE_WRITE)) {
+		/*
+		 * A kernel before 5.14 has no MADV_POPULATE_WRITE (EINVAL):
+		 * touch the pages. Any other error (ENOMEM: the bound
+		 * allocation failed) touches nothing: that could end in the
+		 * OOM killer.
+		 */
+		if (madvise(p, len, MADV_POPULATE_WRITE) && errno == EINVAL) {
 			for (t = 0; t < len; t += rt->page_size)
 				p[t] = 1;
 		}

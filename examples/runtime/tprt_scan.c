@@ -4,8 +4,9 @@
  * registered regions instead of the whole address space.
  *
  * When it runs (kernel/sched/fair.c, task_tick_numa() and
- * task_numa_work()): the period starts at scan_delay; once the program has
- * run a period past node_stamp, node_stamp advances by the period (the
+ * task_numa_work()): the period starts at scan_delay; once a period has
+ * passed since node_stamp (wall-clock time here, the task's run time in the
+ * kernel), node_stamp advances by the period (the
  * first time the period becomes task_scan_start(), from the process's
  * RSS), and if numa_next_scan has come a pass runs and numa_next_scan
  * becomes now + period. A pass charges node_stamp 32 times its CPU time.

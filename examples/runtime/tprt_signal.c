@@ -15,7 +15,9 @@
  *
  * Async-signal safety: the handler saves and restores errno, and calls only
  * tprt_fault() (atomics, mprotect, ioctl, futex), clock_gettime(),
- * sigaction(), pthread_sigmask() and raise().
+ * getrusage() (the default CPU clock: a plain system call on Linux, though
+ * not on POSIX's async-signal-safe list), sigaction(), pthread_sigmask()
+ * and raise().
  */
 #define _GNU_SOURCE
 #include <errno.h>

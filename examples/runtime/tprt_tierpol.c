@@ -92,6 +92,13 @@ int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 		/* A page refused for room is deferred within this (ns). */
 		rt->defer_lat = (uint64_t)pc.hot_threshold_ms *
 				TPRT_NS_PER_MS >> rt->cfg.defer_shift;
+		/*
+		 * A block's age times its pages: a page's latency
+		 * (tprt_victim.c), on the threshold in force (0 selects the
+		 * preset's, as for tierpol).
+		 */
+		rt->cold_ns = (uint64_t)pc.hot_threshold_ms * TPRT_NS_PER_MS /
+			      rt->cfg.block_pages;
 	}
 	if (!ret)
 		ret = tp_node_init(&tp->node, &tp->pol, now);

@@ -42,9 +42,6 @@
 
 #include "tprt_impl.h"
 
-/* Pages demoted by one call at most (one move_pages(2) call). */
-#define VICTIM_MAX	4096
-
 /*
  * Scanner, under prot_lock: block @b of @r is on the fast node (@fast: every
  * page the query saw, none slow, not pinned) or not. A sample still
@@ -184,14 +181,14 @@ static bool claim(struct tprt_rt *rt, struct tprt_region *r, uint64_t b)
 
 /*
  * Migrator: demote up to @want pages (rounded up to whole blocks, at most
- * VICTIM_MAX) of cold blocks to the slow node. The walk goes on from where
+ * TPRT_VICTIM_MAX) of cold blocks to the slow node. The walk goes on from where
  * the last one stopped and visits each block once per call.
  * Return: pages put on the slow node.
  */
 uint64_t tprt_victim_demote(struct tprt_rt *rt, uint64_t want)
 {
-	void *pages[VICTIM_MAX];
-	int nodes[VICTIM_MAX], status[VICTIM_MAX];
+	void *pages[TPRT_VICTIM_MAX];
+	int nodes[TPRT_VICTIM_MAX], status[TPRT_VICTIM_MAX];
 	int (*move)(void *const *, const int *, int *, size_t) =
 		rt->hooks.move ? rt->hooks.move : move_default;
 	uint64_t bp = rt->cfg.block_pages, moved = 0, seen = 0, total = 0;
@@ -201,8 +198,8 @@ uint64_t tprt_victim_demote(struct tprt_rt *rt, uint64_t want)
 
 	if (slow < 0 || !want)
 		return 0;
-	if (want > VICTIM_MAX)
-		want = VICTIM_MAX;
+	if (want > TPRT_VICTIM_MAX)
+		want = TPRT_VICTIM_MAX;
 	pthread_mutex_lock(&rt->prot_lock);
 	for (k = 0; k < TPRT_MAX_REGIONS; k++)
 		if (atomic_load(&rt->region[k].state) == TPRT_R_LIVE)
@@ -223,7 +220,7 @@ uint64_t tprt_victim_demote(struct tprt_rt *rt, uint64_t want)
 		}
 		rt->vic_block = b + 1;
 		seen++;
-		if (n + bp > VICTIM_MAX || !claim(rt, r, b))
+		if (n + bp > TPRT_VICTIM_MAX || !claim(rt, r, b))
 			continue;
 		p1 = (b + 1) * bp < r->npages ? (b + 1) * bp : r->npages;
 		for (p = b * bp; p < p1; p++) {

@@ -12,6 +12,11 @@
 
 /* ---- bad input ------------------------------------------------------------ */
 
+static void zero_threshold(struct tprt_cfg *c)
+{
+	c->hot_threshold_ms = 0;
+}
+
 static void test_bad_input(void **state)
 {
 	struct tprt_cfg cfg;
@@ -52,6 +57,17 @@ static void test_bad_input(void **state)
 	tprt_cfg_default(&cfg);
 	cfg.fast_node = 1024;		/* out of range anywhere */
 	assert_int_equal(tprt_init(&cfg), -EINVAL);
+	/* A victim block larger than one demotion call. */
+	tprt_cfg_default(&cfg);
+	cfg.flags |= TPRT_F_VICTIMS;
+	cfg.chunk_pages = 65536;
+	cfg.block_pages = 8192;
+	assert_int_equal(tprt_init(&cfg), -EINVAL);
+
+	/* A threshold of 0 is the preset's 1000 ms, the victims' too. */
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, zero_threshold);
+	assert_int_equal(tprt_rt->cold_ns, 1000 * TPRT_NS_PER_MS / 16);
+	assert_int_equal(tprt_shutdown(), 0);
 
 	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
 	assert_int_equal(tprt_init(NULL), -EBUSY);
