@@ -425,6 +425,31 @@ static char *warnings(const struct set *s, int strict, u32 *nr)
 	return buf;
 }
 
+/*
+ * Every key --help documents has a bit of its own for "given twice"
+ * (sim_policy.c's key tables), none the spare one.
+ */
+static void test_policy_key_bits(void **state)
+{
+	static const char *const keys[] = {
+		"rate", "hot", "period", "burst", "limiter", "thresh", "wmark",
+		"lat", "hot-faults", "vma", "mode", "demote", "migrate", "goal",
+		"target", "ctl", "rate-min", "rate-max", "goal-out", "record",
+		"src", "freq", "window", "abit", "room-record", "promo-max",
+		"feedback", "quota-start",
+	};
+	unsigned int i, j, seen = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		j = key_index(keys[i]);
+		assert_true(j < NR_NUM_KEYS + NR_STR_KEYS);
+		assert_false(seen & 1U << j);
+		seen |= 1U << j;
+	}
+	assert_int_equal(key_index("no-such-key"), NR_NUM_KEYS + NR_STR_KEYS);
+}
+
 static void test_warnings(void **state)
 {
 	static struct set s;
@@ -523,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_same_series),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_policy_key_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

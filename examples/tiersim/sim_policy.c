@@ -421,8 +421,13 @@ static const char *const str_keys[] = {
 };
 
 #define NR_NUM_KEYS	(sizeof(num_keys) / sizeof(num_keys[0]))
+#define NR_STR_KEYS	(sizeof(str_keys) / sizeof(str_keys[0]))
 
-/* A bit for each key: @key is one set_key() took. */
+/*
+ * A bit for each key: @key is one set_key() took. A key missing from both
+ * tables (a new one set_key() takes) gets the spare last bit rather than
+ * reading past them.
+ */
 static unsigned int key_index(const char *key)
 {
 	unsigned int k;
@@ -430,13 +435,14 @@ static unsigned int key_index(const char *key)
 	for (k = 0; k < NR_NUM_KEYS; k++)
 		if (!strcmp(key, num_keys[k].key))
 			return k;
-	for (k = 0; strcmp(key, str_keys[k]); k++)
-		;
-	return (unsigned int)NR_NUM_KEYS + k;
+	for (k = 0; k < NR_STR_KEYS; k++)
+		if (!strcmp(key, str_keys[k]))
+			return (unsigned int)NR_NUM_KEYS + k;
+	return (unsigned int)(NR_NUM_KEYS + NR_STR_KEYS);
 }
 
-_Static_assert(NR_NUM_KEYS + sizeof(str_keys) / sizeof(str_keys[0]) <= 32,
-	       "a u32 holds a bit per key");
+_Static_assert(NR_NUM_KEYS + NR_STR_KEYS < 32,
+	       "a u32 holds a bit per key, and a spare one");
 
 /*
  * Keys that only a setting the spec lacks reads: the row would be the same
