@@ -251,8 +251,8 @@ static inline u32 __tp_thresh_bin(u64 latency, u32 shift)
  * handler's pages counted in it after the reset fold with its bins at the
  * next fold, or earlier.
  */
-static inline void __tp_thresh_fold(struct tp_thresh_state *st,
-				    struct tp_thresh_cpu *cpu)
+static TP_NOINLINE TP_COLD void __tp_thresh_fold(struct tp_thresh_state *st,
+						 struct tp_thresh_cpu *cpu)
 {
 	u64 v;
 	u32 b;

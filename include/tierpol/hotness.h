@@ -2,7 +2,7 @@
 /*
  * Per-page hotness record with several sources: the record of pghot
  * (Bharata B Rao, "mm: Hot page tracking and promotion infrastructure",
- * RFC v6/v7, linux-mm, 2026; not merged).
+ * v6 (23 March 2026) and v7 (4 May 2026), linux-mm; not merged).
  *
  * Any source of access information (hint faults, accessed-bit scans,
  * hardware samples such as AMD IBS, Intel PEBS or a CXL hotness monitoring
