@@ -276,10 +276,8 @@ static void set_field(void *base, const struct field_opt *f, double v)
  */
 static void check_burst(const struct wl_params *p, int given)
 {
-	u64 hot = (u64)(p->hot_frac * (double)p->pages), room;
+	u64 hot = wl_hot_pages(p), room;
 
-	if (!hot)
-		hot = 1;
 	room = p->pages > hot ? p->pages - hot : 0;
 	if (p->burst_pages && p->burst_pages <= room)
 		return;

@@ -210,6 +210,13 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
+uint64_t wl_hot_pages(const struct wl_params *p)
+{
+	uint64_t hot = (uint64_t)(p->hot_frac * (double)p->pages);
+
+	return hot ? hot : 1;
+}
+
 uint64_t wl_scatter_mult(uint64_t n)
 {
 	uint64_t m;
@@ -445,17 +452,13 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		break;
 	case WL_GUPS_HOTSET:
 	case WL_PHASE_SHIFT:
-		w->hot_n = (uint64_t)(p->hot_frac * (double)n);
-		if (!w->hot_n)
-			w->hot_n = 1;
+		w->hot_n = wl_hot_pages(p);
 		/* Two disjoint hot sets, half the address space apart. */
 		w->hot0 = bounded(splitmix64(&x), n / 2 - w->hot_n + 1);
 		w->hot2 = w->hot0 + n / 2;
 		break;
 	case WL_COLD_BURST:
-		w->hot_n = (uint64_t)(p->hot_frac * (double)n);
-		if (!w->hot_n)
-			w->hot_n = 1;
+		w->hot_n = wl_hot_pages(p);
 		if (!p->burst_pages || w->hot_n + p->burst_pages > n) {
 			snprintf(err, errlen,
 				 "burst pages must be in [1, pages - hot set]");

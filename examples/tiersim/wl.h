@@ -235,6 +235,12 @@ int wl_thread_next(const struct wl *w, struct wl_thread *t);
 /* Thread @tid's share of phase @ph, accesses. */
 uint64_t wl_thread_quota(const struct wl *w, uint32_t ph, uint32_t tid);
 
+/*
+ * The hot set of gups-hotset, phase-shift and cold-burst: hot_frac x pages,
+ * at least one page.
+ */
+uint64_t wl_hot_pages(const struct wl_params *p);
+
 /* Phase index of the last batch, and the phases' table. */
 static inline uint32_t wl_phase(const struct wl *w)
 {

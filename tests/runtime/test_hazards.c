@@ -236,36 +236,38 @@ static int child_ignored(void)
 	return tprt_shutdown() ? 5 : 0;
 }
 
-static void test_ignored(void **state)
+/* Run this program again as a child with @flag; its wait status. */
+static int child_status(const char *flag)
 {
 	pid_t pid;
 	int st;
 
-	(void)state;
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
-		execl(self_path, self_path, "--child-ignored", (char *)NULL);
-		_exit(6);
+		execl(self_path, self_path, flag, (char *)NULL);
+		_exit(127);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+static void test_ignored(void **state)
+{
+	int st;
+
+	(void)state;
+	st = child_status("--child-ignored");
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 static void test_default_action(void **state)
 {
-	pid_t pid;
 	int st;
 
 	(void)state;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		execl(self_path, self_path, "--child-segv", (char *)NULL);
-		_exit(5);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
+	st = child_status("--child-segv");
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSEGV);
 }
