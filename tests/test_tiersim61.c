@@ -360,6 +360,107 @@ static void test_kmigrated(void **state)
 	free(r);
 }
 
+/*
+ * kmigrated looks at a queued page's records again when it comes to it: it
+ * migrates the page while the policy's record is ready, or while the room
+ * record is and the free-space bypass is open, and drops it otherwise,
+ * without waking kswapd for it. (It once kept every page whose room record
+ * was within its 3 s, so a page the policy's record no longer found hot
+ * went on to the fast tier.)
+ */
+static void recheck_setup(struct setup *st, struct sim *s,
+			  struct sim_policy *p, struct sim_result *r,
+			  u64 room)
+{
+	u64 t0 = 1000 * SIM_NS_PER_MS, u;
+	int i;
+
+	/* RFC watermarks: the bypass needs free > high + 2 x 256 = 542. */
+	part(st, s, p, r, 1, "pghot-abit:wmark=rfc2020:rate=1");
+	make_room(s, room);
+	/* Units 3000-3002 seen in 7 scans 20 ms apart: hot. */
+	for (i = 0; i < 7; i++) {
+		s->now = t0 + (u64)i * 20 * SIM_NS_PER_MS;
+		for (u = 3000; u < 3003; u++)
+			assert_int_equal(hot_access(s, u),
+					 i == 6 ? HOT_READY : i ? HOT_ROOM : 0);
+	}
+	for (u = 3000; u < 3003; u++)
+		kmig_queue(s, u);
+	/* 3000 seen again 20 ms later: still hot. */
+	s->now = t0 + 140 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(s, 3000), HOT_READY);
+	/*
+	 * At 160 ms: 3000's last sighting is 20 ms old, within the 32 ms
+	 * window; 3001 is seen after a gap of 40 ms, which starts its count
+	 * again; 3002's last sighting is 40 ms old, past the window. Only
+	 * the room record (2 accesses within 3 s) still has 3001 and 3002.
+	 */
+	s->now = t0 + 160 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(s, 3001), HOT_ROOM);
+	s->kmig_clock = s->now;
+}
+
+static void test_kmigrated_recheck(void **state)
+{
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct tp_node_mem m;
+	u64 u;
+
+	(void)state;
+	assert_non_null(r);
+	/* Room for promotions (free 40), none for the bypass. */
+	recheck_setup(&st, &s, &p, r, 20);
+	fast_mem(&s, &m);
+	assert_false(tp_free_space_enough(&s.tpp, &m));
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 1);
+	assert_true(s.flags[3000] & PF_FAST);
+	for (u = 3001; u < 3003; u++)
+		assert_false(s.flags[u] & (PF_FAST | PF_QUEUED));
+	assert_int_equal(s.kq_n, 0);
+	assert_false(s.kswapd_awake);
+	part_teardown(&st, &s);
+
+	/* Free 620: the bypass is open, and the room record admits them. */
+	recheck_setup(&st, &s, &p, r, 600);
+	fast_mem(&s, &m);
+	assert_true(tp_free_space_enough(&s.tpp, &m));
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 3);
+	for (u = 3000; u < 3003; u++)
+		assert_true(s.flags[u] & PF_FAST);
+	part_teardown(&st, &s);
+
+	/*
+	 * pghot's byte record alone, fed by the scanner (which records the
+	 * accesses of a queued page; a hint fault on one returns first): a
+	 * page queued when ready and seen again 3.5 s later is within its
+	 * window but counts 1, not ready: dropped.
+	 */
+	part(&st, &s, &p, r, 1, "pghot:src=abit");
+	assert_null(s.rec[1].b);
+	make_room(&s, 20);
+	u = 3000;
+	s.now = 1000 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), 0);
+	s.now += 1000 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), HOT_READY);
+	kmig_queue(&s, u);
+	s.now += 3500 * SIM_NS_PER_MS;
+	assert_int_equal(hot_access(&s, u), 0);
+	assert_false(tp_hot_expired(&s.rec[0].fmt, s.rec[0].b[u], s.now));
+	s.kmig_clock = s.now;
+	kmig_run(&s);
+	assert_int_equal(r->promotions, 0);
+	assert_false(s.flags[u] & (PF_FAST | PF_QUEUED));
+	part_teardown(&st, &s);
+	free(r);
+}
+
 /* ---- records, their aging, the accessed-bit scanner ---------------------- */
 
 static void test_records(void **state)
@@ -617,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_specs),
 		cmocka_unit_test(test_goal_loop),
 		cmocka_unit_test(test_kmigrated),
+		cmocka_unit_test(test_kmigrated_recheck),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_abit_scanner),
 		cmocka_unit_test(test_fault_clock),

@@ -134,21 +134,38 @@ int hot_access(struct sim *s, u64 u)
 	return ready;
 }
 
-/*
- * A unit whose records all lie outside their windows: no longer hot (a
- * policy without records admitted it for good).
- */
-static int hot_stale(const struct sim *s, u64 u)
+/* Record @i of unit @u is ready now: hot, and its last access in its window. */
+static int rec_ready(const struct sim *s, u32 i, u64 u)
 {
-	u32 i;
+	const struct sim_hotrec *h = &s->rec[i];
+	u32 rec;
+
+	if (!h->b && !h->w)
+		return 0;
+	rec = rec_get(s, i, u);
+	return tp_hot_ready(&h->fmt, rec) &&
+	       !tp_hot_expired(&h->fmt, rec, s->now);
+}
+
+/*
+ * Whether the policy's records would admit queued unit @u now, as kmigrated
+ * looks at it: the policy's record ready, or only the room record ready
+ * while the free-space bypass is open (the room record speaks for a fast
+ * tier with room, as at admission: abit_ready(), numa_fault()). A policy
+ * without records admitted the unit for good.
+ */
+static int hot_admits(const struct sim *s, u64 u)
+{
+	struct tp_node_mem m;
 
 	if (!s->rec[0].b && !s->rec[0].w)
+		return 1;
+	if (rec_ready(s, 0, u))
+		return 1;
+	if (!rec_ready(s, 1, u))
 		return 0;
-	for (i = 0; i < 2; i++)
-		if ((s->rec[i].b || s->rec[i].w) &&
-		    !tp_hot_expired(&s->rec[i].fmt, rec_get(s, i, u), s->now))
-			return 0;
-	return 1;
+	fast_mem(s, &m);
+	return tp_free_space_enough(&s->tpp, &m);
 }
 
 /*
@@ -197,7 +214,8 @@ void kmig_queue(struct sim *s, u64 u)
  * them, as one batch of at most KMIG_BATCH_PAGES pages: each unit's CPU
  * time and copy on kmigrated's clock and the migration channel, one TLB
  * shootdown for the batch (migrate_pages() unmaps a batch and flushes
- * once). A queued page whose record went cold is dropped. Returns the
+ * once). A queued page the records no longer admit is dropped
+ * (hot_admits()); the source queues it again once they do. Returns the
  * units moved, or KMIG_NOROOM when the node had no room for the first
  * (kswapd is woken then).
  */
@@ -221,16 +239,17 @@ static int kmig_batch(struct sim *s)
 	fast_mem(s, &m);
 	while (n < max && s->kq_n) {
 		u = s->kq[s->kq_head];
-		if (!hot_stale(s, u) && !kmig_spent(s) &&
+		if (hot_admits(s, u) && !kmig_spent(s) &&
 		    !tp_promote_room(&m, (n + 1) * s->upages))
 			break;
 		s->kq_head = (s->kq_head + 1) % s->nr_units;
 		s->kq_n--;
 		/*
-		 * pghot migrates what is ready when it looks: not a page gone
-		 * cold; nor one past the experiment's budget (promo-max).
+		 * pghot migrates what is ready when it looks: not a page its
+		 * records no longer admit; nor one past the experiment's
+		 * budget (promo-max).
 		 */
-		if (hot_stale(s, u) || kmig_spent(s)) {
+		if (!hot_admits(s, u) || kmig_spent(s)) {
 			s->flags[u] &= (u8)~PF_QUEUED;
 			continue;
 		}
