@@ -181,6 +181,32 @@ static void test_hotness_model(void **state)
 }
 
 /*
+ * The ready bit does not age (tp_hot_ready()'s kernel-doc): a ready record
+ * left idle past its window stays ready and reads as expired; the next
+ * access past the window clears it and starts the count again.
+ */
+static void test_hotness_ready_does_not_age(void **state)
+{
+	struct tp_hot_cfg c = { .sz = sizeof(c), .format = TP_HOT_BYTE,
+				.tps = 1000, .freq_threshold = 2 };
+	struct tp_hot h;
+	u32 rec;
+
+	(void)state;
+	assert_int_equal(tp_hot_init(&h, &c), 0);
+	rec = tp_hot_record(&h, 0, 0, 10000);
+	rec = tp_hot_record(&h, rec, 0, 10100);
+	assert_true(tp_hot_ready(&h, rec));
+	assert_false(tp_hot_expired(&h, rec, 12000));
+	/* 3.5 s idle: past the 3 s window, within the byte record's span. */
+	assert_true(tp_hot_ready(&h, rec));
+	assert_true(tp_hot_expired(&h, rec, 13600));
+	rec = tp_hot_record(&h, rec, 0, 13600);
+	assert_false(tp_hot_ready(&h, rec));
+	assert_int_equal(tp_hot_count(&h, rec), 1);
+}
+
+/*
  * The default bucket, at every clock up to 2^20 ticks a second and at a
  * few above (a prime, 1 ns, the largest): the smallest power of two of ticks of at least 1/8 s
  * (byte format) or 1 ms (precise), so the default window of 3 s always
@@ -671,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_goal_converges),
 		cmocka_unit_test(test_goal_step_bounded),
 		cmocka_unit_test(test_hotness_model),
+		cmocka_unit_test(test_hotness_ready_does_not_age),
 		cmocka_unit_test(test_hotness_default_bucket),
 		cmocka_unit_test(test_hotness_record32_threads),
 		cmocka_unit_test(test_fclock_threads),

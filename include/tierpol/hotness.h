@@ -155,6 +155,11 @@ TP_API bool tp_hot_record32(const struct tp_hot *h, uint32_t *rec,
  * @h: the format
  * @rec: the page's record
  *
+ * The ready bit does not age: an access past the window clears it (the
+ * count starts again), time alone does not. A migration thread that looks
+ * at a queued page again before moving it asks tp_hot_expired() too, so
+ * that a page idle since it became ready stays where it is.
+ *
  * Context: Any context, wait-free.
  * Return: true if the ready bit is set.
  */
