@@ -353,6 +353,13 @@ static int tp_st_hotness(struct tp_st *st)
 		    "the 7th: ready");
 	rec = tp_hot_record(&h, rec, 0, 108);
 	TP_ST_CHECK(st, tp_hot_count(&h, rec) == 7, "saturates at 7");
+	/* The ready bit does not age; an access past the window clears it. */
+	TP_ST_CHECK(st, tp_hot_ready(&h, rec) &&
+		    tp_hot_expired(&h, rec, 108 + 3001),
+		    "idle past the window: still ready, expired");
+	rec = tp_hot_record(&h, rec, 0, 108 + 3001);
+	TP_ST_CHECK(st, tp_hot_count(&h, rec) == 1 && !tp_hot_ready(&h, rec),
+		    "an access past the window: count 1, not ready");
 	return (int)(st->failed - before);
 }
 
