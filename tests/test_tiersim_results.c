@@ -3,7 +3,7 @@
  * tiersim: the results page's tables for the policies past Linux 6.1
  * (results61.c, results_len.c): the goal table and its matrix on runs made
  * up for them, the placement map of a small pmbench run, the goal against
- * the run's length, and the 2022 ladder's steps.
+ * the run's length and the seed, and the 2022 ladder's steps.
  *
  * The simulator's sources are compiled into this test, as in
  * test_tiersim.c.
@@ -251,6 +251,82 @@ static void test_length_table(void **state)
 }
 
 /*
+ * The goal and the seed: a column a seed, bold where the goal is met, the
+ * count of workloads a seed meets it on, and why the goal policy fell
+ * below none where it did.
+ */
+static void test_seed_table(void **state)
+{
+	struct sim_result res[3][5];
+	struct run_set rs[4];
+	const struct run_set *w[1] = { &rs[0] };
+	struct sim_cfg c;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+	u32 i;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	c.fast_pages = 1000;
+	fake_set(&rs[0], res[0], RESULTS61_PREFIX "zipf", 1500, 450);
+	fake_set(&rs[1], res[1], RESULTS_SEED_PREFIX "zipf-s2", 3000, 450);
+	fake_set(&rs[2], res[2], RESULTS_SEED_PREFIX "zipf-s3", 1500, 450);
+	rs[3] = rs[1];
+	rs[3].title = RESULTS_SEED_PREFIX "zipfian-s2";	/* not zipf's */
+	for (i = 0; i < 3; i++) {
+		rs[i].cfg = &c;
+		rs[i].seed = i + 1;
+	}
+	/* Seed 3: 25 M acc/s, below none, whose fast tier has the pages. */
+	res[2][3].measured_accesses = 25000000;
+	res[2][0].accesses = res[2][4].accesses = res[2][3].accesses = 1000;
+	res[2][0].fast_accesses = 900;
+	res[2][4].fast_accesses = 950;
+	res[2][3].fast_accesses = 800;
+	res[2][3].alloc_fast = 1100;
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results_len_write(f, rs, 4, w, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "### The goal and the seed"));
+	assert_non_null(strstr(buf, "| workload | seed 1 | seed 2 | seed 3 |\n"
+				    "|---|---|---|---|\n"));
+	assert_non_null(strstr(buf, "| zipf | 60 %, +73 %, 0.67x | "
+				    "**60 %, +73 %, 0.33x** | "
+				    "-75 %, -17 %, 0.67x |\n"));
+	assert_non_null(strstr(buf, "| goal met on | 0 of 1 | 1 of 1 | "
+				    "0 of 1 |"));
+	assert_non_null(strstr(buf, "`" GOAL_POLICY "` meets the goal on 0, "
+				    "1 and 0 of the 1 workloads with these 3 "
+				    "seeds."));
+	assert_non_null(strstr(buf, "On zipf with seed 3 `" GOAL_POLICY "` "
+				    "is 16.7 % slower than `none`, whose fast "
+				    "tier already serves 90.0 % of the "
+				    "accesses (the oracle's 95.0 %, `"
+				    GOAL_POLICY "`'s 80.0 %)"));
+	assert_non_null(strstr(buf, "kswapd demoted 100 pages while the "
+				    "initialisation pass"));
+	/* The verdict changes with the seed: the migrations over them. */
+	assert_non_null(strstr(buf, "On zipf the verdict depends on the seed: "
+				    "over the seeds `" GOAL_POLICY "` migrates "
+				    "1000 to 1000 pages (+0 %), `mainline` "
+				    "1500 to 3000 (+100 %)."));
+	/* Only seed 3 fell below none. */
+	assert_null(strstr(buf, "with seed 2"));
+	free(buf);
+
+	/* Without other seeds, no seed table. */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results_len_write(f, rs, 1, w, 1);
+	fclose(f);
+	assert_null(strstr(buf, "and the seed"));
+	free(buf);
+}
+
+/*
  * The 2022 ladder: each step against the one it follows; the one-step
  * threshold's row against the rate-limit step, as the 2022 controller's.
  */
@@ -323,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_goal_table),
 		cmocka_unit_test(test_placement_map),
 		cmocka_unit_test(test_length_table),
+		cmocka_unit_test(test_seed_table),
 		cmocka_unit_test(test_ladder),
 	};
 

@@ -48,6 +48,7 @@ struct item {
 	u32 threads;
 	u32 thresh_period_ms;
 	u32 mlp;
+	u64 seed;		/* 0: the command line's (--seed, 1) */
 };
 
 extern const struct item results_items[];
@@ -96,6 +97,12 @@ extern const unsigned int results_nr_items;
  * the run's length.
  */
 #define RESULTS_LEN_PREFIX	"length-"
+
+/*
+ * "seed-<label>-s<seed>": the default suite's workloads and policies again
+ * with other seeds: how much of the goal table is the seed's.
+ */
+#define RESULTS_SEED_PREFIX	"seed-"
 
 /* results.c's helpers, shared with results61.c. */
 const struct sim_result *res_find(const struct run_set *rs,

@@ -270,12 +270,190 @@ static void map_table(FILE *f, const struct run_set *s)
 	fprintf(f, "\n\n");
 }
 
+/* ---- the goal and the seed ------------------------------------------------ */
+
+#define MAX_SEEDS	8
+
+/* @w's sets: itself (its seed) first, then "seed-<wl>-s<N>" in order. */
+static u32 seed_sets(const struct run_set *rs, u32 nr,
+		     const struct run_set *w, const struct run_set **out)
+{
+	char pre[64];
+	size_t n;
+	u32 i, k = 0;
+
+	n = (size_t)snprintf(pre, sizeof(pre), "%s%s-s", RESULTS_SEED_PREFIX,
+			     res_wl_name(w));
+	out[k++] = w;
+	for (i = 0; i < nr && k < MAX_SEEDS; i++)
+		if (!strncmp(rs[i].title, pre, n))
+			out[k++] = &rs[i];
+	return k;
+}
+
+/* A cell of the seed table: gap, against none, migrations; bold if met. */
+static void seed_cell(FILE *f, const struct run_set *s)
+{
+	struct goal_row g;
+
+	if (res_goal_row(s, res_find(s, GOAL_POLICY), &g)) {
+		fprintf(f, " - |");
+		return;
+	}
+	fprintf(f, " %s%.0f %%, %+.0f %%, %.2fx%s |", g.met ? "**" : "",
+		100 * g.gap, g.vs_none, g.migr, g.met ? "**" : "");
+}
+
+/* The share of @r's accesses served by the fast tier, in %. */
+static double fast_pct(const struct sim_result *r)
+{
+	return r->accesses ? 100.0 * (double)r->fast_accesses /
+			     (double)r->accesses : 0;
+}
+
+/*
+ * Where the goal policy falls below none on workload @wl: none's fast tier
+ * already holds the hot pages (first touch put them there), and kswapd
+ * demoted pages while the initialisation pass filled the tier.
+ */
+static void seed_below_none(FILE *f, const char *wl, const struct run_set *s)
+{
+	const struct sim_result *r = res_find(s, GOAL_POLICY),
+				*n = res_find(s, "none"),
+				*o = res_find(s, "oracle");
+	struct goal_row g;
+
+	if (res_goal_row(s, r, &g) || g.vs_none >= 0)
+		return;
+	fprintf(f, " On %s with seed %llu `%s` is %.1f %% slower than `none`, "
+		"whose fast tier already serves %.1f %% of the accesses (the "
+		"oracle's %.1f %%, `%s`'s %.1f %%): first touch put the hot "
+		"pages there, and kswapd demoted %llu pages while the "
+		"initialisation pass filled the fast tier (the model's "
+		"allocator wakes it for every policy that demotes: tiersim.md, "
+		"\"Allocation\"), some of which `%s` promoted back (%llu "
+		"promotions in the run).", wl, (unsigned long long)s->seed,
+		GOAL_POLICY, -g.vs_none, fast_pct(n), fast_pct(o), GOAL_POLICY,
+		fast_pct(r), (unsigned long long)res_init_demoted(s, r),
+		GOAL_POLICY, (unsigned long long)r->promotions);
+}
+
+/* A policy's fewest and most migrations over sets @row[0..n). */
+static void migr_range(const struct run_set *const *row, u32 n,
+		       const char *pol, u64 *lo, u64 *hi)
+{
+	u32 k;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (k = 0; k < n; k++) {
+		u64 m = res_migrations(res_find(row[k], pol));
+
+		*lo = m < *lo ? m : *lo;
+		*hi = m > *hi ? m : *hi;
+	}
+}
+
+/*
+ * Where the verdict on workload @wl changes with the seed: the goal
+ * policy's and mainline's migrations over the seeds, whose ratio is the
+ * bound.
+ */
+static void seed_migrations(FILE *f, const char *wl,
+			    const struct run_set *const *row, u32 n)
+{
+	struct goal_row g;
+	u64 glo, ghi, mlo, mhi;
+	u32 k, met = 0, ok = 0;
+
+	for (k = 0; k < n; k++) {
+		if (res_goal_row(row[k], res_find(row[k], GOAL_POLICY), &g))
+			return;
+		ok++;
+		met += g.met;
+	}
+	if (!met || met == ok)
+		return;
+	migr_range(row, n, GOAL_POLICY, &glo, &ghi);
+	migr_range(row, n, "mainline", &mlo, &mhi);
+	fprintf(f, " On %s the verdict depends on the seed: over the seeds "
+		"`%s` migrates %llu to %llu pages (%+.0f %%), `mainline` %llu "
+		"to %llu (%+.0f %%).", wl, GOAL_POLICY,
+		(unsigned long long)glo, (unsigned long long)ghi,
+		growth(glo, ghi), (unsigned long long)mlo,
+		(unsigned long long)mhi, growth(mlo, mhi));
+}
+
+static void seed_table(FILE *f, const struct run_set *rs, u32 nr,
+		       const struct run_set *const *w, u32 nw)
+{
+	const struct run_set *row[MAX_SEEDS];
+	u32 met[MAX_SEEDS] = { 0 }, i, k, n, cols = 0;
+	struct goal_row g;
+
+	for (i = 0; i < nw; i++) {
+		n = seed_sets(rs, nr, w[i], row);
+		if (n > cols)
+			cols = n;
+	}
+	if (cols < 2)
+		return;
+	fprintf(f, "### The goal and the seed\n\n"
+		"The default suite's workloads, machines and policies again "
+		"with other seeds (the results suite's `%s<workload>-s<seed>`; "
+		"a seed draws the workload's random choices: its accesses, and "
+		"where it picks them at random, its hot pages). Each cell: the "
+		"gap `%s` closes, its throughput against `none`, its "
+		"migrations against `mainline`; **bold** where the goal is "
+		"met.\n\n| workload |",
+		RESULTS_SEED_PREFIX, GOAL_POLICY);
+	/* The header: the seeds of the workload with the most of them. */
+	for (i = 0; i < nw && seed_sets(rs, nr, w[i], row) < cols; i++)
+		;
+	for (k = 0; k < cols; k++)
+		fprintf(f, " seed %llu |", (unsigned long long)row[k]->seed);
+	fprintf(f, "\n|---|");
+	for (k = 0; k < cols; k++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (i = 0; i < nw; i++) {
+		n = seed_sets(rs, nr, w[i], row);
+		fprintf(f, "| %s |", res_wl_name(w[i]));
+		for (k = 0; k < cols; k++) {
+			if (k >= n) {
+				fprintf(f, " - |");
+				continue;
+			}
+			seed_cell(f, row[k]);
+			met[k] += !res_goal_row(row[k],
+						res_find(row[k], GOAL_POLICY),
+						&g) && g.met;
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "| goal met on |");
+	for (k = 0; k < cols; k++)
+		fprintf(f, " %u of %u |", met[k], nw);
+	fprintf(f, "\n\n`%s` meets the goal on ", GOAL_POLICY);
+	for (k = 0; k < cols; k++)
+		fprintf(f, "%s%u", sep(k, cols), met[k]);
+	fprintf(f, " of the %u workloads with these %u seeds.", nw, cols);
+	for (i = 0; i < nw; i++) {
+		n = seed_sets(rs, nr, w[i], row);
+		seed_migrations(f, res_wl_name(w[i]), row, n);
+		for (k = 0; k < n; k++)
+			seed_below_none(f, res_wl_name(w[i]), row[k]);
+	}
+	fprintf(f, "\n\n");
+}
+
 void results_len_write(FILE *f, const struct run_set *rs, u32 nr,
 		       const struct run_set *const *w, u32 nw)
 {
 	u32 i;
 
 	length_table(f, rs, nr, w, nw);
+	seed_table(f, rs, nr, w, nw);
 	for (i = 0; i < nw; i++)
 		if (w[i]->wp && !strcmp(res_wl_name(w[i]), "pmbench"))
 			map_table(f, w[i]);

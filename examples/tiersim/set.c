@@ -301,7 +301,7 @@ static void build_workload(struct set *s, const struct opts *o,
 
 	wl_defaults(&s->wp, (u32)kind);
 	wl_machine_defaults((u32)kind, m);
-	s->wp.seed = o->seed;
+	s->wp.seed = it && it->seed ? it->seed : o->seed;
 	if (it && it->pages)
 		s->wp.pages = it->pages;
 	if (it && it->accesses)
@@ -509,7 +509,7 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	s->rs.cfg = c;
 	s->rs.src = &s->src;
 	s->rs.wp = s->has_wl ? &s->wp : NULL;
-	s->rs.seed = o->seed;
+	s->rs.seed = it && it->seed ? it->seed : o->seed;
 	s->rs.nr = s->nr_pol;
 	s->rs.res = calloc(s->nr_pol, sizeof(*s->rs.res));
 	if (!s->rs.res)

@@ -106,6 +106,11 @@ static const struct {
 
 #define NR_LENGTHS	(sizeof(lengths) / sizeof(lengths[0]))
 
+/* The seeds the results suite runs every default item with again. */
+static const u64 seeds[] = { 2, 3, 4, 5 };
+
+#define NR_SEEDS	(sizeof(seeds) / sizeof(seeds[0]))
+
 static const struct item *default_item(const char *label)
 {
 	u32 i;
@@ -118,17 +123,20 @@ static const struct item *default_item(const char *label)
 
 /*
  * results.c's items, "past61-<label>" for each default item, then
- * "length-<label>-x<factor>" for each of lengths[]: one allocation, the
- * labels after the items.
+ * "length-<label>-x<factor>" for each of lengths[], then
+ * "seed-<label>-s<seed>" for each default item and seed of seeds[] (its
+ * default policies): one allocation, the labels after the items.
  */
 static struct item *results_suite(u32 *nr)
 {
 	const u32 nd = sizeof(suite_default) / sizeof(suite_default[0]);
-	const u32 n = results_nr_items + nd + NR_LENGTHS;
-	struct item *it = calloc(1, n * sizeof(*it) + (nd + NR_LENGTHS) * 48);
+	const u32 nl = nd + NR_LENGTHS + nd * NR_SEEDS;
+	const u32 n = results_nr_items + nl;
+	struct item *it = calloc(1, n * sizeof(*it) + nl * 48);
 	char *label = (char *)(it + n);
 	const struct item *d;
-	u32 i;
+	struct item *x;
+	u32 i, k;
 
 	if (!it)
 		return NULL;
@@ -153,6 +161,17 @@ static struct item *results_suite(u32 *nr)
 		snprintf(label, 48, "%s%s-x%u", RESULTS_LEN_PREFIX, d->label,
 			 lengths[i].factor);
 		it[results_nr_items + nd + i].label = label;
+	}
+	x = &it[results_nr_items + nd + NR_LENGTHS];
+	for (i = 0; i < nd; i++) {
+		for (k = 0; k < NR_SEEDS; k++, x++, label += 48) {
+			*x = suite_default[i];
+			x->seed = seeds[k];
+			snprintf(label, 48, "%s%s-s%llu", RESULTS_SEED_PREFIX,
+				 suite_default[i].label,
+				 (unsigned long long)seeds[k]);
+			x->label = label;
+		}
 	}
 	*nr = n;
 	return it;
