@@ -461,6 +461,55 @@ static void test_kmigrated_recheck(void **state)
 	free(r);
 }
 
+/*
+ * First touch below the fast tier's low watermark: whether the allocator
+ * woke kswapd (the stand-in for the hint faults' wakeups: only where the
+ * NUMA scanner takes hint faults).
+ */
+static int alloc_wakes(const char *spec)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	char err[SIM_ERRLEN];
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	int woke;
+	u64 u;
+
+	assert_non_null(r);
+	small_setup_threads(&st, WL_UNIFORM, 4096, 1000, 1024, 1);
+	memcpy(st.cfg.wmark, wm, sizeof(wm));
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)),
+			 0);
+	policy(&p, spec, &st.cfg);
+	memset(&s, 0, sizeof(s));
+	s.c = &st.cfg;
+	s.p = &p;
+	s.src = &st.src;
+	s.r = r;
+	assert_int_equal(sim_setup(&s), 0);
+	for (u = 0; u < 4096; u++)
+		alloc_unit(&s, u);
+	assert_int_equal(fast_free_pages(&s), 20);
+	assert_int_equal(r->alloc_slow, 4096 - 1004);
+	woke = s.kswapd_awake;
+	part_teardown(&st, &s);
+	free(r);
+	return woke;
+}
+
+static void test_alloc_wakeup(void **state)
+{
+	(void)state;
+	assert_true(alloc_wakes("mainline"));
+	assert_true(alloc_wakes("rfc2020"));
+	assert_true(alloc_wakes("pghot"));		/* hint faults */
+	assert_false(alloc_wakes("pghot-abit"));	/* no NUMA scanner */
+	assert_false(alloc_wakes("damon"));		/* balancing off */
+	assert_false(alloc_wakes("none"));
+}
+
 /* ---- records, their aging, the accessed-bit scanner ---------------------- */
 
 static void test_records(void **state)
@@ -719,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_goal_loop),
 		cmocka_unit_test(test_kmigrated),
 		cmocka_unit_test(test_kmigrated_recheck),
+		cmocka_unit_test(test_alloc_wakeup),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_abit_scanner),
 		cmocka_unit_test(test_fault_clock),

@@ -398,8 +398,13 @@ u8 alloc_unit(struct sim *s, u64 u)
 	} else {
 		s->sused++;
 		s->r->alloc_slow += s->upages;
-		/* Below the low watermark: the allocator wakes kswapd. */
-		if (!s->p->oracle && s->fused < s->init_fast_cap)
+		/*
+		 * Below the low watermark the allocator wakes kswapd: the
+		 * model's stand-in for the wakeups of the hint faults taken
+		 * while the pages are first touched (tiersim.md,
+		 * "Allocation"), so only where the NUMA scanner takes them.
+		 */
+		if (s->scan_on && s->fused < s->init_fast_cap)
 			wake_kswapd(s);
 	}
 	/* Zeroing the new page. */
