@@ -307,8 +307,10 @@ static void test_seed_table(void **state)
 				    "oracle's 95.0 %, `" GOAL_POLICY "`'s "
 				    "80.0 %): first touch put the hot pages "
 				    "there"));
-	assert_non_null(strstr(buf, "kswapd demoted 100 pages while the "
-				    "initialisation pass"));
+	assert_non_null(strstr(buf, "there, and kswapd demoted 100 pages "
+				    "while the initialisation pass filled the "
+				    "fast tier; `" GOAL_POLICY "` promoted "
+				    "450 pages and demoted 550 in the run."));
 	/* The verdict changes with the seed: the migrations over them. */
 	assert_non_null(strstr(buf, "On zipf the verdict depends on the seed: "
 				    "over the seeds `" GOAL_POLICY "` migrates "
@@ -328,6 +330,18 @@ static void test_seed_table(void **state)
 				    "accesses (the oracle's 95.0 %, `"
 				    GOAL_POLICY "`'s 80.0 %)."));
 	assert_null(strstr(buf, "first touch"));
+	free(buf);
+
+	/* No demotion during the initialisation pass: none said. */
+	res[2][0].fast_accesses = 900;
+	res[2][3].alloc_fast = 1000;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results_len_write(f, rs, 4, w, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "first touch put the hot pages there; `"
+				    GOAL_POLICY "` promoted 450 pages and "
+				    "demoted 550 in the run."));
 	free(buf);
 
 	/* Without other seeds, no seed table. */

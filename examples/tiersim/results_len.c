@@ -314,8 +314,9 @@ static double fast_pct(const struct sim_result *r)
 /*
  * Where the goal policy falls below none on workload @wl: the fast tiers'
  * shares of the accesses; if none's is within 5 points of the oracle's,
- * first touch put the hot pages there, and kswapd demoted pages while the
- * initialisation pass filled the tier.
+ * first touch put the hot pages there, and what the goal policy moved
+ * (kswapd's demotions while the initialisation pass filled the tier among
+ * them).
  */
 static void seed_below_none(FILE *f, const char *wl, const struct run_set *s)
 {
@@ -335,13 +336,14 @@ static void seed_below_none(FILE *f, const char *wl, const struct run_set *s)
 		fprintf(f, ".");
 		return;
 	}
-	fprintf(f, ": first touch put the hot pages there, and kswapd "
-		"demoted %llu pages while the initialisation pass filled the "
-		"fast tier (the model's allocator wakes it for every policy "
-		"that demotes: tiersim.md, \"Allocation\"), some of which "
-		"`%s` promoted back (%llu promotions in the run).",
-		(unsigned long long)res_init_demoted(s, r), GOAL_POLICY,
-		(unsigned long long)r->promotions);
+	fprintf(f, ": first touch put the hot pages there");
+	if (res_init_demoted(s, r))
+		fprintf(f, ", and kswapd demoted %llu pages while the "
+			"initialisation pass filled the fast tier",
+			(unsigned long long)res_init_demoted(s, r));
+	fprintf(f, "; `%s` promoted %llu pages and demoted %llu in the "
+		"run.", GOAL_POLICY, (unsigned long long)r->promotions,
+		(unsigned long long)r->demotions);
 }
 
 /* A policy's fewest and most migrations over sets @row[0..n). */
@@ -358,6 +360,13 @@ static void migr_range(const struct run_set *const *row, u32 n,
 		*lo = m < *lo ? m : *lo;
 		*hi = m > *hi ? m : *hi;
 	}
+}
+
+/* " (+x %)" for a range within a factor of 10; nothing for a wider one. */
+static void range_growth(FILE *f, u64 lo, u64 hi)
+{
+	if (lo && hi / 10 < lo)
+		fprintf(f, " (%+.0f %%)", growth(lo, hi));
 }
 
 /*
@@ -383,11 +392,13 @@ static void seed_migrations(FILE *f, const char *wl,
 	migr_range(row, n, GOAL_POLICY, &glo, &ghi);
 	migr_range(row, n, "mainline", &mlo, &mhi);
 	fprintf(f, " On %s the verdict depends on the seed: over the seeds "
-		"`%s` migrates %llu to %llu pages (%+.0f %%), `mainline` %llu "
-		"to %llu (%+.0f %%).", wl, GOAL_POLICY,
-		(unsigned long long)glo, (unsigned long long)ghi,
-		growth(glo, ghi), (unsigned long long)mlo,
-		(unsigned long long)mhi, growth(mlo, mhi));
+		"`%s` migrates %llu to %llu pages", wl, GOAL_POLICY,
+		(unsigned long long)glo, (unsigned long long)ghi);
+	range_growth(f, glo, ghi);
+	fprintf(f, ", `mainline` %llu to %llu", (unsigned long long)mlo,
+		(unsigned long long)mhi);
+	range_growth(f, mlo, mhi);
+	fprintf(f, ".");
 }
 
 static void seed_table(FILE *f, const struct run_set *rs, u32 nr,
