@@ -524,10 +524,14 @@ static void damon_note(FILE *f, const struct run_set *s)
 				"its 0.5 %% free goal, and the promotion "
 				"scheme refills the node only as fast as its "
 				"young filter finds accessed pages");
-		if (d->response_ms >= 0)
+		if (d->response_ms > 0)
 			fprintf(f, "; it recovers from the hot set's move in "
 				"%.2f s, from its sampled regions alone (no "
 				"hint faults).", d->response_ms / 1e3);
+		else if (!d->response_ms)
+			fprintf(f, "; its fast-tier ratio never falls below "
+				"90 %% of its level before the hot set's "
+				"move, so there is nothing to recover from.");
 		else
 			fprintf(f, "; it does not recover from the hot set's "
 				"move within the run.");
@@ -588,7 +592,10 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 		"is the sample itself (its two kdamonds and schemes, NUMA "
 		"balancing off; its rate: the promotion scheme's quota). The "
 		"fast node's use on phase-shift over the measured phases "
-		"(first touch is over), and the rate the controller set:\n\n"
+		"(first touch is over), the rate the controller set, and the "
+		"time after the shift until the fast-tier ratio is back at 90 "
+		"%% of its level before (no drop: it never fell below that):"
+		"\n\n"
 		"| policy | fast node used: min | mean | max | rate set: min | "
 		"max (MB/s) | second hot set promoted | recovery after the "
 		"shift |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -602,8 +609,10 @@ static void damon_goal(FILE *f, const struct run_set **w, u32 nw)
 			"%llu | ", pol[i], 100 * u.lo, 100 * u.mean,
 			100 * u.hi, u.rlo, u.rhi,
 			(unsigned long long)r->region_promo[WL_REGION_HOT2]);
-		if (r->response_ms >= 0)
+		if (r->response_ms > 0)
 			fprintf(f, "%.2f s |\n", r->response_ms / 1e3);
+		else if (!r->response_ms)
+			fprintf(f, "no drop |\n");
 		else
 			fprintf(f, "not within the run |\n");
 	}
