@@ -327,11 +327,12 @@ static void seed_below_none(FILE *f, const char *wl, const struct run_set *s)
 
 	if (res_goal_row(s, r, &g) || g.vs_none >= 0)
 		return;
-	fprintf(f, " On %s with seed %llu `%s` is %.1f %% slower than `none`, "
+	/* Two decimals below 1 %: a small loss does not read as 0.0 %. */
+	fprintf(f, " On %s with seed %llu `%s` is %.*f %% slower than `none`, "
 		"whose fast tier serves %.1f %% of the accesses (the oracle's "
 		"%.1f %%, `%s`'s %.1f %%)", wl, (unsigned long long)s->seed,
-		GOAL_POLICY, -g.vs_none, fast_pct(n), fast_pct(o), GOAL_POLICY,
-		fast_pct(r));
+		GOAL_POLICY, -g.vs_none < 1 ? 2 : 1, -g.vs_none, fast_pct(n),
+		fast_pct(o), GOAL_POLICY, fast_pct(r));
 	if (fast_pct(n) + 5 < fast_pct(o)) {
 		fprintf(f, ".");
 		return;
