@@ -468,30 +468,14 @@ static void test_kmigrated_recheck(void **state)
  */
 static int alloc_wakes(const char *spec)
 {
-	static const u64 wm[4] = { 10, 20, 30, 40 };
-	char err[SIM_ERRLEN];
 	struct setup st;
 	struct sim s;
 	struct sim_policy p;
 	struct sim_result *r = calloc(1, sizeof(*r));
 	int woke;
-	u64 u;
 
 	assert_non_null(r);
-	small_setup_threads(&st, WL_UNIFORM, 4096, 1000, 1024, 1);
-	memcpy(st.cfg.wmark, wm, sizeof(wm));
-	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)),
-			 0);
-	policy(&p, spec, &st.cfg);
-	memset(&s, 0, sizeof(s));
-	s.c = &st.cfg;
-	s.p = &p;
-	s.src = &st.src;
-	s.r = r;
-	assert_int_equal(sim_setup(&s), 0);
-	for (u = 0; u < 4096; u++)
-		alloc_unit(&s, u);
-	assert_int_equal(fast_free_pages(&s), 20);
+	part_alloc(&st, &s, &p, r, 1, spec, 0);
 	assert_int_equal(r->alloc_slow, 4096 - 1004);
 	woke = s.kswapd_awake;
 	part_teardown(&st, &s);

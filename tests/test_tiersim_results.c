@@ -170,6 +170,20 @@ static void fake_set(struct run_set *rs, struct sim_result *res,
 	fake(&res[4], "oracle", 60, 0, 0);
 }
 
+/* results_len_write()'s page for the @nr sets of @rs, @w the first. */
+static char *len_page(const struct run_set *rs, u32 nr,
+		      const struct run_set *const *w)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	results_len_write(f, rs, nr, w, 1);
+	fclose(f);
+	return buf;
+}
+
 static void test_length_table(void **state)
 {
 	struct sim_result res[3][5];
@@ -178,9 +192,7 @@ static void test_length_table(void **state)
 	struct sim_cfg c;
 	struct wl_params wp;
 	struct sim_src src = { .name = "x" };
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	char *buf;
 	u32 i, b;
 
 	(void)state;
@@ -209,10 +221,7 @@ static void test_length_table(void **state)
 	res[0][3].map_fast[8] = 50;
 	res[0][4].map_fast[7] = res[0][4].map_fast[8] = 100;
 
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results_len_write(f, rs, 3, w, 1);
-	fclose(f);
+	buf = len_page(rs, 3, w);
 	assert_non_null(strstr(buf, "| pmbench | 1x | 0 | "
 				    "`token-bucket:rate=64` | 40.000 | "
 				    "60.000 | 52.000 | 60 % | +73.33 % | "
@@ -241,10 +250,7 @@ static void test_length_table(void **state)
 	free(buf);
 
 	/* Without a longer run, no length table. */
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results_len_write(f, rs, 2, w, 1);
-	fclose(f);
+	buf = len_page(rs, 2, w);
 	assert_null(strstr(buf, "run's length"));
 	assert_non_null(strstr(buf, "Where `" GOAL_POLICY "` puts"));
 	free(buf);
@@ -261,9 +267,7 @@ static void test_seed_table(void **state)
 	struct run_set rs[4];
 	const struct run_set *w[1] = { &rs[0] };
 	struct sim_cfg c;
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	char *buf;
 	u32 i;
 
 	(void)state;
@@ -286,10 +290,7 @@ static void test_seed_table(void **state)
 	res[2][3].fast_accesses = 800;
 	res[2][3].alloc_fast = 1100;
 
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results_len_write(f, rs, 4, w, 1);
-	fclose(f);
+	buf = len_page(rs, 4, w);
 	assert_non_null(strstr(buf, "### The goal and the seed"));
 	assert_non_null(strstr(buf, "| workload | seed 1 | seed 2 | seed 3 |\n"
 				    "|---|---|---|---|\n"));
@@ -322,10 +323,7 @@ static void test_seed_table(void **state)
 
 	/* none's fast tier far from the oracle's: the figures, no cause. */
 	res[2][0].fast_accesses = 500;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results_len_write(f, rs, 4, w, 1);
-	fclose(f);
+	buf = len_page(rs, 4, w);
 	assert_non_null(strstr(buf, "whose fast tier serves 50.0 % of the "
 				    "accesses (the oracle's 95.0 %, `"
 				    GOAL_POLICY "`'s 80.0 %)."));
@@ -339,10 +337,7 @@ static void test_seed_table(void **state)
 	res[2][0].fast_accesses = 900;
 	res[2][3].alloc_fast = 1000;
 	res[2][3].measured_accesses = 29900000;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results_len_write(f, rs, 4, w, 1);
-	fclose(f);
+	buf = len_page(rs, 4, w);
 	assert_non_null(strstr(buf, "`" GOAL_POLICY "` is 0.33 % slower "
 				    "than `none`"));
 	assert_non_null(strstr(buf, "first touch put the hot pages there; `"
@@ -351,10 +346,7 @@ static void test_seed_table(void **state)
 	free(buf);
 
 	/* Without other seeds, no seed table. */
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results_len_write(f, rs, 1, w, 1);
-	fclose(f);
+	buf = len_page(rs, 1, w);
 	assert_null(strstr(buf, "and the seed"));
 	free(buf);
 }

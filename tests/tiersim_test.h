@@ -120,11 +120,12 @@ static inline void check_accounting(const struct sim_src *src,
 /*
  * A struct sim on 4096 pages with a fast tier of 1024 and the watermarks
  * 10/20/30/40, every page allocated by hand (the first 1024 - 20 on the
- * fast tier, as first touch stops at the low watermark).
+ * fast tier, as first touch stops at the low watermark), with what the
+ * allocations did (kswapd woken, the counts) left as they are.
  */
-static inline void part_pte(struct setup *st, struct sim *s,
-			    struct sim_policy *p, struct sim_result *r,
-			    u32 threads, const char *spec, u32 scan_pte_ns)
+static inline void part_alloc(struct setup *st, struct sim *s,
+			      struct sim_policy *p, struct sim_result *r,
+			      u32 threads, const char *spec, u32 scan_pte_ns)
 {
 	static const u64 wm[4] = { 10, 20, 30, 40 };
 	char err[SIM_ERRLEN];
@@ -147,6 +148,14 @@ static inline void part_pte(struct setup *st, struct sim *s,
 	for (u = 0; u < 4096; u++)
 		alloc_unit(s, u);
 	assert_int_equal(fast_free_pages(s), 20);
+}
+
+/* part_alloc(), then what the allocations did is cleared. */
+static inline void part_pte(struct setup *st, struct sim *s,
+			    struct sim_policy *p, struct sim_result *r,
+			    u32 threads, const char *spec, u32 scan_pte_ns)
+{
+	part_alloc(st, s, p, r, threads, spec, scan_pte_ns);
 	/* Whatever the allocations woke is not part of the tests. */
 	s->kswapd_awake = 0;
 	memset(s->r, 0, sizeof(*s->r));

@@ -291,20 +291,28 @@ static u32 seed_sets(const struct run_set *rs, u32 nr,
 	return k;
 }
 
-/* A cell of the seed table: gap, against none, migrations; bold if met. */
-static void seed_cell(FILE *f, const struct run_set *s)
+/*
+ * A cell of the seed table: gap, against none, migrations; bold if met.
+ * Returns whether the goal is met.
+ */
+static int seed_cell(FILE *f, const struct run_set *s)
 {
 	struct goal_row g;
 
 	if (res_goal_row(s, res_find(s, GOAL_POLICY), &g)) {
 		fprintf(f, " - |");
-		return;
+		return 0;
 	}
 	fprintf(f, " %s%.0f %%, %+.0f %%, %.2fx%s |", g.met ? "**" : "",
 		100 * g.gap, g.vs_none, g.migr, g.met ? "**" : "");
+	return g.met;
 }
 
-/* The share of @r's accesses served by the fast tier, in %. */
+/*
+ * The share of @r's accesses served by the fast tier over the whole run,
+ * the initialisation pass included (sim_fast_ratio() is the measured
+ * phases'), in %.
+ */
 static double fast_pct(const struct sim_result *r)
 {
 	return r->accesses ? 100.0 * (double)r->fast_accesses /
@@ -406,13 +414,14 @@ static void seed_table(FILE *f, const struct run_set *rs, u32 nr,
 		       const struct run_set *const *w, u32 nw)
 {
 	const struct run_set *row[MAX_SEEDS];
-	u32 met[MAX_SEEDS] = { 0 }, i, k, n, cols = 0;
-	struct goal_row g;
+	u32 met[MAX_SEEDS] = { 0 }, i, k, n, cols = 0, widest = 0;
 
 	for (i = 0; i < nw; i++) {
 		n = seed_sets(rs, nr, w[i], row);
-		if (n > cols)
+		if (n > cols) {
 			cols = n;
+			widest = i;
+		}
 	}
 	if (cols < 2)
 		return;
@@ -426,8 +435,7 @@ static void seed_table(FILE *f, const struct run_set *rs, u32 nr,
 		"met.\n\n| workload |",
 		RESULTS_SEED_PREFIX, GOAL_POLICY);
 	/* The header: the seeds of the workload with the most of them. */
-	for (i = 0; i < nw && seed_sets(rs, nr, w[i], row) < cols; i++)
-		;
+	seed_sets(rs, nr, w[widest], row);
 	for (k = 0; k < cols; k++)
 		fprintf(f, " seed %llu |", (unsigned long long)row[k]->seed);
 	fprintf(f, "\n|---|");
@@ -442,10 +450,7 @@ static void seed_table(FILE *f, const struct run_set *rs, u32 nr,
 				fprintf(f, " - |");
 				continue;
 			}
-			seed_cell(f, row[k]);
-			met[k] += !res_goal_row(row[k],
-						res_find(row[k], GOAL_POLICY),
-						&g) && g.met;
+			met[k] += (u32)seed_cell(f, row[k]);
 		}
 		fprintf(f, "\n");
 	}
