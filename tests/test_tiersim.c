@@ -421,11 +421,14 @@ static void run_all(struct setup *s, const char *const *specs, u32 n,
 	char err[SIM_ERRLEN];
 	u32 i;
 
+	/* As tiersim's sets do: the oracle's counts before any run. */
 	for (i = 0; i < n; i++) {
 		policy(&pol[i], specs[i], &s->cfg);
 		if (pol[i].oracle)
 			assert_int_equal(sim_src_count(&s->src, err,
 						       sizeof(err)), 0);
+	}
+	for (i = 0; i < n; i++) {
 		if (sim_run(&s->cfg, &pol[i], &s->src, &res[i], NULL)) {
 			print_error("%s\n", res[i].err);
 			fail();
@@ -597,6 +600,101 @@ static void test_end_to_end_trace(void **state)
 	trace_close(&t);
 }
 
+/*
+ * A trace of 64 pages: 56 touched once, and 8 hot ones, page p accessed
+ * 10 x (8 - p) times, touched after the others or, with @hot_first,
+ * before them.
+ */
+static const char *to_oracle_trace(int hot_first)
+{
+	char *text = malloc(1000 * 48), *p = text;
+	const char *path;
+	u32 r, pg, n = 0, pass;
+
+	assert_non_null(text);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == (u32)hot_first) {
+			for (pg = 8; pg < 64; pg++)
+				p += sprintf(p, "R %llx 0 %u\n",
+					     0x7f0000000000ULL + 4096ULL * pg,
+					     1000 * n++);
+			continue;
+		}
+		for (r = 0; r < 80; r++)
+			for (pg = 0; pg < 8; pg++)
+				if (r < 10 * (8 - pg))
+					p += sprintf(p, "R %llx 0 %u\n",
+						     0x7f0000000000ULL +
+						     4096ULL * pg, 1000 * n++);
+	}
+	path = write_file(hot_first ? "to_oracle_hot.txt" : "to_oracle.txt",
+			  text);
+	free(text);
+	return path;
+}
+
+/*
+ * How far a run ends from the oracle's placement (oracle_distance()), on a
+ * fast tier of 24 pages (22 above the low watermark). With the cold pages
+ * touched first, first touch fills the fast tier with them; the oracle
+ * holds the 8 hot pages and 14 of the others, so reaching it from `none`'s
+ * placement promotes the 8 and demotes as many of the rest, and the
+ * hottest-first exchange gains 80 - 1, 70 - 1, ... of the 360 - 8
+ * accesses it moves: half of them after 3 exchanges, 99 % after all 8.
+ * With the hot pages touched first there is nothing to move.
+ */
+static void test_to_oracle(void **state)
+{
+	static const u64 want[SIM_TO_ORACLE_SHARES] = { 6, 12, 14, 16 };
+	struct sim_policy none, oracle;
+	struct sim_result res;
+	struct trace t;
+	struct sim_src src;
+	struct sim_cfg c;
+	char err[SIM_ERRLEN];
+	int hot_first;
+	u32 i;
+
+	(void)state;
+	for (hot_first = 0; hot_first < 2; hot_first++) {
+		assert_int_equal(trace_open(&t, to_oracle_trace(hot_first),
+					    TRACE_AUTO, 0, err, sizeof(err)),
+				 0);
+		assert_int_equal(sim_src_trace(&src, &t), 0);
+		sim_cfg_defaults(&c);
+		c.fast_pages = 24;
+		c.slow_pages = 64;
+		c.wmark[0] = 1;
+		c.wmark[1] = 2;
+		c.wmark[2] = 3;
+		c.wmark[3] = 4;
+		assert_int_equal(sim_validate(&c, &src, err, sizeof(err)), 0);
+		policy(&none, "none", &c);
+		policy(&oracle, "oracle", &c);
+		/* Without the stream's counts there is nothing to measure. */
+		assert_int_equal(sim_run(&c, &none, &src, &res, NULL), 0);
+		assert_false(res.has_to_oracle);
+		sim_result_free(&res);
+		assert_int_equal(sim_src_count(&src, err, sizeof(err)), 0);
+		assert_int_equal(sim_run(&c, &none, &src, &res, NULL), 0);
+		check_invariants(&src, &res, 1);
+		assert_int_equal(res.fast_used_end, 22);
+		assert_true(res.has_to_oracle);
+		assert_int_equal(res.to_oracle_promo, hot_first ? 0 : 8);
+		assert_int_equal(res.to_oracle_demo, hot_first ? 0 : 8);
+		for (i = 0; i < SIM_TO_ORACLE_SHARES; i++)
+			assert_int_equal(res.to_oracle_mig[i],
+					 hot_first ? 0 : want[i]);
+		sim_result_free(&res);
+		/* The oracle is not measured against itself. */
+		assert_int_equal(sim_run(&c, &oracle, &src, &res, NULL), 0);
+		assert_false(res.has_to_oracle);
+		sim_result_free(&res);
+		sim_src_free(&src);
+		trace_close(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -611,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_end_to_end_workloads),
 		cmocka_unit_test(test_end_to_end_thp),
 		cmocka_unit_test(test_end_to_end_trace),
+		cmocka_unit_test(test_to_oracle),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

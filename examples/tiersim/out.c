@@ -323,7 +323,22 @@ static void json_run(FILE *f, const struct run_set *rs,
 		  SIM_MAP_BINS, 0);
 	json_u64s(f, ", \"fast\"", r->map_fast, sizeof(u64), 0,
 		  SIM_MAP_BINS, 0);
-	fprintf(f, "},\n       \"vmas\": [");
+	fprintf(f, "},\n       \"to_oracle\": ");
+	if (r->has_to_oracle) {
+		fprintf(f, "{\"promote\": %llu, \"demote\": %llu, ",
+			(unsigned long long)r->to_oracle_promo,
+			(unsigned long long)r->to_oracle_demo);
+		fprintf(f, "\"gain_pct\": [");
+		for (i = 0; i < SIM_TO_ORACLE_SHARES; i++)
+			fprintf(f, "%s%u", i ? ", " : "",
+				sim_to_oracle_pct[i]);
+		json_u64s(f, "], \"migrations\"", r->to_oracle_mig,
+			  sizeof(u64), 0, SIM_TO_ORACLE_SHARES, 0);
+		fprintf(f, "}");
+	} else {
+		fprintf(f, "null");
+	}
+	fprintf(f, ",\n       \"vmas\": [");
 	for (i = 0; i < r->nr_vmas; i++) {
 		const struct sim_vma_stats *s = &r->vma[i];
 

@@ -541,6 +541,10 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 	}
 	if (sim_check(&s))
 		goto out;
+	if (oracle_distance(&s)) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		goto out;
+	}
 	if (src->wl)
 		r->response_ms = response_ms(r, src);
 	ret = 0;

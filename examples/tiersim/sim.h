@@ -35,6 +35,9 @@ typedef int64_t s64;
 /* The placement map's bins: sixteenths of the footprint, in page order. */
 #define SIM_MAP_BINS		16
 #define SIM_MAX_POLICIES	32
+/* The shares of the oracle's gain whose cost a run reports (percent). */
+#define SIM_TO_ORACLE_SHARES	4
+extern const u32 sim_to_oracle_pct[SIM_TO_ORACLE_SHARES];
 #define SIM_MAX_PASSES		512	/* scan passes logged per run */
 
 /* Per-page flags (one byte per page: the only state the common path reads). */
@@ -496,6 +499,17 @@ struct sim_result {
 	u64 scan_period_end_ms;	/* the scan period at the end */
 	u64 fast_used_end;	/* pages */
 	u64 slow_used_end;	/* pages */
+	/*
+	 * From the placement at the end to the oracle's (oracle_distance();
+	 * set only where the set has the oracle's counts, not for the
+	 * oracle): the pages to promote and to demote, and, the hottest
+	 * first, the pages migrated when the accesses gained reach each
+	 * sim_to_oracle_pct[] of the exchange's gain.
+	 */
+	int has_to_oracle;
+	u64 to_oracle_promo;
+	u64 to_oracle_demo;
+	u64 to_oracle_mig[SIM_TO_ORACLE_SHARES];
 	u64 region_promo[WL_NR_REGIONS];
 	/*
 	 * The placement map, by sixteenth of the footprint in page order:

@@ -437,6 +437,7 @@ void bw_epoch(struct sim *s, u64 epoch_ns);
 /* sim_setup.c */
 int sim_setup(struct sim *s);
 void sim_teardown(struct sim *s);
+int oracle_distance(struct sim *s);
 int sim_check(struct sim *s);
 
 /* sim.c */

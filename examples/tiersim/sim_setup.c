@@ -33,24 +33,24 @@ static int sim_oom(struct sim *s, u64 bytes, bool failed)
 	return -1;
 }
 
-static int pin_oracle(struct sim *s)
+/* The units the allocator can place on the fast tier: the oracle's size. */
+static u64 oracle_k(const struct sim *s)
+{
+	u64 k = (s->c->fast_pages * s->K - s->wm[1]) / s->upages;
+
+	return k < s->fcap ? k : s->fcap;
+}
+
+/*
+ * The oracle's placement: the oracle_k() units with the most accesses over
+ * the whole stream, ties taken in unit order. Fills @uc with each unit's
+ * accesses and sets @in[u] for the units of the placement.
+ */
+static void oracle_set(const struct sim *s, u32 *uc, u8 *in)
 {
 	const u32 *cnt = s->src->oracle_count;
-	u64 k, u, lo = 0, hi = UINT32_MAX, n, pinned = 0;
-	u32 *uc;
+	u64 k = oracle_k(s), u, lo = 0, hi = UINT32_MAX, n, pinned = 0;
 
-	if (!cnt) {
-		snprintf(s->r->err, sizeof(s->r->err),
-			 "oracle: no access counts");
-		return -1;
-	}
-	/* Units the allocator can place on the fast tier. */
-	k = (s->c->fast_pages * s->K - s->wm[1]) / s->upages;
-	if (k > s->fcap)
-		k = s->fcap;
-	uc = calloc(s->nr_units, sizeof(*uc));
-	if (!uc)
-		return -1;
 	for (u = 0; u < s->src->pages; u++) {
 		u32 *c = &uc[u >> s->ushift];
 
@@ -69,15 +69,147 @@ static int pin_oracle(struct sim *s)
 	}
 	for (u = 0; u < s->nr_units; u++)
 		if (uc[u] > lo) {
-			s->flags[u] |= PF_PINNED;
+			in[u] = 1;
 			pinned++;
 		}
 	for (u = 0; u < s->nr_units && pinned < k; u++)
 		if (uc[u] == lo && lo > 0) {
-			s->flags[u] |= PF_PINNED;
+			in[u] = 1;
 			pinned++;
 		}
+}
+
+static int pin_oracle(struct sim *s)
+{
+	u32 *uc;
+	u8 *in;
+	u64 u;
+
+	if (!s->src->oracle_count) {
+		snprintf(s->r->err, sizeof(s->r->err),
+			 "oracle: no access counts");
+		return -1;
+	}
+	uc = calloc(s->nr_units, sizeof(*uc));
+	in = calloc(s->nr_units, sizeof(*in));
+	if (!uc || !in) {
+		free(uc);
+		free(in);
+		return -1;
+	}
+	oracle_set(s, uc, in);
+	for (u = 0; u < s->nr_units; u++)
+		if (in[u])
+			s->flags[u] |= PF_PINNED;
 	free(uc);
+	free(in);
+	return 0;
+}
+
+const u32 sim_to_oracle_pct[SIM_TO_ORACLE_SHARES] = { 50, 90, 95, 99 };
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int cmp_u32_asc(const void *a, const void *b)
+{
+	return cmp_u32_desc(b, a);
+}
+
+/*
+ * The exchange oracle_distance() prices, given the oracle's candidates
+ * (units of its placement on the slow tier, hottest first) and victims
+ * (units outside it on the fast tier, coldest first): each candidate in
+ * turn is promoted, a victim demoted first when the fast tier holds
+ * @room units. Returns the accesses it gains; with @r, also fills
+ * r->to_oracle_*: all of it, and the migrations after which the accesses
+ * gained reach each share of @all. No step loses: a victim is never
+ * accessed more than a candidate.
+ */
+static u64 oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
+			   const u32 *vict, u64 used, u64 room, u64 all,
+			   struct sim_result *r)
+{
+	u64 i, j = 0, gain = 0, mig = 0;
+	u32 sh = 0;
+
+	for (i = 0; i < nc; i++) {
+		if (used >= room) {
+			gain -= vict[j++];
+			mig++;
+			used--;
+		}
+		gain += cand[i];
+		mig++;
+		used++;
+		while (r && sh < SIM_TO_ORACLE_SHARES &&
+		       100 * gain >= (u64)sim_to_oracle_pct[sh] * all)
+			r->to_oracle_mig[sh++] = mig * s->upages;
+	}
+	if (!r)
+		return gain;
+	while (sh < SIM_TO_ORACLE_SHARES)
+		r->to_oracle_mig[sh++] = mig * s->upages;
+	r->to_oracle_promo = nc * s->upages;
+	r->to_oracle_demo = j * s->upages;
+	r->has_to_oracle = 1;
+	return gain;
+}
+
+/*
+ * How far the placement at the end of a run is from the oracle's (JSON
+ * "to_oracle"): the pages to promote (the oracle's on the slow tier) and
+ * to demote (the coldest others, to keep the fast tier no fuller than it
+ * is or than the oracle's), and, moving the hottest first, the migrations
+ * that gain each share of the accesses over the whole stream that the
+ * exchange moves to the fast tier. For `none`, which never migrates, that
+ * is the distance from first touch's placement. Computed only where the
+ * stream's counts are at hand (a set with the oracle), not for the oracle
+ * itself. Returns -1 out of memory.
+ */
+int oracle_distance(struct sim *s)
+{
+	u64 u, k = oracle_k(s), fast = 0, nc = 0, nv = 0, room, all;
+	u32 *uc, *cand, *vict;
+	u8 *in, f;
+
+	if (!s->src->oracle_count || s->p->oracle)
+		return 0;
+	uc = calloc(s->nr_units, sizeof(*uc));
+	in = calloc(s->nr_units, sizeof(*in));
+	cand = malloc(s->nr_units * sizeof(*cand));
+	vict = malloc(s->nr_units * sizeof(*vict));
+	if (!uc || !in || !cand || !vict) {
+		free(uc);
+		free(in);
+		free(cand);
+		free(vict);
+		return -1;
+	}
+	oracle_set(s, uc, in);
+	for (u = 0; u < s->nr_units; u++) {
+		f = s->flags[u];
+		if (f & PF_NOALLOC)
+			continue;
+		fast += !!(f & PF_FAST);
+		if (in[u] && !(f & PF_FAST))
+			cand[nc++] = uc[u];
+		else if (!in[u] && (f & PF_FAST))
+			vict[nv++] = uc[u];
+	}
+	qsort(cand, nc, sizeof(*cand), cmp_u32_desc);
+	qsort(vict, nv, sizeof(*vict), cmp_u32_asc);
+	room = fast > k ? fast : k;
+	all = oracle_exchange(s, cand, nc, vict, fast, room, 0, NULL);
+	oracle_exchange(s, cand, nc, vict, fast, room, all, s->r);
+	free(uc);
+	free(in);
+	free(cand);
+	free(vict);
 	return 0;
 }
 
