@@ -108,6 +108,36 @@ static void test_goal_table(void **state)
 	assert_non_null(strstr(buf, "| `goal-bucket` | **125 %, +117 %, 0.02x** |"));
 	assert_non_null(strstr(buf, "| `" GOAL_POLICY "` | **50 %, +67 %, 0.50x** |"));
 	assert_null(strstr(buf, "| `mainline` |  "));
+	assert_null(strstr(buf, "From first touch's placement"));
+	free(buf);
+
+	/*
+	 * Missed, with the runs' distances to the oracle's placement: the
+	 * note prices the exchange from none's against mainline's 1000.
+	 */
+	res[4].demotions++;
+	res[0].has_to_oracle = res[4].has_to_oracle = 1;
+	res[0].to_oracle_promo = res[0].to_oracle_demo = 300;
+	res[0].to_oracle_mig[0] = 100;
+	res[0].to_oracle_mig[1] = 400;
+	res[0].to_oracle_mig[2] = 500;
+	res[0].to_oracle_mig[3] = 580;
+	res[4].to_oracle_promo = 42;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results61_write(f, &rs, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "From first touch's placement (`none`'s) "
+				    "the oracle's is 300 promotions and 300 "
+				    "demotions away, 0.60 times `mainline`'s "
+				    "migrations;"));
+	assert_non_null(strstr(buf, "(counted over the whole stream) with "
+				    "0.10 times `mainline`'s migrations, 90 % "
+				    "with 0.40, 95 % with 0.50 and 99 % with "
+				    "0.58:"));
+	assert_non_null(strstr(buf, "`" GOAL_POLICY "` ends 42 promotions "
+				    "from."));
 	free(buf);
 }
 

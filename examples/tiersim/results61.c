@@ -117,6 +117,41 @@ static u64 max_promo_in(const struct sim_result *r, u64 win_ns)
 	return best;
 }
 
+/*
+ * Where a goal is missed: how far first touch's placement (`none`'s) is
+ * from the oracle's, and what share of that exchange the bound on the
+ * migrations leaves room for (the runs' "to_oracle", oracle_distance()).
+ */
+static void to_oracle_note(FILE *f, const struct run_set *s,
+			   const struct sim_result *r,
+			   const struct sim_result *m)
+{
+	const struct sim_result *n = res_find(s, "none");
+	double mm = (double)res_migrations(m);
+	u32 i;
+
+	if (!n || !n->has_to_oracle || !r->has_to_oracle || !mm)
+		return;
+	fprintf(f, ". From first touch's placement (`none`'s) the oracle's "
+		"is %llu promotions and %llu demotions away, %.2f times "
+		"`mainline`'s migrations; made at once at the start, the "
+		"hottest pages first, that exchange gains",
+		(unsigned long long)n->to_oracle_promo,
+		(unsigned long long)n->to_oracle_demo,
+		(double)(n->to_oracle_promo + n->to_oracle_demo) / mm);
+	for (i = 0; i < SIM_TO_ORACLE_SHARES; i++)
+		fprintf(f, i ? "%s %u %% with %.2f" :
+			"%s %u %% of the accesses it moves to the fast tier "
+			"(counted over the whole stream) with %.2f times "
+			"`mainline`'s migrations",
+			!i ? "" : i + 1 < SIM_TO_ORACLE_SHARES ? "," : " and",
+			sim_to_oracle_pct[i], (double)n->to_oracle_mig[i] / mm);
+	fprintf(f, ": within the bound a policy gets most of the exchange "
+		"only if it moves the hottest pages first and stops short of "
+		"the oracle's placement, which `%s` ends %llu promotions "
+		"from", GOAL_POLICY, (unsigned long long)r->to_oracle_promo);
+}
+
 static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 {
 	struct goal_row g;
@@ -200,6 +235,8 @@ static void goal_table(FILE *f, const struct run_set **w, u32 nw)
 				(unsigned long long)ir, (unsigned long long)im,
 				(double)(res_migrations(r) - ir) /
 				(double)(res_migrations(m) - im));
+		else
+			to_oracle_note(f, w[i], r, m);
 		fprintf(f, ".");
 	}
 	fprintf(f, " Its kernel threads (the scanner and kmigrated) are not "
