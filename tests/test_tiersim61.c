@@ -38,6 +38,7 @@
 #include "../examples/tiersim/out.c"
 #include "../examples/tiersim/results.c"
 #include "../examples/tiersim/results61.c"
+#include "../examples/tiersim/results_anchors.c"
 #include "../examples/tiersim/results_len.c"
 #include "tiersim_test.h"
 

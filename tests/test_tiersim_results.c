@@ -37,6 +37,7 @@
 #include "../examples/tiersim/out.c"
 #include "../examples/tiersim/results.c"
 #include "../examples/tiersim/results61.c"
+#include "../examples/tiersim/results_anchors.c"
 #include "../examples/tiersim/results_len.c"
 #include "tiersim_test.h"
 
@@ -417,7 +418,7 @@ static void test_ladder(void **state)
 	}
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	ladder(f, &rs);
+	res_anchor_ladder(f, &rs);
 	fclose(f);
 	/* The limit against the hot-page selection step's 3000 pages in 1 s. */
 	snprintf(want, sizeof(want), "(the rate limit: %s MB/s, %.0f %% of",
@@ -442,7 +443,7 @@ static void test_ladder(void **state)
 	rs.nr = 4;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	ladder(f, &rs);
+	res_anchor_ladder(f, &rs);
 	fclose(f);
 	assert_int_equal(len, 0);
 	free(buf);

@@ -104,7 +104,7 @@ extern const unsigned int results_nr_items;
  */
 #define RESULTS_SEED_PREFIX	"seed-"
 
-/* results.c's helpers, shared with results61.c. */
+/* results.c's helpers, shared with results61.c and the others. */
 const struct sim_result *res_find(const struct run_set *rs,
 				  const char *policy);
 const struct run_set *res_find_set(const struct run_set *rs, u32 nr,
@@ -159,6 +159,15 @@ void results61_write(FILE *f, const struct run_set *rs, u32 nr);
  */
 void results_len_write(FILE *f, const struct run_set *rs, u32 nr,
 		       const struct run_set *const *w, u32 nw);
+
+/*
+ * Its anchors (results_anchors.c): the 2022 ladder from its set @s; the
+ * one-second window's bursts and DAMON's goal from the @nw "past61-" sets
+ * @w.
+ */
+void res_anchor_ladder(FILE *f, const struct run_set *s);
+void res_anchor_bursts(FILE *f, const struct run_set *const *w, u32 nw);
+void res_anchor_damon(FILE *f, const struct run_set *const *w, u32 nw);
 
 /* Write the results page from the runs of results_items, in order. */
 int results_write(const char *path, const struct run_set *rs, u32 nr);
