@@ -174,20 +174,19 @@ static u64 oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
 int oracle_distance(struct sim *s)
 {
 	u64 u, k = oracle_k(s), fast = 0, nc = 0, nv = 0, room, all;
-	u32 *uc, *cand, *vict;
+	u32 *uc, *buf, *vict;
 	u8 *in, f;
 
 	if (!s->src->oracle_count || s->p->oracle)
 		return 0;
 	uc = calloc(s->nr_units, sizeof(*uc));
 	in = calloc(s->nr_units, sizeof(*in));
-	cand = malloc(s->nr_units * sizeof(*cand));
-	vict = malloc(s->nr_units * sizeof(*vict));
-	if (!uc || !in || !cand || !vict) {
+	/* the candidates from the front, the victims from the back */
+	buf = malloc(s->nr_units * sizeof(*buf));
+	if (!uc || !in || !buf) {
 		free(uc);
 		free(in);
-		free(cand);
-		free(vict);
+		free(buf);
 		return -1;
 	}
 	oracle_set(s, uc, in);
@@ -197,19 +196,19 @@ int oracle_distance(struct sim *s)
 			continue;
 		fast += !!(f & PF_FAST);
 		if (in[u] && !(f & PF_FAST))
-			cand[nc++] = uc[u];
+			buf[nc++] = uc[u];
 		else if (!in[u] && (f & PF_FAST))
-			vict[nv++] = uc[u];
+			buf[s->nr_units - ++nv] = uc[u];
 	}
-	qsort(cand, nc, sizeof(*cand), cmp_u32_desc);
+	vict = buf + s->nr_units - nv;
+	qsort(buf, nc, sizeof(*buf), cmp_u32_desc);
 	qsort(vict, nv, sizeof(*vict), cmp_u32_asc);
 	room = fast > k ? fast : k;
-	all = oracle_exchange(s, cand, nc, vict, fast, room, 0, NULL);
-	oracle_exchange(s, cand, nc, vict, fast, room, all, s->r);
+	all = oracle_exchange(s, buf, nc, vict, fast, room, 0, NULL);
+	oracle_exchange(s, buf, nc, vict, fast, room, all, s->r);
 	free(uc);
 	free(in);
-	free(cand);
-	free(vict);
+	free(buf);
 	return 0;
 }
 
