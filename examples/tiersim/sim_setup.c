@@ -124,7 +124,7 @@ static int cmp_u32_asc(const void *a, const void *b)
  * The exchange oracle_distance() prices, given the oracle's candidates
  * (units of its placement on the slow tier, hottest first) and victims
  * (units outside it on the fast tier, coldest first): each candidate in
- * turn is promoted, a victim demoted first when the fast tier holds
+ * turn is promoted, and a victim demoted for it once the fast tier holds
  * @room units. Returns the accesses it gains; with @r, also fills
  * r->to_oracle_*: all of it, and the migrations after which the accesses
  * gained reach each share of @all. No step loses: a victim is never
@@ -138,14 +138,14 @@ static u64 oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
 	u32 sh = 0;
 
 	for (i = 0; i < nc; i++) {
-		if (used >= room) {
-			gain -= vict[j++];
-			mig++;
-			used--;
-		}
 		gain += cand[i];
 		mig++;
-		used++;
+		if (used < room) {
+			used++;
+		} else {
+			gain -= vict[j++];	/* not more than cand[i] */
+			mig++;
+		}
 		while (r && sh < SIM_TO_ORACLE_SHARES &&
 		       100 * gain >= (u64)sim_to_oracle_pct[sh] * all)
 			r->to_oracle_mig[sh++] = mig * s->upages;
