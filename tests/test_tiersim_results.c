@@ -56,6 +56,19 @@ static void fake(struct sim_result *r, const char *pol, u64 tput,
 	r->demotions = demo;
 }
 
+/* results61_write()'s page for the one set @rs, in a buffer to free. */
+static char *past61_page(const struct run_set *rs)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	results61_write(f, rs, 1);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
 static void test_goal_table(void **state)
 {
 	struct sim_result res[6];
@@ -65,9 +78,7 @@ static void test_goal_table(void **state)
 		.title = RESULTS61_PREFIX "pmbench", .cfg = &c, .src = &src,
 		.nr = 6, .res = res,
 	};
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	char *buf;
 	struct goal_row g;
 
 	(void)state;
@@ -97,10 +108,7 @@ static void test_goal_table(void **state)
 	assert_false(g.met);
 	res[0].measured_accesses = 30000000;
 
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results61_write(f, &rs, 1);
-	fclose(f);
+	buf = past61_page(&rs);
 	assert_non_null(strstr(buf, "| pmbench | `token-bucket:rate=64` | "
 				    "40.000 | 60.000 | 30.000 | 50.000 | "
 				    "50 % | +66.67 % | 500 | 0.50 | **yes** |"));
@@ -124,21 +132,36 @@ static void test_goal_table(void **state)
 	res[0].to_oracle_mig[2] = 500;
 	res[0].to_oracle_mig[3] = 580;
 	res[4].to_oracle_promo = 42;
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	results61_write(f, &rs, 1);
-	fclose(f);
+	buf = past61_page(&rs);
 	assert_non_null(strstr(buf, "From first touch's placement (`none`'s) "
 				    "the oracle's is 300 promotions and 300 "
-				    "demotions away, 0.60 times `mainline`'s "
+				    "demotions away, 0.600 times `mainline`'s "
 				    "migrations;"));
 	assert_non_null(strstr(buf, "(counted over the whole stream) with "
-				    "0.10 times `mainline`'s migrations, 90 % "
-				    "with 0.40, 95 % with 0.50 and 99 % with "
-				    "0.58:"));
-	assert_non_null(strstr(buf, "`" GOAL_POLICY "` ends 42 promotions "
-				    "from."));
+				    "0.100 times `mainline`'s migrations, 90 % "
+				    "with 0.400, 95 % with 0.500 and 99 % with "
+				    "0.580: within the bound (0.500) a policy "
+				    "gets at most 95 % of it,"));
+	assert_non_null(strstr(buf, "; `" GOAL_POLICY "` ends 42 promotions "
+				    "from the oracle's placement."));
+	free(buf);
+	/* One migration more: 95 % no longer fits. */
+	res[0].to_oracle_mig[2] = 501;
+	buf = past61_page(&rs);
+	assert_non_null(strstr(buf, "gets at most 90 % of it,"));
+	free(buf);
+	/* None of the shares fits, or the whole exchange does. */
+	res[0].to_oracle_mig[0] = 501;
+	res[0].to_oracle_mig[1] = 520;
+	res[0].to_oracle_mig[2] = 540;
+	buf = past61_page(&rs);
+	assert_non_null(strstr(buf, ": not even 50 % of it fits within the "
+				    "bound (0.500);"));
+	free(buf);
+	res[0].to_oracle_promo = res[0].to_oracle_demo = 250;
+	buf = past61_page(&rs);
+	assert_non_null(strstr(buf, ": the whole exchange fits within the "
+				    "bound;"));
 	free(buf);
 }
 

@@ -101,7 +101,7 @@ int res_goal_row(const struct run_set *s, const struct sim_result *r,
 
 /*
  * Where a goal is missed: how far first touch's placement (`none`'s) is
- * from the oracle's, and what share of that exchange the bound on the
+ * from the oracle's, and how much of that exchange the bound on the
  * migrations leaves room for (the runs' "to_oracle", oracle_distance()).
  */
 static void to_oracle_note(FILE *f, const struct run_set *s,
@@ -109,29 +109,42 @@ static void to_oracle_note(FILE *f, const struct run_set *s,
 			   const struct sim_result *m)
 {
 	const struct sim_result *n = res_find(s, "none");
-	double mm = (double)res_migrations(m);
+	u64 mm = res_migrations(m);
+	int fit = -1;
 	u32 i;
 
 	if (!n || !n->has_to_oracle || !r->has_to_oracle || !mm)
 		return;
 	fprintf(f, ". From first touch's placement (`none`'s) the oracle's "
-		"is %llu promotions and %llu demotions away, %.2f times "
+		"is %llu promotions and %llu demotions away, %.3f times "
 		"`mainline`'s migrations; made at once at the start, the "
 		"hottest pages first, that exchange gains",
 		(unsigned long long)n->to_oracle_promo,
 		(unsigned long long)n->to_oracle_demo,
-		(double)(n->to_oracle_promo + n->to_oracle_demo) / mm);
-	for (i = 0; i < SIM_TO_ORACLE_SHARES; i++)
-		fprintf(f, i ? "%s %u %% with %.2f" :
+		(double)(n->to_oracle_promo + n->to_oracle_demo) / (double)mm);
+	for (i = 0; i < SIM_TO_ORACLE_SHARES; i++) {
+		fprintf(f, i ? "%s %u %% with %.3f" :
 			"%s %u %% of the accesses it moves to the fast tier "
-			"(counted over the whole stream) with %.2f times "
+			"(counted over the whole stream) with %.3f times "
 			"`mainline`'s migrations",
 			!i ? "" : i + 1 < SIM_TO_ORACLE_SHARES ? "," : " and",
-			sim_to_oracle_pct[i], (double)n->to_oracle_mig[i] / mm);
-	fprintf(f, ": within the bound a policy gets most of the exchange "
-		"only if it moves the hottest pages first and stops short of "
-		"the oracle's placement, which `%s` ends %llu promotions "
-		"from", GOAL_POLICY, (unsigned long long)r->to_oracle_promo);
+			sim_to_oracle_pct[i],
+			(double)n->to_oracle_mig[i] / (double)mm);
+		if (2 * n->to_oracle_mig[i] <= mm)
+			fit = (int)i;
+	}
+	if (2 * (n->to_oracle_promo + n->to_oracle_demo) <= mm)
+		fprintf(f, ": the whole exchange fits within the bound");
+	else if (fit >= 0)
+		fprintf(f, ": within the bound (0.500) a policy gets at most "
+			"%u %% of it, and only if it moves the hottest pages "
+			"first and stops short of the oracle's placement",
+			sim_to_oracle_pct[fit]);
+	else
+		fprintf(f, ": not even %u %% of it fits within the bound "
+			"(0.500)", sim_to_oracle_pct[0]);
+	fprintf(f, "; `%s` ends %llu promotions from the oracle's placement",
+		GOAL_POLICY, (unsigned long long)r->to_oracle_promo);
 }
 
 static void goal_table(FILE *f, const struct run_set **w, u32 nw)
