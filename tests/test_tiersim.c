@@ -543,6 +543,27 @@ static void test_end_to_end_thp(void **state)
 	small_free(&s);
 }
 
+/*
+ * The trace at @path on a machine of 64 pages, 24 of them fast, with
+ * watermarks of 1 to 4 pages: @c's other settings are the defaults.
+ */
+static void trace_machine(const char *path, struct trace *t,
+			  struct sim_src *src, struct sim_cfg *c)
+{
+	char err[SIM_ERRLEN];
+
+	assert_int_equal(trace_open(t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(sim_src_trace(src, t), 0);
+	sim_cfg_defaults(c);
+	c->fast_pages = 24;
+	c->slow_pages = 64;
+	c->wmark[0] = 1;
+	c->wmark[1] = 2;
+	c->wmark[2] = 3;
+	c->wmark[3] = 4;
+}
+
 static void test_end_to_end_trace(void **state)
 {
 	static const char *const specs[] = { "none", "mainline", "rfc2020",
@@ -569,16 +590,7 @@ static void test_end_to_end_trace(void **state)
 			     i % 2, 1000 * i);
 	path = write_file("e2e.txt", text);
 	free(text);
-	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
-			 0);
-	assert_int_equal(sim_src_trace(&src, &t), 0);
-	sim_cfg_defaults(&c);
-	c.fast_pages = 24;
-	c.slow_pages = 64;
-	c.wmark[0] = 1;
-	c.wmark[1] = 2;
-	c.wmark[2] = 3;
-	c.wmark[3] = 4;
+	trace_machine(path, &t, &src, &c);
 	c.scan_delay_ms = 1;
 	c.scan_period_ms = 1;
 	assert_int_equal(sim_validate(&c, &src, err, sizeof(err)), 0);
@@ -657,17 +669,7 @@ static void test_to_oracle(void **state)
 
 	(void)state;
 	for (hot_first = 0; hot_first < 2; hot_first++) {
-		assert_int_equal(trace_open(&t, to_oracle_trace(hot_first),
-					    TRACE_AUTO, 0, err, sizeof(err)),
-				 0);
-		assert_int_equal(sim_src_trace(&src, &t), 0);
-		sim_cfg_defaults(&c);
-		c.fast_pages = 24;
-		c.slow_pages = 64;
-		c.wmark[0] = 1;
-		c.wmark[1] = 2;
-		c.wmark[2] = 3;
-		c.wmark[3] = 4;
+		trace_machine(to_oracle_trace(hot_first), &t, &src, &c);
 		assert_int_equal(sim_validate(&c, &src, err, sizeof(err)), 0);
 		policy(&none, "none", &c);
 		policy(&oracle, "oracle", &c);

@@ -79,6 +79,23 @@ static void oracle_set(const struct sim *s, u32 *uc, u8 *in)
 		}
 }
 
+/*
+ * oracle_set() into arrays of its own: @uc and @in, which the caller frees.
+ * Returns -1 out of memory (nothing to free then).
+ */
+static int oracle_alloc_set(const struct sim *s, u32 **uc, u8 **in)
+{
+	*uc = calloc(s->nr_units, sizeof(**uc));
+	*in = calloc(s->nr_units, sizeof(**in));
+	if (!*uc || !*in) {
+		free(*uc);
+		free(*in);
+		return -1;
+	}
+	oracle_set(s, *uc, *in);
+	return 0;
+}
+
 static int pin_oracle(struct sim *s)
 {
 	u32 *uc;
@@ -90,14 +107,8 @@ static int pin_oracle(struct sim *s)
 			 "oracle: no access counts");
 		return -1;
 	}
-	uc = calloc(s->nr_units, sizeof(*uc));
-	in = calloc(s->nr_units, sizeof(*in));
-	if (!uc || !in) {
-		free(uc);
-		free(in);
+	if (oracle_alloc_set(s, &uc, &in))
 		return -1;
-	}
-	oracle_set(s, uc, in);
 	for (u = 0; u < s->nr_units; u++)
 		if (in[u])
 			s->flags[u] |= PF_PINNED;
@@ -125,18 +136,21 @@ static int cmp_u32_asc(const void *a, const void *b)
  * (units of its placement on the slow tier, hottest first) and victims
  * (units outside it on the fast tier, coldest first): each candidate in
  * turn is promoted, and a victim demoted for it once the fast tier holds
- * @room units. Returns the accesses it gains; with @r, also fills
- * r->to_oracle_*: all of it, and the migrations after which the accesses
- * gained reach each share of @all. No step loses: a victim is never
- * accessed more than a candidate.
+ * @room units. Fills r->to_oracle_*: all of it, and the migrations after
+ * which the accesses gained reach each share of what the whole exchange
+ * gains. No step loses: a victim is never accessed more than a candidate.
  */
-static u64 oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
-			   const u32 *vict, u64 used, u64 room, u64 all,
-			   struct sim_result *r)
+static void oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
+			    const u32 *vict, u64 used, u64 room)
 {
-	u64 i, j = 0, gain = 0, mig = 0;
+	struct sim_result *r = s->r;
+	u64 i, j = 0, gain = 0, all = 0, mig = 0;
+	/* demotions: the first candidates fill the room left (used <= room) */
+	u64 nd = used + nc > room ? used + nc - room : 0;
 	u32 sh = 0;
 
+	for (i = 0; i < nc; i++)
+		all += cand[i] - (i < nd ? vict[i] : 0);
 	for (i = 0; i < nc; i++) {
 		gain += cand[i];
 		mig++;
@@ -146,18 +160,15 @@ static u64 oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
 			gain -= vict[j++];	/* not more than cand[i] */
 			mig++;
 		}
-		while (r && sh < SIM_TO_ORACLE_SHARES &&
+		while (sh < SIM_TO_ORACLE_SHARES &&
 		       100 * gain >= (u64)sim_to_oracle_pct[sh] * all)
 			r->to_oracle_mig[sh++] = mig * s->upages;
 	}
-	if (!r)
-		return gain;
 	while (sh < SIM_TO_ORACLE_SHARES)
 		r->to_oracle_mig[sh++] = mig * s->upages;
 	r->to_oracle_promo = nc * s->upages;
 	r->to_oracle_demo = j * s->upages;
 	r->has_to_oracle = 1;
-	return gain;
 }
 
 /*
@@ -173,23 +184,18 @@ static u64 oracle_exchange(const struct sim *s, const u32 *cand, u64 nc,
  */
 int oracle_distance(struct sim *s)
 {
-	u64 u, k = oracle_k(s), fast = 0, nc = 0, nv = 0, room, all;
+	u64 u, k = oracle_k(s), fast = 0, nc = 0, nv = 0;
 	u32 *uc, *buf, *vict;
 	u8 *in, f;
 
 	if (!s->src->oracle_count || s->p->oracle)
 		return 0;
-	uc = calloc(s->nr_units, sizeof(*uc));
-	in = calloc(s->nr_units, sizeof(*in));
 	/* the candidates from the front, the victims from the back */
 	buf = malloc(s->nr_units * sizeof(*buf));
-	if (!uc || !in || !buf) {
-		free(uc);
-		free(in);
+	if (!buf || oracle_alloc_set(s, &uc, &in)) {
 		free(buf);
 		return -1;
 	}
-	oracle_set(s, uc, in);
 	for (u = 0; u < s->nr_units; u++) {
 		f = s->flags[u];
 		if (f & PF_NOALLOC)
@@ -203,9 +209,7 @@ int oracle_distance(struct sim *s)
 	vict = buf + s->nr_units - nv;
 	qsort(buf, nc, sizeof(*buf), cmp_u32_desc);
 	qsort(vict, nv, sizeof(*vict), cmp_u32_asc);
-	room = fast > k ? fast : k;
-	all = oracle_exchange(s, buf, nc, vict, fast, room, 0, NULL);
-	oracle_exchange(s, buf, nc, vict, fast, room, all, s->r);
+	oracle_exchange(s, buf, nc, vict, fast, fast > k ? fast : k);
 	free(uc);
 	free(in);
 	free(buf);
