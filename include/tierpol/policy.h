@@ -491,9 +491,10 @@ TP_API void tp_node_reset(struct tp_node *node, uint64_t now);
  * with tp_policy_tune(). Wait-free but for bounded retries: at most
  * %TP_RETRIES attempts to read the settings and to update the token
  * bucket, then %TP_REFUSE_BUSY.
- * Return: an &enum tp_verdict, or -EINVAL (NULL argument, @nr_pages 0 or
- * above %TP_RATE_MAX, or watermarks out of order), in which case nothing is
- * counted.
+ * Return: an &enum tp_verdict, or -EINVAL (@nr_pages 0 or above
+ * %TP_RATE_MAX, or watermarks out of order), in which case nothing is
+ * counted. A NULL pointer is a violation of the caller's contract, not
+ * checked on this path (TP_ASSERT(); see tierpol.h).
  */
 TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
 		     struct tp_node_cpu *cpu, const struct tp_fault *f,

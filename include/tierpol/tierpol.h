@@ -17,10 +17,12 @@
  *   version.h    version macros, tp_version() and tp_strerror()
  *
  * Bad input (docs/BAD_INPUT.md has the full table): the init, tune and
- * preset functions and tp_decide() return -EINVAL for a NULL argument and
- * -EINVAL or -ERANGE for a value out of range, leaving their object
- * untouched; tp_decide() and tp_vma_scan_check() also refuse inconsistent
- * per-call input. Everywhere else a NULL pointer, or an object its init
+ * preset functions return -EINVAL for a NULL argument and -EINVAL or
+ * -ERANGE for a value out of range, leaving their object untouched;
+ * tp_decide() and tp_vma_scan_check() refuse inconsistent per-call input
+ * (a page count, watermarks out of order) with -EINVAL but, being on the
+ * fault path, do not test their pointers. Everywhere else, and for those
+ * two, a NULL pointer, or an object its init
  * function never accepted (a zero-filled one, say), is a violation of the
  * caller's contract: TP_ASSERT() traps in userspace builds with TP_DEBUG,
  * warns once (VM_WARN_ON_ONCE) in a kernel with CONFIG_DEBUG_VM, and is not
