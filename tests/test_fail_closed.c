@@ -95,6 +95,17 @@ static void test_thresh_fails_closed(void **state)
 	assert_int_equal(tp_thresh_get(&t), 1000);
 	tp_inject_latch_retry = 0;
 	/*
+	 * A threshold moved off its reference: what the failed reads return
+	 * is the stored one (clamped by the copy last read), not the
+	 * reference.
+	 */
+	memcpy(&copy, &t, sizeof(t));
+	assert_int_equal(tp_thresh_update(&copy, 1000, 101), TP_TH_LOWERED);
+	assert_int_equal(tp_thresh_get(&copy), 938);	/* 1000 - 1000/16 */
+	tp_inject_latch_retry = ALWAYS;
+	assert_int_equal(tp_thresh_get(&copy), 938);
+	tp_inject_latch_retry = 0;
+	/*
 	 * The same period, closed by the next call: too few candidates, the
 	 * threshold would rise but is at the RFC's bound already; the next
 	 * period starts then.

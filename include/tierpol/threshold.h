@@ -271,9 +271,11 @@ TP_API void tp_thresh_reset(struct tp_thresh *t, bool rearm, uint64_t nr_cand,
  * @t: the controller
  *
  * Context: Any context, lock-free (at most %TP_RETRIES attempts to read the
- * settings; then the reference of the copy last read).
+ * settings; then the stored threshold clamped by the copy last read, which
+ * a tune landing in every attempt may have left unvalidated).
  * Return: the threshold in ticks, inside [step, bound] of the current
- * settings (0 when the reference is 0).
+ * settings (0 when the reference is 0), or, after %TP_RETRIES failed
+ * reads, of the copy last read.
  */
 TP_API uint64_t tp_thresh_get(const struct tp_thresh *t);
 
