@@ -275,6 +275,27 @@ ln -s real.csv "$tmp/link.csv"
 usage "--json $tmp/link.csv and --csv $tmp/real.csv are the same file (one would overwrite the other)" \
 	-w zipf --json "$tmp/link.csv" --csv "$tmp/real.csv"
 [ ! -e "$tmp/o.json" ] || bad "an output written though two are the same file"
+# An output onto an input: the trace or the CPU profile was overwritten.
+printf 'r 1000 8\nw 2000 8\n' >"$tmp/in.tr"
+cp "$tmp/in.tr" "$tmp/in.keep"
+usage "--csv $tmp/./in.tr and --trace $tmp/in.tr are the same file (the output would overwrite the input)" \
+	-t "$tmp/in.tr" -p none --csv "$tmp/./in.tr"
+printf '0 100\n' >"$tmp/cpu.txt"
+usage "--json $tmp/cpu.txt and --cpu-ns-file $tmp/cpu.txt are the same file (the output would overwrite the input)" \
+	-w zipf --cpu-ns-file "$tmp/cpu.txt" --json "$tmp/cpu.txt"
+cmp -s "$tmp/in.tr" "$tmp/in.keep" && [ "$(cat "$tmp/cpu.txt")" = "0 100" ] ||
+	bad "an input overwritten by an output"
+# A full stdout is a write error, not a result.
+if [ -w /dev/full ]; then
+	for out in "" "--json -" "--csv -"; do
+		# shellcheck disable=SC2086 # $out is two words or none
+		"$T" -w zipf --accesses 1000 -p none $out >/dev/full 2>"$tmp/err"
+		rc=$?
+		checks=$((checks + 1))
+		[ "$rc" = 1 ] && grep -qx 'tiersim: stdout: write error' "$tmp/err" ||
+			bad "stdout full (${out:-the table}): exit $rc, $(cat "$tmp/err")"
+	done
+fi
 run "$T" -q -w zipf --accesses 1000 -p none --json /dev/null --csv /dev/null
 [ "$rc" = 0 ] || bad "--json /dev/null --csv /dev/null: exit $rc, $(cat "$tmp/err")"
 

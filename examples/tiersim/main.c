@@ -123,7 +123,8 @@ FILE *open_out(const char *path)
 void close_out(FILE *f, const char *path)
 {
 	if (f == stdout) {
-		fflush(f);
+		if (fflush(f) || ferror(f))
+			die(1, "stdout: write error");
 		return;
 	}
 	if (fclose(f))
@@ -270,9 +271,12 @@ static void canon_path(char *out, size_t n, const char *path)
 	snprintf(out, n, "%s/%s", real, base);
 }
 
-/* Two outputs that would write one file: the second would overwrite it. */
+/*
+ * Two outputs that would write one file (the second would overwrite it),
+ * or an output that would overwrite input @b (@b_in).
+ */
 static void check_same(const char *opt_a, const char *a, const char *opt_b,
-		       const char *b)
+		       const char *b, int b_in)
 {
 	char ca[8192], cb[8192];
 	struct stat sa, sb;
@@ -288,8 +292,9 @@ static void check_same(const char *opt_a, const char *a, const char *opt_b,
 	if (!strcmp(ca, cb) || (!stat(a, &sa) && !stat(b, &sb) &&
 				S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
 				sa.st_ino == sb.st_ino))
-		die_usage("--%s %s and --%s %s are the same file (one would "
-			  "overwrite the other)", opt_a, a, opt_b, b);
+		die_usage("--%s %s and --%s %s are the same file (%s)", opt_a,
+			  a, opt_b, b, b_in ? "the output would overwrite the "
+			  "input" : "one would overwrite the other");
 }
 
 /* Every output can be written: refuse before simulating, not after. */
@@ -297,6 +302,8 @@ static void check_outputs(const struct opts *o)
 {
 	const char *const name[] = { "json", "csv", "svg", "results-md" };
 	const char *const path[] = { o->json, o->csv, o->svg, o->results_md };
+	const char *const in_name[] = { "trace", "cpu-ns-file" };
+	const char *const in_path[] = { o->trace, o->cpu_file };
 	unsigned int i, j;
 
 	if (o->json && o->csv && !strcmp(o->json, "-") &&
@@ -316,9 +323,13 @@ static void check_outputs(const struct opts *o)
 		check_out_path("results-md", o->results_md);
 	if (o->suite)
 		check_out_dir(o->outdir ? o->outdir : "build/run");
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		for (j = i + 1; j < 4; j++)
-			check_same(name[i], path[i], name[j], path[j]);
+			check_same(name[i], path[i], name[j], path[j], 0);
+		for (j = 0; j < 2; j++)
+			check_same(name[i], path[i], in_name[j], in_path[j],
+				   1);
+	}
 }
 
 int main(int argc, char **argv)
@@ -363,6 +374,7 @@ int main(int argc, char **argv)
 	}
 	if (o.svg && out_svg(o.svg, &s->rs))
 		die(1, "%s: %s", o.svg, strerror(errno));
+	close_out(stdout, "-");	/* the table's write error, if any */
 	free_set(s);
 	free(s);
 	return o.strict && warned ? EXIT_USAGE : 0;

@@ -287,6 +287,7 @@ int run_suite(const struct opts *o)
 		printf("\n%s: suite \"%s\": %u workloads, tables above; JSON, CSV "
 		       "and SVG plots in %s/ (%.1f s)\n", prog, su->name, nr,
 		       dir, now_s() - t0);
+	close_out(stdout, "-");	/* the tables' write error, if any */
 	for (i = 0; i < nr; i++)
 		free_set(&sets[i]);
 	free(sets);
