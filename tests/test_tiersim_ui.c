@@ -280,6 +280,23 @@ static void test_policy_keys(void **state)
 	expect_policy_err("oracle:target=5", "policy \"oracle:target=5\": "
 			  "target=5 does nothing with NUMA balancing off (base "
 			  "oracle): no scanning, no hint faults");
+	/* the record, kmigrated and kswapd do nothing without it either */
+	expect_policy_err("oracle:demote=1", "policy \"oracle:demote=1\": "
+			  "demote=1 does nothing with NUMA balancing off (base "
+			  "oracle): no scanning, no hint faults");
+	expect_policy_err("none:record=precise:src=abit:migrate=kmigrated",
+			  "policy \"none:record=precise:src=abit:migrate="
+			  "kmigrated\": record=precise does nothing with NUMA "
+			  "balancing off (base none): no scanning, no hint "
+			  "faults");
+	expect_policy_err("mainline:mode=0:migrate=kmigrated", "policy "
+			  "\"mainline:mode=0:migrate=kmigrated\": migrate="
+			  "kmigrated does nothing with NUMA balancing off "
+			  "(mode=0 of mainline): no scanning, no hint faults");
+	/* (a preset's record with mode=0, the oracle's mode: tiersim_cli.sh) */
+	/* damon's own demotion is kswapd's: demote=0 is read there */
+	assert_int_equal(sim_policy_parse("damon:demote=0", &p, err,
+					  sizeof(err)), 0);
 	/* given twice: one of them would be ignored */
 	expect_policy_err("mainline:rate=4:rate=8", "policy \"mainline:rate=4:"
 			  "rate=8\": rate= is given twice (the last one, "

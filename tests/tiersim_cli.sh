@@ -238,6 +238,10 @@ usage 'policy "goal-bucket:goal=speed": goal=speed: unknown value' \
 	-p goal-bucket:goal=speed
 input 'policy "goal-bucket:rate-min=300": rate-min is above rate-max' \
 	-w zipf -p goal-bucket:rate-min=300
+input 'policy "pghot-abit:mode=0": mode=0 leaves the hotness record and kmigrated nothing to do: with NUMA balancing off tierpol admits no page' \
+	-p pghot-abit:mode=0
+input 'policy "oracle+young:mode=2:rate=1": the oracle pins its pages and scans nothing (mode=0): its NUMA balancing would be ignored' \
+	-p oracle+young:mode=2:rate=1
 input 'policy "pghot:src=abit:migrate=fault": src=abit needs migrate=kmigrated (a scanner is no fault to migrate in)' \
 	-w zipf -p pghot:src=abit:migrate=fault
 input 'policy "pghot:freq=4": freq is above what the record counts (byte: 3, precise: 7)' \

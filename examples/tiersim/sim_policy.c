@@ -48,7 +48,8 @@ void sim_policy_help(FILE *f)
 "    mainline+young:vma=disjoint:rate=256.\n"
 "  With NUMA balancing off (none, oracle, damon, mode=0) a switch, rate=,\n"
 "    hot=, period=, burst=, hot-faults=, limiter=, thresh=, wmark=, lat=,\n"
-"    vma= or a goal key would do nothing, and is refused; so is a key\n"
+"    vma=, a goal key or (but for damon) a record key, migrate= or\n"
+"    demote= would do nothing, and is refused; so is a key\n"
 "    that only a setting the spec lacks reads (target= without goal=,\n"
 "    burst= without limiter=bucket, freq= without record=, ...), and a\n"
 "    key or switch given twice.\n"
@@ -356,10 +357,18 @@ static int nb_key(const char *key, size_t n, int goal)
 	static const char *const keys[] = {
 		"rate", "hot", "period", "burst", "hot-faults", "limiter",
 		"thresh", "wmark", "lat", "vma",
-		/* the goal controller's: it retunes NUMA balancing's limit */
+		/*
+		 * Not for damon, which refuses them with reasons of its own.
+		 * The goal controller's: it retunes NUMA balancing's limit.
+		 * The hotness record's and kmigrated's: what a source records
+		 * and kmigrated moves, tierpol first admits (or, mode=0,
+		 * refuses every page). kswapd's demotion: nothing wakes it.
+		 */
 		"goal", "target", "ctl", "rate-min", "rate-max", "goal-out",
+		"record", "src", "freq", "window", "abit", "room-record",
+		"migrate", "demote",
 	};
-	unsigned int i, nr = sizeof(keys) / sizeof(keys[0]) - (goal ? 0 : 6);
+	unsigned int i, nr = sizeof(keys) / sizeof(keys[0]) - (goal ? 0 : 14);
 
 	for (i = 0; i < nr; i++)
 		if (strlen(keys[i]) == n && !strncmp(key, keys[i], n))
@@ -710,6 +719,13 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 		else if (p->cfg.mode != TP_MODE_DISABLED)
 			why = "damon runs with NUMA balancing off (mode=0)";
 	}
+	if (!why && !p->damon.on && p->cfg.mode == TP_MODE_DISABLED &&
+	    (p->hot.record != REC_NONE || p->migrate != MIG_FAULT))
+		why = "mode=0 leaves the hotness record and kmigrated nothing "
+		      "to do: with NUMA balancing off tierpol admits no page";
+	if (!why && p->oracle && p->cfg.mode != TP_MODE_DISABLED)
+		why = "the oracle pins its pages and scans nothing (mode=0): "
+		      "its NUMA balancing would be ignored";
 	if (!why && p->goal.out == GOAL_OUT_THRESHOLD) {
 		if (p->goal.metric == GOAL_NONE)
 			why = "goal-out=threshold needs a goal (goal=...)";
