@@ -399,6 +399,15 @@ for fix in "--wmark 1,2,3,4" "--fast 23"; do
 	run "$T" -q -p none -t "$tmp/p30.trace" $fix
 	[ "$rc" = 0 ] || bad "$fix does not fit: $(cat "$tmp/err")"
 done
+# A fast tier so small a share of the machine that Linux's gap is 0: kswapd
+# stops where no promotion finds room (the run promoted nothing).
+input 'pmbench: the fast tier (100 pages) is too small for the computed watermarks to leave room for a promotion (min 3, low 3, high 3, promo 3): give --wmark or a larger --fast' \
+	--pages 4096 --fast 100
+run "$T" -q -w pmbench --pages 4096 --accesses 300000 --scan-delay-ms 1 \
+	-p mainline --fast 100 --wmark 1,2,3,4 --json -
+n=$(grep -o '"promotions": [0-9]*' "$tmp/out" | head -1)	# the run's
+[ "$rc" = 0 ] && [ "${n#*: }" -gt 0 ] ||
+	bad "a 100-page fast tier with --wmark 1,2,3,4: exit $rc, $n"
 
 # ---- the model at its edges: folios, a full slow tier, kmigrated ----------
 

@@ -195,6 +195,7 @@ int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 		 size_t errlen)
 {
 	u64 *w = c->wmark;
+	int computed = 0;
 	u32 i;
 
 	if (!c->fast_pages || !c->slow_pages) {
@@ -226,9 +227,28 @@ int sim_validate(struct sim_cfg *c, const struct sim_src *src, char *err,
 		return -1;
 	}
 	/* Watermarks, as all page counts below, are the machine's. */
-	if (!w[0] && !w[1] && !w[2] && !w[3])
+	if (!w[0] && !w[1] && !w[2] && !w[3]) {
 		sim_wmarks(machine_pages(c, c->fast_pages),
 			   machine_pages(c, c->slow_pages), w);
+		computed = 1;
+	}
+	/*
+	 * A fast tier of fewer than about 150 pages gets a gap of 0: kswapd
+	 * then stops where a promotion still finds no room, and none could
+	 * ever happen. Linux computes the same; a run of it would say
+	 * nothing, so it is refused (given watermarks are taken as given).
+	 */
+	if (computed && w[3] <= w[2]) {
+		snprintf(err, errlen, "the fast tier (%llu pages) is too small "
+			 "for the computed watermarks to leave room for a "
+			 "promotion (min %llu, low %llu, high %llu, promo %llu): "
+			 "give --wmark or a larger --fast",
+			 (unsigned long long)machine_pages(c, c->fast_pages),
+			 (unsigned long long)w[0], (unsigned long long)w[1],
+			 (unsigned long long)w[2], (unsigned long long)w[3]);
+		memset(w, 0, sizeof(c->wmark));
+		return -1;
+	}
 	if (!(w[0] <= w[1] && w[1] <= w[2] && w[2] <= w[3])) {
 		snprintf(err, errlen, "watermarks out of order: min %llu, low "
 			 "%llu, high %llu, promo %llu (need min <= low <= high "
