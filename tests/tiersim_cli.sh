@@ -449,6 +449,18 @@ run "$T" -q -w zipf --pages 8192 --accesses 3000000 --threads 2 \
 n=$(cut -d, -f3-63 "$tmp/room.csv" | sed 1d | sort -u | wc -l)
 [ "$n" = 1 ] || bad "the room record changed a run on a full fast tier"
 
+# The threshold's series in its unit, as the scalar fields (the series
+# said 1000 ms for none, and faults / 10^6 as ms with lat=faults), and a
+# count of faults with every digit (it was 1.23457e+06).
+run "$T" -q -w zipf --pages 4096 --accesses 1000 \
+	-p none,mainline,fault-clock:hot-faults=1234567 --json "$tmp/th.json"
+n=$(grep -c '"threshold_ms": null, "threshold_faults": null, "hint_faults"' "$tmp/th.json")
+[ "$rc" = 0 ] && [ "$n" = 1 ] &&
+	grep -q '"threshold_ms": \[1000, [0-9, ]*\], "threshold_faults": null' "$tmp/th.json" &&
+	grep -q '"threshold_faults": 1234567,' "$tmp/th.json" &&
+	grep -q '"threshold_ms": null, "threshold_faults": \[1234567, ' "$tmp/th.json" ||
+	bad "the threshold's series and fields: exit $rc, $n none-like series"
+
 # The JSON's kernel section: the values in effect, not the options' unset
 # markers (it said scan_period_max_ms 0, hot_threshold_ms 0,
 # rate_limit_mbps -1); where the policies differ, null and each run's own.

@@ -132,6 +132,9 @@ static void json_num(FILE *f, const struct fval *v)
 		fprintf(f, "%llu", (unsigned long long)v->u);
 	else if (v->kind == F_OPT && v->d < 0)
 		fputs("null", f);
+	else if (v->d >= 1e6 && v->d < 9007199254740992.0 &&
+		 v->d == (double)(u64)v->d)
+		fprintf(f, "%.0f", v->d);	/* a count, every digit */
 	else
 		fprintf(f, "%.6g", v->d);
 }
@@ -271,6 +274,7 @@ static const struct {
 	{ ", \"fast_accesses\"", offsetof(struct sim_sample, fast), 0 },
 	{ ", \"promotions\"", offsetof(struct sim_sample, promo), 0 },
 	{ ", \"threshold_ms\"", offsetof(struct sim_sample, thresh), 1e6 },
+	{ ", \"threshold_faults\"", offsetof(struct sim_sample, thresh), 0 },
 	{ ", \"hint_faults\"", offsetof(struct sim_sample, faults), 0 },
 	{ ", \"pgpromote_candidate\"", offsetof(struct sim_sample, cand), 0 },
 	{ ", \"demotions\"", offsetof(struct sim_sample, demo), 0 },
@@ -361,9 +365,17 @@ static void json_run(FILE *f, const struct run_set *rs,
 	json_u64s(f, ", \"updates\"", r->pass, sizeof(*r->pass),
 		  offsetof(struct sim_pass, updates), r->nr_passes, 0);
 	fprintf(f, "},\n       \"series\": {");
-	for (i = 0; i < sizeof(series) / sizeof(series[0]); i++)
+	for (i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		/* The threshold in its unit, as the scalar fields: or null. */
+		if (series[i].off == offsetof(struct sim_sample, thresh) &&
+		    (!r->has_threshold ||
+		     !r->th_faults != (series[i].div != 0))) {
+			fprintf(f, "%s: null", series[i].name);
+			continue;
+		}
 		json_u64s(f, series[i].name, r->sample, sizeof(*r->sample),
 			  series[i].off, r->nr_samples, series[i].div);
+	}
 	fprintf(f, "}}");
 }
 
