@@ -484,14 +484,29 @@ run "$T" "$@" --strict
 [ "$rc" = 2 ] || bad "--strict: exit $rc, not 2"
 grep -q '^mainline ' "$tmp/out" || bad "--strict: no table"
 stderr_is "tiersim: error: zipf: promote-all, mainline: no scan pass ran: *"
-run "$T" "$@" --strict --scan-delay-ms 1 --thresh-period-ms 5
+run "$T" "$@" --strict --scan-delay-ms 1 --thresh-period-ms 5 --scan-period-ms 5
 [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] ||
 	bad "a run that scans warns: exit $rc, $(cat "$tmp/err")"
 
 run "$T" -q -w pmbench --accesses 300000 --scan-delay-ms 1 -p rfc2020
 stderr_is "tiersim: warning: pmbench: rfc2020: the run ended at *, after * of the 16 scan windows of one pass over the footprint: part of it was never scanned; a longer run (--accesses) or a shorter --scan-period-ms changes that"
 
-run "$T" -q -w zipf --pages 65536 --accesses 300000 --scan-delay-ms 1 -p mainline
+# One pass while first touch had placed a tenth: it saw 6473 PTEs, all on
+# the fast tier, and the run looked scanned (no warning).
+run "$T" -q -w pmbench --pages 65536 --accesses 5000000 --scan-delay-ms 10 \
+	--thresh-period-ms 100 -p mainline
+stderr_is "tiersim: warning: pmbench: mainline: the scanner's 1 pass looked at 6473 PTEs, fewer than the footprint's 65536 pages, and marked none: it ran while first touch had placed only part of it; a longer run (--accesses) or a shorter --scan-period-ms changes that"
+
+# 64 threads on the slow tier: demand past its bandwidth, served anyway.
+run "$T" -q -w uniform --pages 65536 --threads 64 --accesses 4000000 -p none
+stderr_is "tiersim: warning: uniform: none: the slow tier's loaded latency was at its cap (utilisation 0.95) for * % of the run: the demand reached its bandwidth, which the model meets with that latency, not with a queue, so the throughput may be above what the bandwidth allows; fewer threads or more bandwidth (--slow-read-mbps, --slow-write-mbps) keep the run inside the model"
+run "$T" -q -w uniform --pages 65536 --threads 64 --accesses 4000000 -p none \
+	--slow-read-mbps 390000 --slow-write-mbps 130000
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] ||
+	bad "ten times the bandwidth still warns: exit $rc, $(cat "$tmp/err")"
+
+run "$T" -q -w zipf --pages 65536 --accesses 300000 --scan-delay-ms 1 \
+	--scan-period-ms 5 -p mainline
 stderr_is "tiersim: warning: zipf: mainline: the run ended at *, before the hot-threshold controller's first period (60000 ms after the 1 ms scan delay): \"thr ms\" is the starting threshold, never adapted; --thresh-period-ms (below the run's length) or a longer run (--accesses) changes that"
 
 # A trace: 40 pages, a scan at 1 ms, then only pages it could not mark.

@@ -11,19 +11,30 @@
  *    shorter than the first scan pass.
  *  - WARN_PART_SCAN: the scanner covered only part of the footprint once
  *    (fewer scan windows than a pass over it takes).
+ *  - WARN_FEW_PTES: the scanner looked at fewer PTEs than the footprint has
+ *    pages and marked none: its passes ran while first touch had placed
+ *    only part of it (and no VMA filter skipped a VMA: that is a result).
  *  - WARN_NO_FAULT: PTEs were marked, but no access faulted on one before the
  *    run ended. (No PTE marked at all, as under a VMA filter that skips the
  *    VMAs, is a result, not a warning.)
  *  - WARN_NO_ADAPT: an adaptive policy's threshold never moved, and the run
  *    ended before the controller's first period could end: its "thr ms" is
  *    the starting value, not the controller's.
+ *  - WARN_SATURATED (any policy, besides the others): a tier's loaded
+ *    latency was at its cap (u = UTIL_MAX) for more than a tenth of the
+ *    run: the demand reached its bandwidth, which the model meets with
+ *    that latency, not with a queue, so what goes beyond it is served at
+ *    that latency and the throughput can exceed what the bandwidth allows.
  */
 #include "cli.h"
 #include "sim_int.h"
 
 #include <string.h>
 
-enum { WARN_NO_SCAN, WARN_PART_SCAN, WARN_NO_FAULT, WARN_NO_ADAPT, WARN_NR };
+enum {
+	WARN_NO_SCAN, WARN_PART_SCAN, WARN_FEW_PTES, WARN_NO_FAULT,
+	WARN_NO_ADAPT, WARN_SATURATED, WARN_NR
+};
 
 /* The controller's period of policy @p, ms. */
 static u64 thresh_period_ms(const struct sim_policy *p)
@@ -32,7 +43,18 @@ static u64 thresh_period_ms(const struct sim_policy *p)
 	       TP_DEFAULT_SCAN_PERIOD_MAX_MS;
 }
 
-/* Which warning run @i of set @s earns, or -1. */
+/* The VMA filter skipped a VMA in run @r. */
+static int skipped(const struct sim_result *r)
+{
+	u32 v;
+
+	for (v = 0; v < r->nr_vmas; v++)
+		if (r->vma[v].skips)
+			return 1;
+	return 0;
+}
+
+/* Which of the scanner's warnings run @i of set @s earns, or -1. */
 static int classify(const struct set *s, u32 i)
 {
 	const struct sim_policy *p = &s->pol[i];
@@ -47,6 +69,9 @@ static int classify(const struct set *s, u32 i)
 		return WARN_NO_SCAN;
 	if (r->scan_passes < sim_scan_windows(c, s->src.pages * k))
 		return WARN_PART_SCAN;
+	if (!r->pte_updates && !skipped(r) &&
+	    r->pte_scanned < r->alloc_fast + r->alloc_slow)
+		return WARN_FEW_PTES;
 	if (!r->hint_faults && r->pte_updates)
 		return WARN_NO_FAULT;
 	if ((p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_HOTNESS)) ==
@@ -55,6 +80,24 @@ static int classify(const struct set *s, u32 i)
 	    end_ms < c->scan_delay_ms + thresh_period_ms(p))
 		return WARN_NO_ADAPT;
 	return -1;
+}
+
+/* The share of run @r tier @tier (0 slow, 1 fast) had its latency capped. */
+static double capped(const struct sim_result *r, int tier)
+{
+	return r->sim_time_ns ? (double)r->capped_ns[tier] /
+				(double)r->sim_time_ns : 0;
+}
+
+/*
+ * The tier whose latency run @r had at its cap for more than a tenth of
+ * the run: 1 slow, 2 fast (the longer), or 0.
+ */
+static int saturated(const struct sim_result *r)
+{
+	int t = capped(r, 0) >= capped(r, 1) ? 0 : 1;
+
+	return capped(r, t) > 0.1 ? t + 1 : 0;
 }
 
 /* @t seconds in at most 3 digits: "31 ms", "2.05 s", "169 s". */
@@ -122,6 +165,31 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 			"(--accesses) or a shorter --scan-period-ms changes "
 			"that");
 		break;
+	case WARN_FEW_PTES:
+		fprintf(f, "the scanner's %llu pass%s looked at %llu PTEs, "
+			"fewer than the footprint's %llu pages, and marked "
+			"none: %s ran while first touch had placed only part of "
+			"it; %s", (unsigned long long)r->scan_passes,
+			r->scan_passes == 1 ? "" : "es",
+			(unsigned long long)r->pte_scanned,
+			(unsigned long long)(r->alloc_fast + r->alloc_slow),
+			r->scan_passes == 1 ? "it" : "they",
+			trace ? "a shorter --scan-period-ms scans it again "
+			"sooner" : "a longer run (--accesses) or a shorter "
+			"--scan-period-ms changes that");
+		break;
+	case WARN_SATURATED:
+		fprintf(f, "the %s tier's loaded latency was at its cap "
+			"(utilisation %.2f) for %.0f %% of the run: the demand "
+			"reached its bandwidth, which the model meets with that "
+			"latency, not with a queue, so the throughput may be "
+			"above what the bandwidth allows; fewer threads or more "
+			"bandwidth (--%s-read-mbps, --%s-write-mbps) keep the "
+			"run inside the model", saturated(r) == 1 ? "slow" :
+			"fast", UTIL_MAX, 100.0 * capped(r, saturated(r) - 1),
+			saturated(r) == 1 ? "slow" : "fast",
+			saturated(r) == 1 ? "slow" : "fast");
+		break;
 	case WARN_NO_FAULT:
 		fprintf(f, "no NUMA hint fault in %llu scan pass%s (%llu PTEs "
 			"marked): the %s ended at %s, before an access touched "
@@ -159,7 +227,8 @@ u32 warn_set(FILE *f, const struct set *s, int strict)
 
 		memset(mask, 0, sizeof(mask));
 		for (i = 0; i < s->nr_pol; i++)
-			if (kind[i] == w) {
+			if (w == WARN_SATURATED ?
+			    saturated(&s->rs.res[i]) != 0 : kind[i] == w) {
 				mask[i] = 1;
 				if (first == s->nr_pol)
 					first = i;
