@@ -372,9 +372,9 @@ static void test_policy_specs(void **state)
 	policy(&p, "mainline-bypass-off", &c);
 	assert_false(p.cfg.flags & TP_POL_FREE_BYPASS);
 	assert_int_equal(p.lat_src, LAT_ATIME);
-	policy(&p, "mainline-young+write-double:lat=ring:vma=disjoint:rate=64",
-	       &c);
-	assert_false(p.cfg.flags & TP_POL_YOUNG);
+	policy(&p, "mainline-bypass-bypass-reset+write-double:lat=ring:"
+	       "vma=disjoint:rate=64", &c);
+	assert_false(p.cfg.flags & TP_POL_FREE_BYPASS);
 	assert_true(p.cfg.flags & TP_POL_WRITE_DOUBLE);
 	assert_int_equal(p.lat_src, LAT_RING);
 	assert_int_equal(p.vma_filter, VMAF_DISJOINT);
@@ -397,6 +397,17 @@ static void test_policy_specs(void **state)
 	assert_int_equal(sim_policy_parse("mainline:lat=x", &p, err,
 					  sizeof(err)), -1);
 	assert_int_equal(sim_policy_parse("mainline:nokey", &p, err,
+					  sizeof(err)), -1);
+	/* a switch the base has (+) or lacks (-) would change nothing */
+	assert_int_equal(sim_policy_parse("mainline-young", &p, err,
+					  sizeof(err)), -1);
+	assert_string_equal(err, "policy \"mainline-young\": -young changes "
+			    "nothing: mainline does not have it");
+	assert_int_equal(sim_policy_parse("rfc2020-p8+young", &p, err,
+					  sizeof(err)), -1);
+	assert_int_equal(sim_policy_parse("rfc2020-p3-scan-top", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("rfc2020-p4-scan-top", &p, err,
 					  sizeof(err)), -1);
 	/* A combination tierpol refuses is refused with the reason. */
 	assert_int_equal(sim_policy_parse("mainline-hotness", &p, err,

@@ -223,6 +223,18 @@ usage 'policy "mainline:burst=5": burst= needs the token-bucket limiter (limiter
 	-p mainline:burst=5
 usage 'policy "mainline:rate=4:rate=8": rate= is given twice (the last one, rate=8, would win)' \
 	-p mainline:rate=4:rate=8
+usage 'policy "pghot:lat=ring": lat= needs hot-page selection (+hotness): without it no latency is judged' \
+	-p pghot:lat=ring
+usage 'policy "pghot-abit:lat=ring": lat= needs hint faults to time (src=hint|both): the accessed-bit scanner'"'"'s pages are hot or not' \
+	-p pghot-abit:lat=ring
+usage 'policy "mainline-young": -young changes nothing: mainline does not have it' \
+	-p mainline-young
+usage 'policy "mainline+hotness": +hotness changes nothing: mainline has it' \
+	-p mainline+hotness
+input 'zipf: --clock serial does nothing with one thread (--threads 2 or more share a clock)' \
+	-w zipf --clock serial
+run "$T" -q -w zipf --threads 2 --accesses 1000 --clock serial -p none
+[ "$rc" = 0 ] || bad "--clock serial with 2 threads: exit $rc, $(cat "$tmp/err")"
 usage 'policy "mainline+young:mode=0": +young does nothing with NUMA balancing off (mode=0 of mainline): no scanning, no hint faults' \
 	-p mainline+young:mode=0
 for list in mainline, none,,oracle; do

@@ -461,6 +461,12 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->kswapd_rounds = o->kswapd_rounds;
 	if (o->serial_clock >= 0)
 		c->serial_clock = o->serial_clock;
+	/* One thread's clock is the same either way (a suite's items vary). */
+	if (o->serial_clock > 0 && !it && s->src.nr_threads < 2)
+		die(EXIT_USAGE, "%s: --clock serial does nothing with one "
+		    "thread (%s)", s->label, s->has_tr ? "a trace is one "
+		    "stream in its recorded order" : "--threads 2 or more "
+		    "share a clock");
 	if (o->tlb_entries >= 0)
 		c->tlb_entries = (u32)o->tlb_entries;
 	if (it && it->scale)

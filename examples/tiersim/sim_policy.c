@@ -51,8 +51,9 @@ void sim_policy_help(FILE *f)
 "    vma=, a goal key or (but for damon) a record key, migrate= or\n"
 "    demote= would do nothing, and is refused; so is a key\n"
 "    that only a setting the spec lacks reads (target= without goal=,\n"
-"    burst= without limiter=bucket, freq= without record=, ...), and a\n"
-"    key or switch given twice.\n"
+"    burst= without limiter=bucket, freq= without record=, ...), a\n"
+"    switch the base already has (+) or lacks (-), and a key or switch\n"
+"    given twice.\n"
 "  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
 "    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
 "    scanner marks fast-tier pages too).\n"
@@ -515,6 +516,17 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 	} else if (GIVEN("abit") && !(p->hot.sources & SRC_ABIT)) {
 		key = "abit";
 		why = "the accessed-bit scanner (src=abit|both)";
+	} else if (GIVEN("lat") && !p->damon.on &&
+		   p->cfg.mode != TP_MODE_DISABLED &&
+		   !(p->cfg.flags & TP_POL_HOTNESS)) {
+		key = "lat";
+		why = "hot-page selection (+hotness): without it no latency "
+		      "is judged";
+	} else if (GIVEN("lat") && p->hot.record != REC_NONE &&
+		   !(p->hot.sources & SRC_HINT)) {
+		key = "lat";
+		why = "hint faults to time (src=hint|both): the accessed-bit "
+		      "scanner's pages are hot or not";
 	}
 #undef GIVEN
 	if (!key)
@@ -588,6 +600,21 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 				return -1;
 			}
 			sw_given |= 1U << (sw - switches);
+			/*
+			 * A switch the base already has (+) or lacks (-)
+			 * would leave the row the base's. (With NUMA
+			 * balancing off, check_off() says why.)
+			 */
+			if (p->cfg.mode != TP_MODE_DISABLED &&
+			    (op == '+') == (sw->bit == SW_SCAN_TOP ?
+					    !!(p->cfg.mode & TP_MODE_NORMAL) :
+					    !!(p->cfg.flags & sw->bit))) {
+				snprintf(err, errlen, "policy \"%s\": %c%s "
+					 "changes nothing: %s %s it", spec, op,
+					 sw->name, base, op == '+' ?
+					 "has" : "does not have");
+				return -1;
+			}
 			if (sw->bit == SW_SCAN_TOP) {
 				if (op == '+')
 					p->cfg.mode |= TP_MODE_NORMAL;
