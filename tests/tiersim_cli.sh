@@ -94,6 +94,8 @@ done
 run timeout 60 "$T" --pages 4096 --accesses 20000 -q -p none --sigma 10
 [ "$rc" = 0 ] || bad "--sigma 10: exit $rc, $(cat "$tmp/err")"
 usage '--small-frac: 1 is too large (allowed: above 0, below 1)' --small-frac 1
+input 'workload disjoint-vma: --small-frac 0.999 of 300 pages leaves the large VMA no page (the small one rounds to 300)' \
+	-w disjoint-vma --small-frac 0.999 --pages 300
 usage '--threads: 65 is too large (allowed: 1 to 64)' --threads 65
 usage '--jobs: 0 is too small (allowed: 1 to 256)' -j 0
 usage '--tlb-entries: 3 is not a power of 2 (allowed: 0, or a power of 2 up to 16777216)' \

@@ -478,7 +478,11 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		if (!small)
 			small = 1;
 		if (small >= n) {
-			snprintf(err, errlen, "small-frac must be below 1");
+			snprintf(err, errlen, "--small-frac %g of %llu pages "
+				 "leaves the large VMA no page (the small one "
+				 "rounds to %llu)", p->small_frac,
+				 (unsigned long long)n,
+				 (unsigned long long)small);
 			return -1;
 		}
 		w->nr_vmas = 2;
