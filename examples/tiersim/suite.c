@@ -23,9 +23,10 @@
 /*
  * The default suite: machines of 4 GiB (1 Mi pages) and 4 threads, run as
  * 1/16 scale models (--scale 16: each page and access of the stream stands
- * for 16) for 13-18 simulated seconds. The hot-threshold controller's
+ * for 16) for 6-15 simulated seconds (12-15 s for the policies that adapt
+ * the threshold). The hot-threshold controller's
  * period is scaled from 60 s to 2 s (--thresh-period-ms; the tables say
- * so), so the runs hold 8-10 of its adjustments.
+ * so), so the runs hold 5-7 of its periods.
  */
 #define MACHINE4G(w) \
 	.label = w, .workload = w, .pages = 1 << 16, .threads = 4, \
