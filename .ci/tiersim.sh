@@ -105,5 +105,8 @@ expect2 "zero capacity" "$T" --fast 0
 expect2 "--kswapd: simple or rounds" "$T" --kswapd fast
 expect2 "--lru: clock or two-list" "$T" --lru mglru
 
+step "README.md's tables from make run, as the default suite prints them"
+sh tests/docs/readme-run.sh "$T" README.md "$(nproc 2>/dev/null || echo 2)"
+
 echo
 echo "=== tiersim CI passed in $(($(date +%s) - start)) s"

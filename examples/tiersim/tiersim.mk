@@ -82,6 +82,12 @@ check-tiersim: $(TIERSIM) $(SVGCHECK)
 
 check: check-tiersim
 
+# make check-readme-run: the tables README.md quotes from make run are what
+# the default suite prints (tests/docs/readme-run.sh, about a minute; in
+# CI's .ci/tiersim.sh, not in make check).
+check-readme-run: $(TIERSIM)
+	$(Q)sh tests/docs/readme-run.sh $(TIERSIM) README.md $(RUN_JOBS)
+
 run: all examples $(SVGCHECK)
 	$(TIERSIM) --suite $(if $(RUN_SHORT),short,default) \
 		--outdir $(RUN_DIR) -j $(RUN_JOBS)
@@ -104,5 +110,5 @@ results: $(TIERSIM)
 		cp $(O)/results/$$p.svg docs/img/$$p.svg || exit 1; done
 	@echo "docs/RESULTS.md and docs/img/ regenerated (runs in $(O)/results)"
 
-.PHONY: tiersim run-short results check-tiersim install-tiersim-completion \
+.PHONY: tiersim run-short results check-tiersim check-readme-run install-tiersim-completion \
 	uninstall-tiersim-completion
