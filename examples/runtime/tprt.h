@@ -33,7 +33,8 @@ extern "C" {
  *	the runtime bounds the count (&struct tprt_cfg.vma_cap).
  * @TPRT_SRC_UFFD_WP: userfaultfd write-protect in SIGBUS mode: adds no VMA,
  *	but sees writes only (reads of a slow page never fault, so a page
- *	that is only read is never promoted). Anonymous private memory only.
+ *	that is only read is never promoted). Anonymous private memory only
+ *	(tprt_register() refuses other memory with -EINVAL).
  */
 enum tprt_source {
 	TPRT_SRC_MPROTECT = 0,
@@ -381,7 +382,8 @@ void tprt_cfg_default(struct tprt_cfg *cfg);
  * pass-through mode.
  *
  * Context: Any thread, not concurrently with other tprt_* calls.
- * Return: 0; -EINVAL for bad settings (nothing is started); -EBUSY if the
+ * Return: 0; -EINVAL for bad settings, -ERANGE for a rate limit above
+ * what tierpol's limiter takes (nothing is started); -EBUSY if the
  * runtime already runs; -errno if a thread or a mapping cannot be made.
  */
 int tprt_init(const struct tprt_cfg *cfg);
@@ -392,16 +394,23 @@ int tprt_init(const struct tprt_cfg *cfg);
  * @len: length in bytes, a multiple of the page size
  * @source: &enum tprt_source
  *
- * The program must not change the protection of a registered region
- * (mprotect, userfaultfd) nor unmap it before tprt_unregister(); a system
- * call that reads or writes it must run between tprt_pin() and
- * tprt_unpin() (otherwise it may fail with EFAULT).
+ * The region must be mapped read-write, without exec, for its whole
+ * length (each restore gives that back); the program must not change its
+ * protection (mprotect, userfaultfd) nor unmap it before tprt_unregister();
+ * a system call that reads or writes it must run between tprt_pin() and
+ * tprt_unpin() (otherwise it may fail with EFAULT). Futex words (mutexes,
+ * condition variables, semaphores) must not be in a region of the mprotect
+ * source: glibc aborts when futex(2) gets EFAULT. A thread that touches
+ * the region must not block the source's signal (SIGSEGV for mprotect,
+ * SIGBUS for userfaultfd): the kernel kills the process then.
  *
  * Context: Any thread but a signal handler; serialized with the other
  * tprt_* calls except tprt_stats().
  * Return: 0; -EINVAL (unaligned, empty, overlapping a registered region,
- * unknown source); -ENOSPC (%TPRT_MAX_REGIONS reached); -ENOSYS (no
- * userfaultfd write-protect); -ENOMEM (no memory for the region's state);
+ * unknown source, memory not read-write or with exec, or for userfaultfd
+ * not private and anonymous); -EFAULT (part of the range not mapped);
+ * -EBUSY (the program's own userfaultfd has the range); -ENOSPC
+ * (%TPRT_MAX_REGIONS reached); -ENOSYS (no userfaultfd write-protect); -ENOMEM (no memory for the region's state);
  * -ESRCH (the runtime is not running).
  */
 int tprt_register(void *addr, size_t len, unsigned int source);

@@ -395,6 +395,51 @@ static int region_fill(struct tprt_rt *rt, struct tprt_region *r,
 	return 0;
 }
 
+/*
+ * [@a, @end) is mapped, and every mapping in it is read-write without exec
+ * (private and anonymous for the uffd source): the protection each
+ * restore gives back is then the program's own. 0, -EFAULT (a hole),
+ * -EINVAL (other rights, or a shared or file mapping for uffd). Without
+ * /proc, nothing can be checked: 0.
+ */
+static int range_plain_rw(uintptr_t a, uintptr_t end, unsigned int source)
+{
+	unsigned long lo, hi, ino;
+	char perm[5], line[512];
+	uintptr_t at = a;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return 0;
+	while (at < end && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %4s %*x %*x:%*x %lu", &lo, &hi, perm,
+			   &ino) != 4)
+			continue;
+		if (hi <= at)
+			continue;
+		if (lo > at) {
+			ret = -EFAULT;	/* a hole before this mapping */
+			break;
+		}
+		if (strcmp(perm, "rw-p") &&
+		    (source == TPRT_SRC_UFFD_WP || strcmp(perm, "rw-s"))) {
+			ret = -EINVAL;
+			break;
+		}
+		if (source == TPRT_SRC_UFFD_WP && ino) {
+			ret = -EINVAL;	/* a file's pages */
+			break;
+		}
+		at = hi;
+	}
+	if (!ret && at < end)
+		ret = -EFAULT;
+	fclose(f);
+	return ret;
+}
+
 int tprt_register(void *addr, size_t len, unsigned int source)
 {
 	struct tprt_rt *rt = tprt_rt;
@@ -407,6 +452,9 @@ int tprt_register(void *addr, size_t len, unsigned int source)
 	if (!len || (a | len) & (rt->page_size - 1) || a + len < a ||
 	    a + len > TPRT_ADDR_LIMIT || source > TPRT_SRC_UFFD_WP)
 		return -EINVAL;
+	ret = range_plain_rw(a, a + len, source);
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&rt->prot_lock);
 	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
 		struct tprt_region *q = &rt->region[i];
@@ -441,7 +489,9 @@ int tprt_register(void *addr, size_t len, unsigned int source)
 		if (ret)
 			goto out;
 		if (ioctl(rt->uffd, UFFDIO_REGISTER, &reg)) {
-			ret = errno == EINVAL ? -EINVAL : -ENOSYS;
+			/* EBUSY: the program's own userfaultfd has it */
+			ret = errno == EINVAL || errno == EBUSY ? -errno :
+			      -ENOSYS;
 			goto out;
 		}
 	}
@@ -477,10 +527,12 @@ static void region_retire(struct tprt_rt *rt, struct tprt_region *r)
 	} else {
 		mprotect((void *)r->start, len, PROT_READ | PROT_WRITE);
 	}
+	/* Access is restored: a fault from here on is retried (dead). */
+	atomic_store(&r->state, TPRT_R_DEAD);
+	inflight_drain(rt);
+	/* No handler can reserve in it any more: give its VMAs back. */
 	for (c = 0; c < r->nchunks; c++)
 		tprt_est_set(rt, r, c, 0);
-	inflight_drain(rt);
-	atomic_store(&r->state, TPRT_R_DEAD);
 }
 
 int tprt_unregister(void *addr)

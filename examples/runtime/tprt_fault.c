@@ -31,6 +31,9 @@
 
 /* The address this thread last retried in an unregistered region. */
 TLS uintptr_t retry_addr;
+/* Stale faults in a row on one address (see the stale case below). */
+TLS uintptr_t stale_addr;
+TLS unsigned int stale_n;
 TLS struct tprt_slot *my_slot;
 TLS uint32_t my_gen;
 
@@ -313,8 +316,25 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	/* Another thread restored the block first, or it is going away. */
 	if (!(prev & TPRT_BLK_PROT) || st != TPRT_R_LIVE) {
 		INC(slot->faults_stale);
+		/*
+		 * Access is back: the retry succeeds, unless the scanner
+		 * protected the block again meanwhile. An address that
+		 * keeps faulting on an open block is not ours (its mapping
+		 * lost the rights the access needs, exec say): after
+		 * TPRT_STALE_MAX in a row it goes to the previous handler
+		 * instead of looping for ever.
+		 */
+		if (stale_addr != addr) {
+			stale_addr = addr;
+			stale_n = 0;
+		}
+		if (++stale_n >= TPRT_STALE_MAX) {
+			stale_addr = 0;
+			return TPRT_FR_NOT_OURS;
+		}
 		return TPRT_FR_RETRY;
 	}
+	stale_addr = 0;
 	INC(slot->faults);
 	if (write)
 		INC(slot->faults_write);

@@ -32,6 +32,12 @@
 #define TPRT_NS_PER_SEC		1000000000ULL
 /* The address space's end for the scan ring: x86-64's TASK_SIZE. */
 #define TPRT_ADDR_LIMIT		(1ULL << 47)
+/*
+ * Faults in a row on one address whose block is open: past this many the
+ * fault is not the runtime's (the scanner re-protecting the block between
+ * each retry and the next access this often does not happen).
+ */
+#define TPRT_STALE_MAX		64
 /* move_pages(2)'s MPOL_MF_MOVE (<numaif.h> is libnuma's, not libc's). */
 #define MPOL_MF_MOVE_		(1 << 1)
 /* Capacity of the deferred queue (pages refused for want of room). */

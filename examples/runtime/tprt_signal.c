@@ -29,6 +29,21 @@
 #include "tprt_impl.h"
 
 static struct sigaction old_act[2];	/* SIGSEGV, SIGBUS */
+/*
+ * A handler installed over the runtime's while it ran, which chains to its
+ * own predecessor (the runtime's handler, as crash reporters do), becomes
+ * the runtime's previous one at the next tprt_init(): the two would call
+ * each other until the stack overflows. For such a handler (@over_us)
+ * chain() notes where on this thread's stack it calls it (@chain_sp), and
+ * is it reentered deeper on the stack, it is that handler calling back:
+ * the default action instead. A previous handler that left with longjmp()
+ * leaves a stale note, which a later fault at the same depth or above
+ * replaces; only such a handler, left that way, then faulting deeper, would
+ * be taken for a loop.
+ */
+static bool installed[2], over_us[2];
+static __thread __attribute__((tls_model("initial-exec"))) uintptr_t
+	chain_sp[2];
 
 static struct sigaction *old_of(int sig)
 {
@@ -38,7 +53,11 @@ static struct sigaction *old_of(int sig)
 static void chain(int sig, siginfo_t *info, void *uc)
 {
 	struct sigaction *old = old_of(sig);
+	int k = sig == SIGBUS;
+	/* The real stack (a local may live on a sanitizer's fake one). */
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 	sigset_t saved;
+	bool loop;
 
 	if (old->sa_handler == SIG_IGN && info->si_code <= 0) {
 		/*
@@ -48,13 +67,17 @@ static void chain(int sig, siginfo_t *info, void *uc)
 		 */
 		return;
 	}
-	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+	loop = over_us[k] && chain_sp[k] && here < chain_sp[k];
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN &&
+	    !loop) {
+		chain_sp[k] = here;
 		pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
 		if (old->sa_flags & SA_SIGINFO)
 			old->sa_sigaction(sig, info, uc);
 		else
 			old->sa_handler(sig);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		chain_sp[k] = 0;
 	} else {
 		/*
 		 * The default action. A fault repeats when the access runs
@@ -129,6 +152,9 @@ int tprt_signal_install(void)
 			return -errno;
 		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler)
 			continue;
+		/* Not ours, though ours was installed: put over it. */
+		over_us[i] = installed[i];
+		installed[i] = true;
 		old_act[i] = cur;
 		if (sigaction(sigs[i], &sa, NULL))
 			return -errno;

@@ -5,7 +5,8 @@
  * vm.max_map_count with one-page blocks); signal chaining (a previous
  * SA_SIGINFO handler, SIGBUS, the default action in a child process); the
  * system-call path (EFAULT without a pin, read(2)/write(2) with one, for
- * both sources); shutdown while threads fault. One NUMA node is enough
+ * both sources); shutdown while threads fault; what tprt_register() takes;
+ * unregister while threads fault; a chaining handler across a restart. One NUMA node is enough
  * (helpers.h).
  */
 #include "helpers.h"
@@ -499,6 +500,160 @@ static void test_shutdown_in_flight(void **state)
 	munmap(sh_mem, NT * SLICE * PG);
 }
 
+/* ---- what tprt_register() takes ------------------------------------------ */
+
+/*
+ * Only mapped, read-write, non-exec memory: every restore gives back
+ * read-write, so read-only memory became writable, a guard page open and
+ * a code page looped in the handler for ever.
+ */
+static void test_register_rights(void **state)
+{
+	char *ro, *rwx, *m, *sh;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	ro = mmap(NULL, 4 * PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(ro != MAP_FAILED);
+	assert_int_equal(tprt_register(ro, 4 * PG, TPRT_SRC_MPROTECT),
+			 -EINVAL);
+	assert_int_equal(tprt_register(ro, 4 * PG, TPRT_SRC_UFFD_WP),
+			 -EINVAL);
+	rwx = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE | PROT_EXEC,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rwx != MAP_FAILED) {	/* a hardened kernel may refuse it */
+		assert_int_equal(tprt_register(rwx, 4 * PG,
+					       TPRT_SRC_MPROTECT), -EINVAL);
+		munmap(rwx, 4 * PG);
+	}
+	/* A guard page inside, and a hole inside. */
+	m = map_touched(8);
+	assert_int_equal(mprotect(m + 4 * PG, PG, PROT_NONE), 0);
+	assert_int_equal(tprt_register(m, 8 * PG, TPRT_SRC_MPROTECT),
+			 -EINVAL);
+	assert_int_equal(munmap(m + 4 * PG, PG), 0);
+	assert_int_equal(tprt_register(m, 8 * PG, TPRT_SRC_MPROTECT),
+			 -EFAULT);
+	assert_int_equal(tprt_register(NULL, PG, TPRT_SRC_MPROTECT), -EFAULT);
+	/* The plain part is taken; the guard page kept its rights. */
+	assert_int_equal(tprt_register(m, 4 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_unregister(m), 0);
+	/* Shared anonymous memory: mprotect's, not userfaultfd's. */
+	sh = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(sh != MAP_FAILED);
+	assert_int_equal(tprt_register(sh, 4 * PG, TPRT_SRC_UFFD_WP),
+			 -EINVAL);
+	assert_int_equal(tprt_register(sh, 4 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_unregister(sh), 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(sh, 4 * PG);
+	munmap(ro, 4 * PG);
+	munmap(m, 4 * PG);
+	munmap(m + 5 * PG, 3 * PG);
+}
+
+/* ---- unregister while threads fault: the VMA estimate ---------------------- */
+
+static char *est_mem;
+static _Atomic int est_stop;
+
+static void *est_toucher(void *arg)
+{
+	unsigned int x = (unsigned int)(uintptr_t)arg;
+
+	while (!atomic_load(&est_stop)) {
+		x = x * 1103515245U + 12345U;
+		(void)((volatile char *)est_mem)[(x >> 4) % (512 * PG)];
+	}
+	return NULL;
+}
+
+/*
+ * A fault that raced tprt_unregister() reserved VMAs in the dying region
+ * after its estimate was zeroed: the estimate grew with every race, with
+ * no region registered, until protection stopped.
+ */
+static void test_unregister_estimate(void **state)
+{
+	pthread_t th[3];
+	struct tprt_stats s;
+	uintptr_t t;
+	int i;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	est_mem = map_touched(512);
+	atomic_store(&est_stop, 0);
+	for (t = 0; t < 3; t++)
+		assert_int_equal(pthread_create(&th[t], NULL, est_toucher,
+						(void *)(t + 1)), 0);
+	for (i = 0; i < 300; i++) {
+		assert_int_equal(tprt_register(est_mem, 512 * PG,
+					       TPRT_SRC_MPROTECT), 0);
+		tprt_scan_now();
+		sleep_ms(0);
+		assert_int_equal(tprt_unregister(est_mem), 0);
+	}
+	atomic_store(&est_stop, 1);
+	for (t = 0; t < 3; t++)
+		assert_int_equal(pthread_join(th[t], NULL), 0);
+	tprt_stats(&s);
+	assert_true(s.faults > 0);
+	assert_int_equal(s.vma_est, 0);
+	assert_int_equal(s.chained, 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(est_mem, 512 * PG);
+}
+
+/* ---- a handler that chains to the runtime, across a restart ---------------- */
+
+static struct sigaction rep_prev;
+static volatile sig_atomic_t rep_calls;
+
+/* A crash reporter installed after tprt_init(): it chains, as they do. */
+static void reporter(int sig, siginfo_t *si, void *uc)
+{
+	if (++rep_calls > 1)
+		_exit(7);	/* called again: the two handlers recurse */
+	if (rep_prev.sa_flags & SA_SIGINFO)
+		rep_prev.sa_sigaction(sig, si, uc);
+}
+
+/*
+ * The child of test_chain_restart: after tprt_shutdown() and tprt_init()
+ * the reporter is the runtime's previous handler and the runtime its.
+ */
+static int child_chain_restart(void)
+{
+	struct sigaction sa;
+	volatile char *guard;
+
+	signal(SIGSEGV, SIG_DFL);	/* no sanitizer's handler before */
+	if (tprt_init(NULL))
+		return 3;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = reporter;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &rep_prev);
+	if (tprt_shutdown() || tprt_init(NULL))
+		return 4;
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	guard[0] = 1;
+	return 5;	/* not reached: the default action kills */
+}
+
+static void test_chain_restart(void **state)
+{
+	int st;
+
+	(void)state;
+	st = child_status("--child-chain-restart");
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,12 +666,17 @@ int main(int argc, char **argv)
 		rt_test(test_syscall_uffd),
 		rt_test(test_reregister),
 		rt_test(test_shutdown_in_flight),
+		rt_test(test_register_rights),
+		rt_test(test_unregister_estimate),
+		rt_test(test_chain_restart),
 	};
 
 	if (argc == 2 && !strcmp(argv[1], "--child-segv"))
 		return child_segv();
 	if (argc == 2 && !strcmp(argv[1], "--child-ignored"))
 		return child_ignored();
+	if (argc == 2 && !strcmp(argv[1], "--child-chain-restart"))
+		return child_chain_restart();
 	self_path = argv[0];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
