@@ -384,38 +384,102 @@ static void fclk_op(struct prog *in, u8 sub)
 static struct tp_thresh th;
 static struct tp_thresh_cpu thcpu;
 static bool th_ok;
-static u64 th_ref, th_now, th_cand;
+static u64 th_ref, th_now, th_cand, th_period, th_rate;
 static u32 th_steps, th_var;
+
+/* The documented answer of an init or a tune of @c: 0, -EINVAL, -ERANGE. */
+static int th_expect(const struct tp_thresh_cfg *c)
+{
+	if (c->variant > TP_THRESH_HISTOGRAM || c->steps > TP_THRESH_STEPS_MAX ||
+	    c->batch > TP_CAND_BATCH_MAX)
+		return -EINVAL;
+	if (c->ref_th > TP_TIME_MAX || c->period > TP_TIME_MAX ||
+	    c->rate_limit > TP_RATE_MAX)
+		return -ERANGE;
+	return 0;
+}
+
+static u64 mul_frac(u64 a, u64 b, u64 c)
+{
+	u128 r = (u128)a * b / c;
+
+	return r > ~0ULL ? ~0ULL : (u64)r;
+}
+
+/*
+ * The histogram's fit, from the documentation (threshold.h): the bins are
+ * [0, u), [u, 2u), [2u, 4u), ... with u = 2^shift and the top bin ending
+ * at the upper bound, shift the smallest that puts the top bin's lower
+ * edge at or above max; the threshold is where the pages counted from the
+ * lowest latency up pass the budget (twice the period's candidates at the
+ * rate limit), interpolated linearly in that bin, clamped to [unit, max].
+ */
+static u64 th_fit(const u64 *bin, u64 unit, u64 max, u64 budget)
+{
+	u32 shift = 0, b;
+	u64 cum = 0, lo, hi;
+
+	while (max > 1ULL << (shift + TP_THRESH_BINS - 2))
+		shift++;
+	for (b = 0; b < TP_THRESH_BINS; b++) {
+		if (bin[b] > budget - cum) {
+			lo = b ? 1ULL << (shift + b - 1) : 0;
+			hi = b + 1 < TP_THRESH_BINS ? 1ULL << (shift + b) : max;
+			lo = hi > lo ? lo + mul_frac(hi - lo, budget - cum,
+						     bin[b]) : lo;
+			return lo < unit ? unit : lo > max ? max : lo;
+		}
+		cum += bin[b];
+	}
+	return max;
+}
 
 static void th_op(struct prog *in, u8 sub)
 {
 	struct tp_thresh_cfg c;
-	u64 t, max, unit, n;
-	int ret;
+	struct tp_thresh before;
+	u64 t, max, unit, n, bin[TP_THRESH_BINS], want;
+	bool closes, tune;
+	int ret, ev;
+	u32 b;
 
 	if (sub % 6 == 0 || !th_ok) {
 		memset(&c, 0, sizeof(c));
 		c.sz = sizeof(c);
 		c.variant = bytes(in, 1) & 3 ? TP_THRESH_HISTOGRAM :
 			    (u32)(bytes(in, 1) % 4);
-		c.steps = (u32)(bytes(in, 1) & 1 ? bytes(in, 2) : 0);
+		c.steps = (u32)(bytes(in, 1) & 1 ? bytes(in, 3) % 70000 : 0);
 		c.tps = 1000000000;
 		c.ref_th = val(in);
 		c.period = val(in) & 0xffffffffffULL;
 		c.rate_limit = val(in);
-		c.batch = (u32)(bytes(in, 1) % 70);
-		ret = th_ok && (sub & 1) ? tp_thresh_tune(&th, &c) :
+		c.batch = (u32)(bytes(in, 1) & 1 ? bytes(in, 3) % 70000 :
+				bytes(in, 1) % 70);
+		/* a tune half the time, once there is something to tune */
+		tune = th_ok && ((sub / 6) & 1);
+		memcpy(&before, &th, sizeof(th));
+		ret = tune ? tp_thresh_tune(&th, &c) :
 		      tp_thresh_init(&th, &c, th_cand, th_now);
-		if (ret)
+		CHECK(ret == th_expect(&c), "%s: %d, not %d",
+		      tune ? "tune" : "init", ret, th_expect(&c));
+		if (ret) {
+			CHECK(!memcmp(&before, &th, sizeof(th)),
+			      "a refused %s changed the controller",
+			      tune ? "tune" : "init");
 			return;
+		}
 		th_ok = true;
 		th_ref = c.ref_th;
 		th_var = c.variant;
+		th_period = c.period;
+		th_rate = c.rate_limit;
 		th_steps = c.steps ? c.steps : TP_DEFAULT_THRESH_STEPS;
-		if (!(sub & 1))
+		if (!tune)
 			memset(&thcpu, 0, sizeof(thcpu));
 		return;
 	}
+	max = th_var == TP_THRESH_RFC2020 ? th_ref : 2 * th_ref;
+	unit = max / th_steps ? max / th_steps : (max ? 1 : 0);
 	if (sub % 3 == 1) {
 		/* 0xffff: any count, past any folio too (ignored) */
 		n = bytes(in, 2) + 1;
@@ -423,17 +487,44 @@ static void th_op(struct prog *in, u8 sub)
 			n = val(in);
 		tp_thresh_record(&th, &thcpu, val(in), n);
 	} else {
+		for (b = 0; b < TP_THRESH_BINS; b++)
+			bin[b] = th.st.hist[b].v;
+		t = tp_thresh_get(&th);
 		th_now += val(in) & 0xffffffffffULL;
 		th_cand += bytes(in, 3);
-		(void)tp_thresh_update(&th, th_cand, th_now);
+		closes = (int64_t)(th_now - th.st.start.v) > (int64_t)th_period;
+		ev = tp_thresh_update(&th, th_cand, th_now);
+		CHECK((ev != TP_TH_IDLE) == closes, "event %d, period %s", ev,
+		      closes ? "over" : "not over");
+		if (th_var == TP_THRESH_HISTOGRAM && closes) {
+			/* the fit, then every bin halved (cooling) */
+			want = th_fit(bin, unit, max,
+				      mul_frac(th_period, th_rate, 1000000000) >
+				      ~0ULL / 2 ? ~0ULL :
+				      2 * mul_frac(th_period, th_rate,
+						   1000000000));
+			CHECK(tp_thresh_get(&th) == want,
+			      "fit %llu, not %llu", ULL(tp_thresh_get(&th)),
+			      ULL(want));
+			CHECK(ev == (want < t ? TP_TH_LOWERED : want > t ?
+				     TP_TH_RAISED : TP_TH_KEPT),
+			      "event %d for %llu -> %llu", ev, ULL(t),
+			      ULL(want));
+			for (b = 0; b < TP_THRESH_BINS; b++)
+				CHECK(th.st.hist[b].v == bin[b] -
+				      (bin[b] >= 2 ? bin[b] / 2 : 0),
+				      "bin %u: %llu after %llu", b,
+				      ULL(th.st.hist[b].v), ULL(bin[b]));
+		} else if (!closes) {
+			CHECK(tp_thresh_get(&th) == t, "threshold moved "
+			      "within a period: %llu -> %llu", ULL(t),
+			      ULL(tp_thresh_get(&th)));
+			for (b = 0; b < TP_THRESH_BINS; b++)
+				CHECK(th.st.hist[b].v == bin[b],
+				      "bin %u moved within a period", b);
+		}
 	}
 	t = tp_thresh_get(&th);
-	max = 2 * th_ref;
-	unit = max / th_steps ? max / th_steps : (max ? 1 : 0);
-	if (th_var == TP_THRESH_RFC2020) {
-		max = th_ref;
-		unit = max / th_steps ? max / th_steps : (max ? 1 : 0);
-	}
 	CHECK(t >= unit && t <= max, "threshold %llu outside [%llu, %llu]",
 	      ULL(t), ULL(unit), ULL(max));
 }
