@@ -217,17 +217,34 @@ static void helpers_op(struct input *in, u8 sub)
 		      (mem.free > mem.wmark_high &&
 		       mem.free - mem.wmark_high > a), "promote room");
 		break;
-	case 2:
+	case 2: {
+		/* high + max(min / 4, managed * scale / 10000), saturated */
+		u64 managed = value(in);
+		u32 scale = value32(in);
+		u128 gap, want;
+
 		a = value(in);
 		b = value(in);
-		r = tp_wmark_promo(a, b, value(in), value32(in));
-		CHECK(r >= b, "promo watermark below high");
+		r = tp_wmark_promo(a, b, managed, scale);
+		gap = (u128)managed * scale / 10000;
+		if (gap < a / 4)
+			gap = a / 4;
+		want = b + gap;
+		CHECK(r == (want > ~0ULL ? ~0ULL : (u64)want),
+		      "promo watermark %llu", (unsigned long long)r);
 		break;
-	case 3:
+	}
+	case 3: {
+		/* min(1 s, scan period / 16), at least 1 tick */
+		u32 tps = value32(in);
+
 		a = value(in);
-		r = tp_migrate_retry_interval(a, value32(in));
-		CHECK(r >= 1, "retry interval 0");
+		r = tp_migrate_retry_interval(a, tps);
+		CHECK(r == (a / 16 < tps ? (a / 16 ? a / 16 : 1) :
+			    (tps ? tps : 1)), "retry interval %llu",
+		      (unsigned long long)r);
 		break;
+	}
 	case 4:	/* names of any verdict and error, known or not */
 		v = (int)(s32)value32(in);
 		name = tp_verdict_name(v);
@@ -251,11 +268,31 @@ static void helpers_op(struct input *in, u8 sub)
 		(void)tp_group_fault_local(take(in, 1) % 2, &gf,
 					   words ? mask : NULL, nbits);
 		node_id = (int)(s32)value32(in);
-		r = (u64)(s64)tp_preferred_node(take(in, 1) % 2,
-						take(in, 1) & 1, node_id,
-						(int)take(in, 1),
-						words ? mask : NULL, nbits);
-		CHECK((s64)r >= -1, "preferred node %lld", (long long)r);
+		{
+			u32 var = (u32)take(in, 1) % 2;
+			bool grp = take(in, 1) & 1;
+			int src = (int)take(in, 1), want;
+
+			r = (u64)(s64)tp_preferred_node(var, grp, node_id, src,
+							words ? mask : NULL,
+							nbits);
+			/*
+			 * Not in a group: none. 6.1: the destination, or
+			 * the source without one. 3.15: the destination if
+			 * it is one of the group's active nodes.
+			 */
+			if (!grp)
+				want = -1;
+			else if (var == TP_GROUP_LINUX61)
+				want = node_id >= 0 ? node_id : src;
+			else
+				want = node_id >= 0 && (u32)node_id < nbits &&
+				       (mask[node_id / (8 * sizeof(long))] >>
+					(node_id % (8 * sizeof(long))) & 1) ?
+				       node_id : -1;
+			CHECK((s64)r == want, "preferred node %lld, not %d",
+			      (long long)(s64)r, want);
+		}
 		free(mask);
 		break;
 	}
