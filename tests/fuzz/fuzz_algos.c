@@ -282,6 +282,12 @@ static void hot_op(struct prog *in, u8 sub)
 			return;
 		}
 		CHECK(sz_ok, "a bad size accepted");
+		CHECK(c.format <= TP_HOT_PRECISE && c.tps && c.tps <= TP_TPS_MAX &&
+		      c.bucket_shift <= 40 &&
+		      c.freq_threshold <= (c.format ? 7U : 3U),
+		      "a bad configuration accepted: format %u, tps %u, shift "
+		      "%u, freq %u", c.format, c.tps, c.bucket_shift,
+		      c.freq_threshold);
 		hot_ok = true;
 		CHECK(hot.threshold >= 1 &&
 		      hot.threshold <= (c.format ? 7U : 3U), "threshold");
