@@ -47,7 +47,7 @@
  * starved UML process or qemu vCPU may see one a tick), up to this: well
  * below the soft-lockup and RCU-stall reports, with preemption off.
  */
-#define TP_KI_HARD_NS		(5 * NSEC_PER_SEC)
+#define TP_KI_HARD_NS		(5ULL * NSEC_PER_SEC)	/* past a 32-bit long */
 /* Decisions per interrupt; a tune every TP_KI_TUNE_EVERY interrupts or
  * process-context decisions.
  */
@@ -345,7 +345,8 @@ static void tp_ki_limiter(struct tp_st *st)
 	struct tp_limiter_cfg cfg = { .sz = sizeof(cfg), .tps = 1000,
 				      .variant = TP_LIMITER_WINDOW_RFC2020,
 				      .cand_batch = 5, .rate = 300 };
-	u64 t0, n = 0, counted;
+	u64 t0, counted;
+	u32 n = 0;	/* % 3 of a u64 is a libgcc call on 32-bit clang */
 	bool ok;
 
 	memset(&tp_ki.lslot, 0, sizeof(tp_ki.lslot));

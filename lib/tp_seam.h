@@ -121,7 +121,13 @@ static inline unsigned int tp_latch_begin(const struct tp_latch *l)
 
 static inline bool tp_latch_retry(const struct tp_latch *l, unsigned int seq)
 {
-	return read_seqcount_latch_retry(&l->seq, seq);
+	/*
+	 * raw_read_seqcount_latch_retry(), open-coded: 6.1 calls it
+	 * read_seqcount_latch_retry(), 6.3 renamed it, 6.13 brought the old
+	 * name back beside the new one; the body is the same throughout.
+	 */
+	smp_rmb();
+	return unlikely(READ_ONCE(l->seq.seqcount.sequence) != seq);
 }
 
 static inline void tp_seq_init(struct tp_seqcount *s)

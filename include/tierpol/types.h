@@ -100,7 +100,7 @@ struct tp_seqcount {
  *	(i386 aligns a plain uint64_t to 4), so it is a real 8-byte atomic
  */
 struct tp_atomic64 {
-	uint64_t v __attribute__((__aligned__(8)));
+	__attribute__((__aligned__(8))) uint64_t v;
 };
 
 /**
@@ -110,7 +110,7 @@ struct tp_atomic64 {
  *	too), read by any thread
  */
 struct tp_local64 {
-	uint64_t v __attribute__((__aligned__(8)));
+	__attribute__((__aligned__(8))) uint64_t v;
 };
 
 /**
