@@ -115,11 +115,13 @@ for my $line (@lines) {
 		$depth += $opens - $closes;
 		chomp(my $l = $line);
 		my $name;
-		if ($l =~ /^\s*(?:[\w\s\*]+?)\b(\w+)\s*(?:\[[^\]]*\])?\s*
+		if ($l =~ /^\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?
+			   (?:[\w\s\*]+?)\b(\w+)\s*(?:\[[^\]]*\])?\s*
 			   (?:(?:[A-Z][A-Z0-9_]*|__attribute__\s*\(\(.*?\)\))\s*)*
 			   ;\s*$/x) {
-			$name = $1;	# a member, maybe with an attribute or a
-					# macro after it (TP_CACHELINE_ALIGNED)
+			$name = $1;	# a member, maybe with an attribute
+					# before it, or one or a macro after
+					# it (TP_CACHELINE_ALIGNED)
 		} elsif ($l =~ /^\s*\}\s*(\w+)\s*;\s*$/) {
 			$name = $1;		# "} bucket;" of a nested aggregate
 		} elsif ($l =~ /^\s*([A-Z][A-Z0-9_]*)\s*(?:=[^,]*)?,?\s*$/) {
