@@ -410,8 +410,9 @@ int tprt_init(const struct tprt_cfg *cfg);
  * unknown source, memory not read-write or with exec, or for userfaultfd
  * not private and anonymous); -EFAULT (part of the range not mapped);
  * -EBUSY (the program's own userfaultfd has the range); -ENOSPC
- * (%TPRT_MAX_REGIONS reached); -ENOSYS (no userfaultfd write-protect); -ENOMEM (no memory for the region's state);
- * -ESRCH (the runtime is not running).
+ * (%TPRT_MAX_REGIONS reached); -ENOSYS (no userfaultfd write-protect);
+ * -ENOMEM (no memory for the region's state); -ESRCH (the runtime is not
+ * running).
  */
 int tprt_register(void *addr, size_t len, unsigned int source);
 

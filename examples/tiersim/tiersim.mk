@@ -110,5 +110,5 @@ results: $(TIERSIM)
 		cp $(O)/results/$$p.svg docs/img/$$p.svg || exit 1; done
 	@echo "docs/RESULTS.md and docs/img/ regenerated (runs in $(O)/results)"
 
-.PHONY: tiersim run-short results check-tiersim check-readme-run install-tiersim-completion \
-	uninstall-tiersim-completion
+.PHONY: tiersim run-short results check-tiersim check-readme-run \
+	install-tiersim-completion uninstall-tiersim-completion

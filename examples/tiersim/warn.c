@@ -178,18 +178,20 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 			"sooner" : "a longer run (--accesses) or a shorter "
 			"--scan-period-ms changes that");
 		break;
-	case WARN_SATURATED:
+	case WARN_SATURATED: {
+		int tier = saturated(r) - 1;
+		const char *name = tier ? "fast" : "slow";
+
 		fprintf(f, "the %s tier's loaded latency was at its cap "
 			"(utilisation %.2f) for %.0f %% of the run: the demand "
 			"reached its bandwidth, which the model meets with that "
 			"latency, not with a queue, so the throughput may be "
 			"above what the bandwidth allows; fewer threads or more "
 			"bandwidth (--%s-read-mbps, --%s-write-mbps) keep the "
-			"run inside the model", saturated(r) == 1 ? "slow" :
-			"fast", UTIL_MAX, 100.0 * capped(r, saturated(r) - 1),
-			saturated(r) == 1 ? "slow" : "fast",
-			saturated(r) == 1 ? "slow" : "fast");
+			"run inside the model", name, UTIL_MAX,
+			100.0 * capped(r, tier), name, name);
 		break;
+	}
 	case WARN_NO_FAULT:
 		fprintf(f, "no NUMA hint fault in %llu scan pass%s (%llu PTEs "
 			"marked): the %s ended at %s, before an access touched "

@@ -444,7 +444,7 @@ static void th_op(struct prog *in, u8 sub)
 {
 	struct tp_thresh_cfg c;
 	struct tp_thresh before;
-	u64 t, max, unit, n, bin[TP_THRESH_BINS], want;
+	u64 t, max, unit, n, bin[TP_THRESH_BINS], want, cand;
 	bool closes, tune;
 	int ret, ev;
 	u32 b;
@@ -504,11 +504,10 @@ static void th_op(struct prog *in, u8 sub)
 		      closes ? "over" : "not over");
 		if (th_var == TP_THRESH_HISTOGRAM && closes) {
 			/* the fit, then every bin halved (cooling) */
+			/* twice the period's candidates, saturated */
+			cand = mul_frac(th_period, th_rate, 1000000000);
 			want = th_fit(bin, unit, max,
-				      mul_frac(th_period, th_rate, 1000000000) >
-				      ~0ULL / 2 ? ~0ULL :
-				      2 * mul_frac(th_period, th_rate,
-						   1000000000));
+				      cand > ~0ULL / 2 ? ~0ULL : 2 * cand);
 			CHECK(tp_thresh_get(&th) == want,
 			      "fit %llu, not %llu", ULL(tp_thresh_get(&th)),
 			      ULL(want));
