@@ -245,6 +245,30 @@ static void goal_op(struct prog *in, u8 sub)
 static struct tp_hot hot;
 static bool hot_ok;
 
+/*
+ * hotness.h's rule for a valid @c's time buckets: the default bucket is the
+ * smallest power of two of ticks of at least 1/8 s (byte) or 1 ms
+ * (precise); the window is ceil(window_ms * tps / 1000) ticks in whole
+ * buckets, rounded up, at most the span less two buckets (30 of 32, 16382
+ * of 16384), -ERANGE past that. Returns 0 or -ERANGE.
+ */
+static int hot_expect(const struct tp_hot_cfg *c, u32 *shift, u32 *win)
+{
+	u64 per = c->format == TP_HOT_BYTE ? 8 : 1000, span, ticks, w;
+	u32 s = c->bucket_shift;
+
+	if (!s)
+		while ((1ULL << s) * per < c->tps)
+			s++;
+	span = c->format == TP_HOT_BYTE ? 32 : 16384;
+	ticks = ((u64)(c->window_ms ? c->window_ms : 3000) * c->tps + 999) /
+		1000;
+	w = (ticks >> s) + !!(ticks & ((1ULL << s) - 1));
+	*shift = s;
+	*win = (u32)w;
+	return w > span - 2 ? -ERANGE : 0;
+}
+
 static void hot_op(struct prog *in, u8 sub)
 {
 	struct {
@@ -253,10 +277,10 @@ static void hot_op(struct prog *in, u8 sub)
 	} b;
 	struct tp_hot_cfg *cp = &b.c, c;
 	struct tp_hot before = hot;
-	u32 rec, out, nid, cnt_max, old_cnt, rec32, word;
+	u32 rec, out, nid, cnt_max, old_cnt, rec32, word, shift, win;
 	u64 now;
-	bool inwin, ready, sz_ok;
-	int ret;
+	bool inwin, ready, sz_ok, valid;
+	int ret, want;
 
 	if (sub % 4 == 0 || !hot_ok) {
 		memset(&b, 0, sizeof(b));
@@ -270,27 +294,26 @@ static void hot_op(struct prog *in, u8 sub)
 		c.sz = cp->sz;
 		*cp = c;
 		ret = tp_hot_init(&hot, cp);
+		valid = sz_ok && c.format <= TP_HOT_PRECISE && c.tps &&
+			c.tps <= TP_TPS_MAX && c.bucket_shift <= 40 &&
+			c.freq_threshold <= (c.format ? 7U : 3U);
+		/* -EINVAL wins over -ERANGE (docs/BAD_INPUT.md) */
+		want = valid ? hot_expect(&c, &shift, &win) : -EINVAL;
+		CHECK(ret == want, "init %d, expected %d (format %u, tps %u, "
+		      "window %u ms, shift %u)", ret, want, c.format, c.tps,
+		      c.window_ms, c.bucket_shift);
 		if (ret) {
-			CHECK(ret == -EINVAL || ret == -ERANGE, "init %d", ret);
 			CHECK(!memcmp(&before, &hot, sizeof(hot)),
 			      "a rejected init changed the format");
-			CHECK(!sz_ok || c.format > TP_HOT_PRECISE ||
-			      !c.tps || c.tps > TP_TPS_MAX ||
-			      c.bucket_shift > 40 || ret == -ERANGE ||
-			      c.freq_threshold > (c.format ? 7U : 3U),
-			      "a valid configuration refused");
 			return;
 		}
-		CHECK(sz_ok, "a bad size accepted");
-		CHECK(c.format <= TP_HOT_PRECISE && c.tps && c.tps <= TP_TPS_MAX &&
-		      c.bucket_shift <= 40 &&
-		      c.freq_threshold <= (c.format ? 7U : 3U),
-		      "a bad configuration accepted: format %u, tps %u, shift "
-		      "%u, freq %u", c.format, c.tps, c.bucket_shift,
-		      c.freq_threshold);
 		hot_ok = true;
-		CHECK(hot.threshold >= 1 &&
-		      hot.threshold <= (c.format ? 7U : 3U), "threshold");
+		CHECK(hot.format == c.format && hot.shift == shift &&
+		      hot.window == win && hot.threshold ==
+		      (c.freq_threshold ? c.freq_threshold : 2U),
+		      "format %u, shift %u, window %u, threshold %u; "
+		      "expected %u, %u, %u", hot.format, hot.shift, hot.window,
+		      hot.threshold, c.format, shift, win);
 		return;
 	}
 	cnt_max = hot.format == TP_HOT_PRECISE ? 7 : 3;

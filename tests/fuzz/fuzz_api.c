@@ -201,7 +201,10 @@ static void helpers_op(struct input *in, u8 sub)
 		if (!pol_ok)
 			break;
 		random_mem(in, &mem);
-		(void)tp_free_space_enough(&pol, &mem);
+		CHECK(tp_free_space_enough(&pol, &mem) == space_model(&mem),
+		      "free space enough: free %llu high %llu promo %llu "
+		      "present %llu", ULL(mem.free), ULL(mem.wmark_high),
+		      ULL(mem.wmark_promo), ULL(mem.present));
 		r = tp_demotion_target(&pol, &mem);
 		if (!(pm.mode & TP_MODE_TIERING))
 			CHECK(r == mem.wmark_high, "demotion target");

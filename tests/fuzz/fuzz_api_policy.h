@@ -23,6 +23,8 @@ static struct {
 	u64 unit, max, hot_th;
 	u32 mode, flags, tps;
 	u64 rate;		/* pages/s; 0: the watermark default */
+	u64 bypass_min;		/* 1 GiB in pages */
+	u32 wmark;		/* enum tp_wmark_variant */
 	struct tp_limiter_set lim;
 	struct epoch ep;
 } pm;
@@ -90,6 +92,9 @@ static void policy_model(const struct tp_policy_cfg *c,
 	}
 	pm.mode = c->mode;
 	pm.flags = c->flags;
+	pm.wmark = c->wmark_variant;
+	pm.bypass_min = (1ULL << 30) >>
+			(c->page_shift ? c->page_shift : TP_DEFAULT_PAGE_SHIFT);
 	pm.lim = *lim;
 	pm.rate = lim->limit;
 	/* settings published whole, as documented */
@@ -204,6 +209,33 @@ static void random_mem(struct input *in, struct tp_node_mem *m)
 	m->present = value(in);
 	m->free = (u8)take(in, 1) & 1 ? value(in) :
 		  m->wmark_high + take(in, 3) - 0x800000;
+	/* present near 16 x (free - promo): Linux 6.1's margin decides */
+	if (k & 0x10)
+		m->present = (m->free - (m->wmark_promo ? m->wmark_promo :
+					 m->wmark_high)) * 16 +
+			     take(in, 1) - 0x80;
+}
+
+/*
+ * tp_free_space_enough() as policy.h states it, without saturation: the
+ * 2020 RFC's free > high + 2 x rate, Linux 6.1's free > promo + max(1 GiB,
+ * present / 16), the promo watermark being the high one when it is 0. The
+ * rate is the policy's, or with TP_POL_RL_WMARK_DEFAULT and a rate of 0
+ * the high watermark, at most TP_RATE_MAX.
+ */
+static bool space_model(const struct tp_node_mem *m)
+{
+	u64 rate = pm.rate, promo, margin;
+
+	if (!rate && (pm.flags & TP_POL_RL_WMARK_DEFAULT))
+		rate = m->wmark_high < TP_RATE_MAX ? m->wmark_high :
+		       TP_RATE_MAX;
+	if (pm.wmark == TP_WMARK_RFC2020)
+		return m->free > (u128)m->wmark_high + 2 * (u128)rate;
+	promo = m->wmark_promo ? m->wmark_promo : m->wmark_high;
+	margin = pm.bypass_min > m->present / 16 ? pm.bypass_min :
+		 m->present / 16;
+	return m->free > (u128)promo + margin;
 }
 
 static void policy_cfg_op(struct input *in, bool tune)
