@@ -626,7 +626,8 @@ model:
 #                         and check the self-test's KTAP (VMLINUZ=,
 #                         KCHECK_TIMEOUT=)
 #   make kunit            the KUnit suite on UML built from Debian's
-#                         linux-source (build/kunit/um; JOBS=, TP_ST_SKIP=)
+#                         linux-source (build/kunit/<tree>/um; JOBS=,
+#                         TP_ST_SKIP=, KSRC=)
 #   make kunit32          the same on a 32-bit x86 kernel under qemu, 2 CPUs
 #   make kstyle           checkpatch --strict, kernel-doc, sparse: no findings
 #   make check32          the CMocka suites as i386 programs under qemu-i386

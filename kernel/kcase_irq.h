@@ -110,9 +110,15 @@ static void tp_ki_start(void (*fn)(void))
 	atomic_set(&tp_ki.fired, 0);
 	atomic_set(&tp_ki.outside, 0);
 	WRITE_ONCE(tp_ki.stop, 0);
+#ifdef TP_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&tp_ki.timer, tp_ki_fire, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_PINNED_HARD);
+#else
+	/* before Linux 6.13 (Kbuild), which has no hrtimer_setup() */
 	hrtimer_init(&tp_ki.timer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_REL_PINNED_HARD);
 	tp_ki.timer.function = tp_ki_fire;
+#endif
 	hrtimer_start(&tp_ki.timer, ns_to_ktime(TP_KI_PERIOD_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }

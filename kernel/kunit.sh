@@ -21,21 +21,22 @@
 # Fails when kunit.py fails (a build error, a failed case, a crash) or the
 # kernel log shows a WARNING, BUG, lockdep report or Oops while the suite
 # runs; then builds lib/tierpol/ once more with W=1 and sparse (C=2) for
-# the same architecture, in tree, and fails on any warning in its files. The build stays
-# in build/kunit/<arch>/ for the next run; the log is
-# build/kunit/<arch>/test.log.
+# the same architecture, in tree, and fails on any warning in its files.
+# The build stays in build/kunit/<tree>/<arch>/ for the next run (<tree>
+# is the source tree's directory name, linux-source-6.1 for Debian's, so
+# two kernels do not rebuild each other); the log is test.log there.
 set -eu
 
 cd "$(dirname "$0")/.."
 root=$(pwd)
 arch=${KUNIT_ARCH:-um}
-out=$root/build/kunit/$arch
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 command -v python3 >/dev/null ||
 	{ echo "kunit: python3 is missing (apt-get install python3)" >&2; exit 1; }
 t0=$(date +%s)
 src=$(sh kernel/ksrc.sh)
+out=$root/build/kunit/$(basename "$src")/$arch
 mkdir -p "$out"
 
 kconf=$root/kernel/.kunitconfig
