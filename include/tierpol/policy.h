@@ -332,7 +332,11 @@ struct tp_node {
  * @th: latency bins of %TP_THRESH_HISTOGRAM not yet added to the node's
  *	shared bins
  *
- * Zero-filled memory is a ready slot (alloc_percpu(), calloc()). Each slot
+ * Zero-filled memory aligned to %TP_CACHELINE_BYTES is a ready slot: in
+ * the kernel alloc_percpu(); in userspace a static or automatic variable,
+ * aligned_alloc() or posix_memalign() then memset(), or C++17 new. Not
+ * calloc() or malloc(), nor new before C++17: they align to 16 bytes, and
+ * a slot off its alignment is undefined behaviour. Each slot
  * is written by one CPU (kernel: tp_decide() with preemption disabled, on
  * this_cpu_ptr()) or one thread (userspace) at a time; an interrupt or a
  * signal handler on that CPU or thread may decide on it too. Any CPU may

@@ -29,9 +29,11 @@
  * threads, or in the scanner's forced retry pass; never twice in one
  * sequence.
  *
- * All filters except NONE delay new VMAs by one scan delay and rotate the
- * access bitmap windows every 4 x scan delay. The caller (the scanner)
- * supplies the facts; the library decides.
+ * All filters except NONE delay new VMAs by one scan delay (from the mm's
+ * second scan sequence on: in its first, numa_scan_seq 0, nothing is
+ * delayed, as in the kernel's task_numa_work()) and rotate the access
+ * bitmap windows every 4 x scan delay. The caller (the scanner) supplies
+ * the facts; the library decides.
  */
 #ifndef _TIERPOL_VMA_SCAN_H
 #define _TIERPOL_VMA_SCAN_H
