@@ -127,11 +127,29 @@ static u64 bin_edge(u32 shift, u32 b)
 }
 
 /*
+ * Halve a shared bin that held @v: a cmpxchg from @v to @v - @v / 2,
+ * retried from the value it found at most TP_RETRIES times, as CPUs may be
+ * adding their batches meanwhile; a bin that keeps changing stays as it is
+ * until the next close. Closes are not serialised end to end: closers of
+ * three periods in a row can be cooling at once, and the 1.0 subtraction
+ * of half the value read (an atomic add of -(v / 2)) then took half of the
+ * same value three times, below zero: the bin wrapped to about 2^64
+ * (tests/model/hist.pml, -DMUTANT=5).
+ */
+static void bin_cool(struct tp_atomic64 *bin, u64 v)
+{
+	u32 tries;
+
+	for (tries = 0; tries < TP_RETRIES && v >= 2; tries++)
+		if (tp_atomic64_try_cmpxchg(bin, &v, v - v / 2))
+			return;
+}
+
+/*
  * The capacity fit (TP_THRESH_HISTOGRAM): the latency below which the
  * pages counted in the shared bins fit @budget, interpolated linearly in
  * the bin where the budget runs out, clamped into [unit, max]; then the
- * bins are halved (cooling), by atomic subtraction since CPUs may be adding
- * their batches at the same time.
+ * bins are halved (cooling, bin_cool()).
  */
 static u64 thresh_fit(struct tp_thresh_state *st,
 		      const struct tp_thresh_set *set, u64 budget)
@@ -151,8 +169,7 @@ static u64 thresh_fit(struct tp_thresh_state *st,
 			found = true;
 		}
 		cum = tp_add_sat(cum, v);
-		if (v >= 2)
-			tp_atomic64_add(&st->hist[b], -(v / 2));
+		bin_cool(&st->hist[b], v);
 	}
 	return tp_min_u64(tp_max_u64(th, set->unit), set->max);
 }

@@ -23,7 +23,12 @@
  * successful cmpxchg). A bucket idle for longer than about 4096 seconds is
  * full again (the TAT is then known to be stale, whatever the gap); the
  * callers racing to take it right after such a gap may each admit one
- * request more than the bound.
+ * request more than the bound. One case escapes that: the TAT counts 2^48
+ * to 2^49 units a second modulo 2^64, so after a gap within the burst of a
+ * multiple of 2^64 units (9 to 18 hours, to the unit), the admissions
+ * that follow can bring it back to the very value a racing caller read
+ * before them; that caller's cmpxchg then succeeds and replaces them (an
+ * ABA): up to a burst more (tests/model/bucket.pml, -DABA).
  *
  * %TP_LIMITER_WINDOW_RFC2020 - the 2020 RFC's window: every request is
  * counted first (admitted or not); when more than one second passed since
@@ -51,10 +56,14 @@
  * one request at the old price or limit: that is the whole one-off error of
  * a tune that keeps the variant. A tune that changes the variant hands
  * over to the other variant's own state, as it was when that variant was
- * last in force (a bucket idle since is full, an old window reopens): over
- * an interval that spans such changes, the pages admitted are bounded by
- * the sum of each variant's bound over its own stretches, not by one
- * bucket's or one window's. The clock (@tps) cannot change.
+ * last in force (a bucket idle since is full, an old window reopens; under
+ * tp_decide() the window's count is the node's candidate count, which
+ * every variant adds to, so the candidates of a bucket stretch count
+ * against a window that reopens within its second: it refuses more, never
+ * admits more): over an interval that spans such changes, the pages
+ * admitted are bounded by the sum of each variant's bound over its own
+ * stretches, not by one bucket's or one window's. The clock (@tps) cannot
+ * change.
  */
 #ifndef _TIERPOL_LIMITER_H
 #define _TIERPOL_LIMITER_H

@@ -16,8 +16,13 @@
  * bin; a handler interrupts it once, at any point, and records one fault
  * on the same slot, to completion, while the owner is stopped (an atomic
  * block). Each tp_local64 access is one step, which a handler cannot
- * split. A closer on another CPU halves each shared bin once, at any
- * point: it reads the bin and adds minus half of what it read.
+ * split. NCLOSE closers (default 1) on other CPUs halve each shared bin
+ * once, at any point, as bin_cool() does: read the bin, then cmpxchg it
+ * from the value read to its larger half, retried from the value found at
+ * most RETRIES times (2 here; TP_RETRIES in C, the property does not
+ * depend on it). Closes are not serialised end to end, so the closers of
+ * three periods in a row can cool at once (-DNCLOSE=3; with -DNOHANDLER,
+ * as the handler only adds to a slot, to keep the search small).
  *
  * Checked, at every step:
  *  - per bin, the shared bin never exceeds the pages recorded less the
@@ -34,8 +39,8 @@
  * the shared bin and folds what the slot held under the larger batch.
  *
  * Mutants (make model checks that each one FAILS):
- *  -DMUTANT=1  the cooling stores the halved value instead of adding
- *              minus the half: a batch added between its read and its
+ *  -DMUTANT=1  the cooling stores the halved value of what it read
+ *              without comparing: a batch added between its read and its
  *              store is lost
  *  -DMUTANT=2  the fold takes a bin with a load and a store of 0 instead
  *              of one exchange: a handler's pages recorded in between are
@@ -46,6 +51,9 @@
  *              for 0: a handler that folds in between leaves it negative
  *  -DMUTANT=4  a batch of 1 adds the fault to the shared bin and leaves
  *              the slot's bins (the 1.0.0 code): after the tune they stay
+ *  -DMUTANT=5  the cooling adds minus half of what it read (the 1.0.0
+ *              code): with three closers (-DNCLOSE=3) reading the same
+ *              value, the bin goes below zero
  *
  * (Resetting the pending count after taking the bins instead of before
  * would be no bug: a handler that runs in between finds the count at or
@@ -57,6 +65,12 @@
 #endif
 #ifndef NCALL
 #define NCALL		3	/* the owner's faults */
+#endif
+#ifndef NCLOSE
+#define NCLOSE		1	/* closers cooling at once */
+#endif
+#ifndef RETRIES
+#define RETRIES		2	/* the cooling's cmpxchg attempts */
 #endif
 
 #define NB		2	/* bins */
@@ -70,7 +84,7 @@ int pending;			/* cpu->pending (tp_local64) */
 int rec[NB];			/* ghost: pages recorded per bin */
 int cooled[NB];			/* ghost: pages the cooling removed per bin */
 bool handled;			/* ghost: the handler ran */
-bool cooling_done;		/* ghost: the closer ran */
+byte cooling_done;		/* ghost: closers done */
 
 inline check()
 {
@@ -186,7 +200,7 @@ proctype owner()
 	}
 	/* every process but the handler and the closer is done */
 	atomic {
-		handled && cooling_done ->
+		handled && cooling_done == NCLOSE ->
 		assert(shared[0] + bins[0] == rec[0] - cooled[0]);
 		assert(shared[1] + bins[1] == rec[1] - cooled[1]);
 		assert(lastb > 1 || bins[0] + bins[1] == 0)
@@ -206,30 +220,50 @@ proctype handler()
 	}
 }
 
-/* thresh_fit()'s cooling: v = read; if (v >= 2) add(-(v / 2)). */
+/*
+ * thresh_fit()'s cooling, bin_cool(): v = read; while (v >= 2 and tries
+ * left) cmpxchg(v -> v - v / 2), which on failure reads the value found.
+ */
 inline cool(b)
 {
 	v = shared[b];					/* tp_atomic64_read(&st->hist[b]) */
-	if
-	:: v >= 2 ->
+	tries = 0;
+	do
+	:: v >= 2 && tries < RETRIES ->
 #if MUTANT == 1
-		atomic { shared[b] = v - v / 2; cooled[b] = cooled[b] + v / 2 }
+		atomic { shared[b] = v - v / 2; cooled[b] = cooled[b] + v / 2 };
+		break
+#elif MUTANT == 5
+		atomic { shared[b] = shared[b] - v / 2; cooled[b] = cooled[b] + v / 2 };
+		break
 #else
-		atomic { shared[b] = shared[b] - v / 2; cooled[b] = cooled[b] + v / 2 }
+		atomic {
+			if
+			:: shared[b] == v ->		/* try_cmpxchg succeeds */
+				shared[b] = v - v / 2;
+				cooled[b] = cooled[b] + v / 2;
+				tries = RETRIES + 1
+			:: else ->			/* fails: old = the value found */
+				v = shared[b];
+				tries++
+			fi
+		}
 #endif
-	:: else
-	fi;
+	:: else -> break
+	od;
 	check();
-	v = 0
+	v = 0;
+	tries = 0
 }
 
 proctype closer()
 {
 	int v;
+	byte tries;
 
 	cool(0);
 	cool(1);
-	cooling_done = true
+	cooling_done++
 }
 
 /* tp_thresh_tune() (or tp_policy_tune()) lowering the batch to 1, once */
@@ -242,8 +276,18 @@ init
 {
 	atomic {
 		run owner();
+#ifdef NOHANDLER
+		handled = true;
+#else
 		run handler();
+#endif
 		run closer();
+#if NCLOSE > 1
+		run closer();
+#endif
+#if NCLOSE > 2
+		run closer();
+#endif
 		run tuner()
 	}
 }

@@ -17,6 +17,12 @@
  * other variant's code wrote it (a change of variant never reinterprets
  * live state); no deadlock.
  *
+ * What it does not cover: under tp_decide() the window's count is the
+ * node's candidate count (node->cand), which decide.c adds to for every
+ * variant, the bucket's included. After a switch from the bucket to a
+ * window whose second has not ended, the bucket's candidates count
+ * against that window: it refuses more, never admits more (limiter.h).
+ *
  * Mutant (make model checks that it FAILS):
  *  -DMUTANT=1  the 0.1 layout: the bucket's words in a union with the
  *              window's (the TAT on the window start, the bucket's second
