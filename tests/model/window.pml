@@ -32,10 +32,25 @@
  *  - at the end, shared + pending == every page counted;
  *  - no deadlock (every process ends; no step waits).
  *
- * Mutant (make model checks that it FAILS):
+ * -DHANDLER adds a handler that interrupts CPU 0 once and makes one request
+ * on its slot (C then counts it as a request in flight, as limiter.h's
+ * bound does); -DNSLOT=1 keeps one CPU; -DTUNE lowers the batch to 1 once,
+ * at any point (__tp_count()'s batch <= 1 path).
+ *
+ * -DEXACT (with -DNSLOT=1): one CPU with a batch of 1, where the count is
+ * exact, checks the window's own rule rather than the bound: per window,
+ * the pages admitted besides the opener's request (whose pages are in the
+ * base it takes) are at most LIMIT (RFC2020: refused when count - base >
+ * LIMIT, the request's own pages counted) or LIMIT - 1 (LINUX61: >=), as
+ * tp_limiter_available() states.
+ *
+ * Mutants (make model checks that each one FAILS):
  *  -DMUTANT=1  the start is stored, not cmpxchg'd: two callers that saw
  *              the same old window both open one, and the second resets
  *              the base in the middle of the first's window
+ *  -DMUTANT=2  the count is read before the request is counted (with
+ *              -DEXACT): a window admits a request more than its limit;
+ *              the bound above does not see it
  */
 
 #ifndef MUTANT
@@ -45,12 +60,24 @@
 #define NCALL		2	/* requests per CPU */
 #endif
 
-#define C		2	/* slots */
+#ifndef NSLOT
+#define NSLOT		2
+#endif
+#ifdef HANDLER
+#define C		(NSLOT + 1)	/* requests in flight: slots + handler */
+#else
+#define C		NSLOT
+#endif
 #define BATCH		2	/* cand_batch */
 #define LIMIT		2	/* pages per window */
 #define NMAX		2	/* the largest request */
 #define TPS		1	/* ticks per second */
 #define TMAX		4	/* the last time */
+#ifdef LINUX61
+#define XLIMIT		(LIMIT - 1)	/* -DEXACT: admitted besides the opener */
+#else
+#define XLIMIT		LIMIT
+#endif
 
 #ifdef DOC_BOUND
 #define BOUND		(LIMIT + C * (BATCH - 1) + NMAX)
@@ -59,7 +86,12 @@
 #endif
 
 int shared;			/* l->count or node->cand (tp_atomic64) */
-int diff[C];			/* the slots' pending pages (tp_local64) */
+int diff[NSLOT];		/* the slots' pending pages (tp_local64) */
+#ifdef EXACT
+int batch = 1;			/* the batch in force */
+#else
+int batch = BATCH;		/* the batch in force (a tune may lower it) */
+#endif
 byte start;			/* st->start */
 int base;			/* st->base */
 byte clk;			/* the callers' clock */
@@ -69,8 +101,10 @@ byte bgen;			/* the window whose base is in @base */
 byte nwin;			/* windows opened (bases stored) */
 byte nstart;			/* starts moved (cmpxchg won) */
 byte adm[TMAX + 2];		/* pages admitted per window */
+byte admx[TMAX + 2];		/* the same, the opener's request left out */
 int counted;			/* pages counted */
 byte ndone;
+bool hdone;
 
 proctype ticker()
 {
@@ -89,6 +123,20 @@ proctype ticker()
  */
 inline count(i)
 {
+	bt = batch;
+	if
+	:: bt <= 1 ->
+		atomic { counted = counted + n };
+		if
+		:: diff[i] != 0 ->
+			atomic { d = diff[i]; diff[i] = 0 }
+		:: else
+		fi;
+		shared = shared + n + d;
+		d = 0;
+		goto counted_done
+	:: else
+	fi;
 	d = diff[i] + n;				/* fold = tp_local64_read(diff) + n >= batch */
 	atomic { diff[i] = diff[i] + n; counted = counted + n };	/* tp_local64_add() */
 	if
@@ -97,16 +145,16 @@ inline count(i)
 		shared = shared + d			/* tp_atomic64_add(shared, d) */
 	:: else
 	fi;
+counted_done:
+#ifdef HANDLER
+	assert(diff[i] < BATCH + NMAX)	/* a handler's request on top */
+#else
 	assert(diff[i] < BATCH)
+#endif
 }
 
-proctype cpu(byte i)
+inline request(i)
 {
-	byte k, n, now, st, g;
-	int d, cnt, b;
-	bool adm_ok;
-
-	for (k : 1 .. NCALL) {
 		atomic {
 			if
 			:: n = 1
@@ -114,9 +162,14 @@ proctype cpu(byte i)
 			fi;
 			now = clk			/* the caller's @now */
 		};
+#if MUTANT == 2
+		cnt = shared;				/* read before counting */
+		count(i);
+#else
 		count(i);
 		/* __tp_window_take(st, tp_atomic64_read(count), ...) */
 		cnt = shared;				/* tp_atomic64_read(count) */
+#endif
 		atomic {
 			st = start;			/* start = read(&st->start) */
 			if				/* the window is over? */
@@ -140,7 +193,7 @@ proctype cpu(byte i)
 			fi
 		};
 #endif
-		atomic { base = cnt; nwin++; bgen = nwin };	/* set(&st->base, count) */
+		atomic { base = cnt; nwin++; bgen = nwin; opened = true };	/* set(&st->base, count) */
 used:
 		atomic {
 			b = base;			/* used = count - read(&st->base) */
@@ -155,6 +208,14 @@ used:
 			:: adm_ok ->
 				adm[g] = adm[g] + n;
 				assert(adm[g] <= BOUND);
+#ifdef EXACT
+				if
+				:: !opened ->
+					admx[g] = admx[g] + n;
+					assert(admx[g] <= XLIMIT)
+				:: else
+				fi;
+#endif
 #ifdef OLD_BASE_REFUSED
 				/* a base read before the opener stored it */
 				assert(g == nstart)
@@ -164,19 +225,59 @@ used:
 			:: else
 			fi;
 			d = 0; cnt = 0; b = 0; st = 0; g = 0; n = 0; now = 0;
-			adm_ok = false
+			adm_ok = false; opened = false
 		}
+}
+
+proctype cpu(byte i)
+{
+	byte k, n, now, st, g, bt;
+	int d, cnt, b;
+	bool adm_ok, opened;
+
+	for (k : 1 .. NCALL) {
+		request(i)
 	}
 	ndone++
+}
+
+proctype handler()
+{
+	byte n, now, st, g, bt;
+	int d, cnt, b;
+	bool adm_ok, opened;
+
+	atomic { request(0) }
+	hdone = true
+}
+
+proctype tuner()
+{
+	batch = 1
 }
 
 init
 {
 	atomic {
 		run ticker();
+#ifdef HANDLER
+		run handler();
+#endif
+#ifdef TUNE
+		run tuner();
+#endif
 		run cpu(0);
+#if NSLOT > 1
 		run cpu(1)
+#endif
 	};
-	ndone == C;
+	ndone == NSLOT;
+#ifdef HANDLER
+	hdone;
+#endif
+#if NSLOT > 1
 	assert(shared + diff[0] + diff[1] == counted)
+#else
+	assert(shared + diff[0] == counted)
+#endif
 }
