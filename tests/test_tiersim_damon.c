@@ -586,6 +586,17 @@ static void test_specs(void **state)
 			       "kdamonds migrate"));
 	assert_non_null(strstr(refused("damon:mode=2", &st.cfg),
 			       "NUMA balancing off"));
+	/* refused whatever the value: a default one would pass unseen */
+	assert_non_null(strstr(refused("damon:target=5", &st.cfg),
+			       "its own goals (target=)"));
+	assert_non_null(strstr(refused("damon:goal-out=rate", &st.cfg),
+			       "its own goals (goal-out=)"));
+	assert_non_null(strstr(refused("damon:src=hint", &st.cfg),
+			       "hotness record (src=)"));
+	assert_non_null(strstr(refused("damon:migrate=fault", &st.cfg),
+			       "kdamonds migrate (migrate=)"));
+	policy(&p, "damon:demote=0", &st.cfg);	/* its kswapd demotes */
+	assert_false(p.demote);
 	policy(&p, "damon:feedback=damos:quota-start=min", &st.cfg);
 	assert_int_equal(p.damon.feedback, DAMON_FB_DAMOS);
 	assert_true(p.damon.start_min);

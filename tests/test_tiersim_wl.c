@@ -53,6 +53,23 @@ static void test_trace_errors(void **state)
 			   "bad thread id");
 	expect_trace_error("bad4.txt", "R 1000 1 5\nR 2000 1\n", TRACE_TIERSIM,
 			   2, "timestamp missing");
+	/* the other way round: no time, then one (its order was judged
+	 * against a time never read, and said so) */
+	expect_trace_error("bad4b.txt", "R 1000\nR 2000 0 5\n", TRACE_TIERSIM,
+			   2, "unexpected timestamp (earlier accesses have "
+			   "none)");
+	/* a carriage return ends a line only as a CRLF's: what follows one
+	 * inside a line was dropped unseen */
+	expect_trace_error("cr1.txt", "R 1000\rjunk\nR 2000\n", TRACE_AUTO,
+			   1, "garbage after the address");
+	expect_trace_error("cr2.txt", "R 1000\nR 2000 3\rxx\n",
+			   TRACE_TIERSIM, 2, "garbage after the thread id");
+	expect_trace_error("cr3.txt", "R 1000\n\rjunk here\n", TRACE_TIERSIM,
+			   2, "unknown operation");
+	expect_trace_error("cr4.txt", " L 1000,8\rjunk\n", TRACE_LACKEY, 1,
+			   "expected \",SIZE\"");
+	expect_trace_error("cr5.txt", "I  0401ab70,3\n\rjunk\n", TRACE_AUTO,
+			   2, "not a lackey line");
 	expect_trace_error("bad5.txt", "R 1000 1 5 junk\n", TRACE_TIERSIM, 1,
 			   "garbage after the timestamp");
 	expect_trace_error("bad6.txt",
@@ -118,6 +135,22 @@ static void test_trace_twice(void **state)
 			       "(1 accesses instead of 3)"));
 	trace_stream_close(&ts);
 	trace_close(&t);
+
+	/* grown: the lines added were replayed (or ignored) unseen */
+	path = write_file("grown.txt", "R 1000\nR 2000\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err,
+				    sizeof(err)), 0);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("# more\nR 1000\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(trace_stream_open(&ts, &t, err, sizeof(err)), 0);
+	assert_int_equal(trace_stream_fill(&ts, buf, NULL, 16, err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "grown.txt:4: the trace changed since it "
+			       "was indexed"));
+	trace_stream_close(&ts);
+	trace_close(&t);
 }
 
 static const char lackey_text[] =
@@ -132,6 +165,34 @@ static const char lackey_text[] =
 	" L 7ff000001000,4\n"
 	"I  0401b771,7\n"
 	"==5310== Counted 0 calls to main()\n";
+
+/* CRLF line ends, and a last line without one, are lines as any other. */
+static void test_trace_crlf(void **state)
+{
+	struct trace t;
+	char err[SIM_ERRLEN];
+	const char *path = write_file("crlf.txt", "R 1000\r\nW 2000 1 5\r\n"
+				      "# c\r\n\r\nR 3000 1 9\r");
+
+	(void)state;
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 -1);	/* the first line has no time */
+	path = write_file("crlf2.txt", "R 1000 0 1\r\nW 2000 1 5\r\n"
+			  "# c\r\n\r\nR 3000 1 9\r");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_TIERSIM);
+	assert_int_equal(t.nr_accesses, 3);
+	assert_int_equal(t.nr_threads, 2);
+	trace_close(&t);
+	path = write_file("crlf3.txt", "==1== x\r\n L 1000,8\r\n\r\n"
+			  " S 2000,4\r\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_LACKEY);
+	assert_int_equal(t.nr_accesses, 2);
+	trace_close(&t);
+}
 
 static void test_lackey_parse(void **state)
 {
@@ -433,6 +494,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_errors),
 		cmocka_unit_test(test_trace_twice),
+		cmocka_unit_test(test_trace_crlf),
 		cmocka_unit_test(test_lackey_parse),
 		cmocka_unit_test(test_tiersim_format),
 		cmocka_unit_test(test_workload_determinism),

@@ -75,6 +75,8 @@ stderr_is() {
 usage '--pages: -5 is too small (allowed: 16 to 1099511627775)' --pages -5
 usage '--pages: 0 is too small (allowed: 16 to 1099511627775)' --pages 0
 usage '--pages: "4k" is not a whole number' --pages 4k
+usage '--fast: 5.5 is not a whole number of pages (4 KiB each)' --fast 5.5
+usage '--slow: 6K is not a whole number of pages (4 KiB each)' --slow 6K
 usage '--pages: 99999999999999999999 is too large (allowed: 16 to 1099511627775)' \
 	--pages 99999999999999999999
 usage "--hot-threshold-ms: 0 is too small (allowed: 1 to 4294967295; 0 would select the policy's default of 1000 ms, not the kernel's 0, with which no page is hot)" \
@@ -282,6 +284,9 @@ if [ -d /proc/self ]; then
 		-w zipf --json /proc/version
 	input '--outdir /proc/x: /proc is procfs: no directory can be created there' \
 		--suite short --outdir /proc/x
+	# an existing one: the suite ran, then its first write failed
+	input '--outdir /proc is procfs: no file can be created there' \
+		--suite short --outdir /proc
 fi
 # Two outputs to one file: the second overwrote the first.
 usage "--json $tmp/o.json and --csv $tmp/o.json are the same file (one would overwrite the other)" \
@@ -292,6 +297,15 @@ usage "--json $tmp/o.json and --svg $tmp/./o.json are the same file (one would o
 ln -s real.csv "$tmp/link.csv"
 usage "--json $tmp/link.csv and --csv $tmp/real.csv are the same file (one would overwrite the other)" \
 	-w zipf --json "$tmp/link.csv" --csv "$tmp/real.csv"
+# A link to a file not there yet: the SVG overwrote the JSON.
+ln -s new.json "$tmp/dangling.json"
+usage "--json $tmp/new.json and --svg $tmp/dangling.json are the same file (one would overwrite the other)" \
+	-w zipf --json "$tmp/new.json" --svg "$tmp/dangling.json"
+mkdir "$tmp/sub"
+ln -s ../new.json "$tmp/sub/up.json"
+usage "--csv $tmp/sub/up.json and --svg $tmp/dangling.json are the same file (one would overwrite the other)" \
+	-w zipf --csv "$tmp/sub/up.json" --svg "$tmp/dangling.json"
+[ ! -e "$tmp/new.json" ] || bad "an output written through a dangling link"
 [ ! -e "$tmp/o.json" ] || bad "an output written though two are the same file"
 # An output onto an input: the trace or the CPU profile was overwritten.
 printf 'r 1000 8\nw 2000 8\n' >"$tmp/in.tr"
@@ -312,6 +326,13 @@ if [ -w /dev/full ]; then
 		checks=$((checks + 1))
 		[ "$rc" = 1 ] && grep -qx 'tiersim: stdout: write error' "$tmp/err" ||
 			bad "stdout full (${out:-the table}): exit $rc, $(cat "$tmp/err")"
+	done
+	for out in --help -V; do
+		"$T" $out >/dev/full 2>"$tmp/err"
+		rc=$?
+		checks=$((checks + 1))
+		[ "$rc" = 1 ] && grep -qx 'tiersim: stdout: write error' "$tmp/err" ||
+			bad "stdout full ($out): exit $rc, $(cat "$tmp/err")"
 	done
 fi
 run "$T" -q -w zipf --accesses 1000 -p none --json /dev/null --csv /dev/null
@@ -374,6 +395,8 @@ run timeout 20 "$T" -t "$tmp/fifo"
 [ "$rc" = 2 ] || bad "a FIFO as the trace: exit $rc, not 2"
 stderr_is "tiersim: $tmp/fifo: not a regular file (a trace is read twice: once to index it, once per run to replay it; save a pipe's output to a file first)"
 input "$tmp: Is a directory" -t "$tmp"
+: >"$tmp/empty.tr"
+input "$tmp/empty.tr: an empty file: no memory accesses" -t "$tmp/empty.tr"
 
 printf 'I  04000000,4\nI  04000004,4\n' >"$tmp/instr.lackey"
 input "$tmp/instr.lackey:2: no memory accesses in the trace (only lackey instruction fetches, \"I\" lines: --lackey-instr counts them as reads)" \

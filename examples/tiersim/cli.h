@@ -206,6 +206,8 @@ die_usage(const char *fmt, ...);
 /* "tiersim: MESSAGE" on stderr, exit @code */
 void __attribute__((noreturn, format(printf, 2, 3)))
 die(int code, const char *fmt, ...);
+/* close an output (stdout: flush it); a write error exits 1 */
+void close_out(FILE *f, const char *path);
 
 /* help.c: --help, and the defaults it shows, from the model's tables */
 void usage(FILE *f);
@@ -241,7 +243,6 @@ void free_set(struct set *s);
 /* main.c: run every policy of every set, @jobs at a time */
 void run_sets(struct set *sets, u32 nr_sets, int jobs, int progress);
 FILE *open_out(const char *path);
-void close_out(FILE *f, const char *path);
 
 /* progress.c: the progress line on stderr */
 enum { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LOG };

@@ -120,17 +120,6 @@ FILE *open_out(const char *path)
 	return f;
 }
 
-void close_out(FILE *f, const char *path)
-{
-	if (f == stdout) {
-		if (fflush(f) || ferror(f))
-			die(1, "stdout: write error");
-		return;
-	}
-	if (fclose(f))
-		die(1, "%s: write error", path);
-}
-
 /* The directory @path is in, into @dir (may be @path): "." for a name. */
 static void parent_dir(char *dir, size_t n, const char *path)
 {
@@ -227,6 +216,10 @@ static void check_out_dir(const char *dir)
 		if (access(dir, W_OK | X_OK))
 			die(EXIT_USAGE, "--outdir %s: %s", dir,
 			    strerror(errno));
+		fs = pseudo_fs(dir);
+		if (fs)
+			die(EXIT_USAGE, "--outdir %s is %s: no file can be "
+			    "created there", dir, fs);
 		return;
 	}
 	if (errno != ENOENT)
@@ -256,16 +249,39 @@ static void check_out_dir(const char *dir)
 
 /*
  * @path as a file it names: its directory's real path and its name, so
- * that "o.json", "./o.json" and "d/../o.json" compare equal (the file need
- * not exist; a link to it is caught by check_same()'s inode compare).
+ * that "o.json", "./o.json" and "d/../o.json" compare equal; a symbolic
+ * link stands for the file it points to, existing or not (a hard link to
+ * an existing file is caught by check_same()'s inode compare).
  */
 static void canon_path(char *out, size_t n, const char *path)
 {
-	char dir[4096], real[PATH_MAX];
-	const char *base = strrchr(path, '/');
+	char cur[4096], link[4096], dir[4096], real[PATH_MAX];
+	size_t dl;
+	const char *base;
+	struct stat st;
+	ssize_t len;
+	int hops;
 
-	parent_dir(dir, sizeof(dir), path);
-	base = base ? base + 1 : path;
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (hops = 0; hops < 40 && !lstat(cur, &st) && S_ISLNK(st.st_mode);
+	     hops++) {
+		len = readlink(cur, link, sizeof(link) - 1);
+		if (len <= 0)
+			break;
+		link[len] = 0;
+		parent_dir(dir, sizeof(dir), cur);
+		dl = link[0] == '/' ? 0 : strlen(dir) + 1;
+		if (dl + (size_t)len >= sizeof(cur))
+			break;
+		if (dl) {
+			memcpy(cur, dir, dl - 1);
+			cur[dl - 1] = '/';
+		}
+		memcpy(cur + dl, link, (size_t)len + 1);
+	}
+	base = strrchr(cur, '/');
+	parent_dir(dir, sizeof(dir), cur);
+	base = base ? base + 1 : cur;
 	if (!realpath(dir, real))
 		snprintf(real, sizeof(real), "%s", dir);
 	snprintf(out, n, "%s/%s", real, base);

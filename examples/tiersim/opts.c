@@ -191,6 +191,7 @@ static void fn_help(struct opts *o, const struct opt_def *d, const char *arg)
 	(void)d;
 	(void)arg;
 	usage(stdout);
+	close_out(stdout, "-");	/* --help >/dev/full: exit 1 */
 	exit(0);
 }
 
@@ -202,6 +203,7 @@ static void fn_version(struct opts *o, const struct opt_def *d,
 	(void)arg;
 	printf("tiersim %s (tierpol %s)\n", TP_VERSION_STRING,
 	       tp_version_string());
+	close_out(stdout, "-");
 	exit(0);
 }
 

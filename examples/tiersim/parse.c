@@ -43,6 +43,18 @@ void die(int code, const char *fmt, ...)
 	exit(code);
 }
 
+/* Close an output (stdout: flush it); a write error exits 1. */
+void close_out(FILE *f, const char *path)
+{
+	if (f == stdout) {
+		if (fflush(f) || ferror(f))
+			die(1, "stdout: write error");
+		return;
+	}
+	if (fclose(f))
+		die(1, "%s: write error", path);
+}
+
 const char *opt_name(const struct opt_def *d)
 {
 	return d->name ? d->name : d->tab[d->field].name;
@@ -160,6 +172,10 @@ void parse_size(const char *opt, const char *s, struct size_opt *o)
 	if (pages >= (double)WL_PAGE_MASK + 1)
 		die_usage("%s: %s is too large (allowed: up to %llu pages, "
 			  "4 PiB)", opt, s, WL_PAGE_MASK);
+	/* 5.5 or 6K (1.5 pages) was cut to 5 or 1 page, unsaid */
+	if (pages != floor(pages))
+		die_usage("%s: %s is not a whole number of pages (4 KiB "
+			  "each)", opt, s);
 	o->pages = (u64)pages;
 }
 

@@ -471,10 +471,34 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		{ "rate-max", "a goal (goal=used|free|pingpong)" },
 		{ "goal-out", "a goal (goal=used|free|pingpong)" },
 	};
+	/* damon's own reasons, whatever the value (a default one too) */
+	static const struct {
+		const char *key;
+		const char *why;
+	} damon_keys[] = {
+		{ "goal", "damon sets its quotas with its own goals" },
+		{ "target", "damon sets its quotas with its own goals" },
+		{ "ctl", "damon sets its quotas with its own goals" },
+		{ "rate-min", "damon sets its quotas with its own goals" },
+		{ "rate-max", "damon sets its quotas with its own goals" },
+		{ "goal-out", "damon sets its quotas with its own goals" },
+		{ "record", "damon keeps no hotness record" },
+		{ "src", "damon keeps no hotness record" },
+		{ "abit", "damon keeps no hotness record" },
+		{ "migrate", "damon's kdamonds migrate" },
+	};
 	const char *key = NULL, *why = NULL;
 	unsigned int i;
 
 #define GIVEN(k)	(given & 1U << key_index(k))
+	for (i = 0; p->damon.on &&
+	     i < sizeof(damon_keys) / sizeof(damon_keys[0]); i++)
+		if (GIVEN(damon_keys[i].key)) {
+			snprintf(err, errlen, "policy \"%s\": %s (%s=)",
+				 p->name, damon_keys[i].why,
+				 damon_keys[i].key);
+			return -1;
+		}
 	for (i = 0; i < sizeof(goal_keys) / sizeof(goal_keys[0]); i++)
 		if (GIVEN(goal_keys[i].key) && p->goal.metric == GOAL_NONE &&
 		    !p->damon.on) {

@@ -111,10 +111,19 @@ static const char *skip_ws(const char *s)
 	return s;
 }
 
+/*
+ * The end of a line: its newline, a CRLF's carriage return, or the end of
+ * a last line without one. A carriage return inside a line is not: what
+ * follows it would be dropped unseen.
+ */
+static int is_eol(const char *s)
+{
+	return !*s || *s == '\n' || (*s == '\r' && (!s[1] || s[1] == '\n'));
+}
+
 static int at_eol(const char *s)
 {
-	s = skip_ws(s);
-	return !*s || *s == '\n' || *s == '\r';
+	return is_eol(skip_ws(s));
 }
 
 /* Lackey: "I  addr,size", " L addr,size", " S ...", " M ...", "==pid== ..." */
@@ -177,7 +186,7 @@ static int parse_tiersim(const char *s, struct tline *l, const char **why)
 	int op, r;
 
 	l->kind = 0;
-	if (!*p || *p == '#' || *p == '\n' || *p == '\r')
+	if (*p == '#' || is_eol(p))
 		return 0;
 	op = *p++;
 	switch (op) {
@@ -257,7 +266,7 @@ static int detect(const char *s)
 	if (s[0] == ' ' && (s[1] == 'L' || s[1] == 'S' || s[1] == 'M') &&
 	    s[2] == ' ')
 		return TRACE_LACKEY;
-	if (!*p || *p == '#' || *p == '\n' || *p == '\r')
+	if (*p == '#' || is_eol(p))
 		return TRACE_AUTO;	/* undecided */
 	return TRACE_TIERSIM;
 }
@@ -424,7 +433,7 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 			int instr, trace_progress_fn progress, void *arg,
 			char *err, size_t errlen)
 {
-	struct tline l;
+	struct tline l = { 0 };
 	const char *why = NULL;
 	char *buf = NULL;
 	size_t cap = 0;
@@ -484,6 +493,16 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 				nr_instr++;
 			continue;
 		}
+		/* all or none first: the order below compares timestamps */
+		if (time_state < 0)
+			time_state = l.has_time;
+		else if (time_state != l.has_time) {
+			snprintf(err, errlen, "%s:%llu: %s", path,
+				 (unsigned long long)line, time_state ?
+				 "timestamp missing (earlier accesses have one)" :
+				 "unexpected timestamp (earlier accesses have none)");
+			goto fail;
+		}
 		if (l.has_time && l.time < prev_time) {
 			snprintf(err, errlen, "%s:%llu: timestamp %llu ns is "
 				 "before the previous access's, %llu ns on line "
@@ -511,16 +530,9 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 				 TRACE_MAX_SPAN_DAYS);
 			goto fail;
 		}
-		prev_time = l.time;
-		prev_line = line;
-		if (time_state < 0)
-			time_state = l.has_time;
-		else if (time_state != l.has_time) {
-			snprintf(err, errlen, "%s:%llu: %s", path,
-				 (unsigned long long)line, time_state ?
-				 "timestamp missing (earlier accesses have one)" :
-				 "unexpected timestamp (earlier accesses have none)");
-			goto fail;
+		if (l.has_time) {
+			prev_time = l.time;
+			prev_line = line;
 		}
 		if (!t->tidmap[l.tid]) {
 			if (threads == WL_MAX_THREADS) {
@@ -551,6 +563,12 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	buf = NULL;
 	fclose(f);
 	f = NULL;
+	if (!t->nr_accesses && !line) {
+		/* no line to name */
+		snprintf(err, errlen, "%s: an empty file: no memory accesses",
+			 path);
+		goto fail;
+	}
 	if (!t->nr_accesses) {
 		snprintf(err, errlen, "%s:%llu: no memory accesses in the "
 			 "trace%s", path, (unsigned long long)line, nr_instr ?
@@ -620,6 +638,8 @@ long trace_stream_fill(struct trace_stream *s, uint64_t *buf, uint64_t *gap,
 			goto changed;
 		if (!l.kind)
 			continue;
+		if (s->done == t->nr_accesses)
+			goto changed;	/* lines added since */
 		idx = trace_page_index(t, l.addr >> PAGE_SHIFT_4K);
 		if (idx < 0 || !t->tidmap[l.tid] || l.has_time != t->has_time)
 			goto changed;
