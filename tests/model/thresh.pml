@@ -9,9 +9,11 @@
  *
  * NDEC deciders (2, or 3 with -DNDEC=3) each make NCALL calls at the
  * clock's current time, which moves forward between any two reads of it;
- * a resetter runs once, at any point, either a forget or a rearm. A call reads the candidate
- * count (decide_close()'s argument), checks whether the period is over,
- * and if so tries to close it: it reads the start again, and the caller
+ * a resetter runs once, at any point, either a forget or a rearm. A call
+ * reads the candidate count, either before it checks whether the period
+ * is over (tp_thresh_update()'s argument, read by its caller) or only
+ * once the period is due (tp_decide()'s decide_close()), and if the
+ * period is over tries to close it: it reads the start again, and the caller
  * that wins the cmpxchg of the start reads the baseline and the
  * threshold, judges the candidates since the baseline, and stores the
  * baseline (if candidates came) and the threshold. Then the call may
@@ -234,13 +236,17 @@ inline close()
 proctype decider(byte id)
 {
 	byte k, now, nc, s, b, o, e, d, t;
-	bool ok, rdf, cas_after_forget;
+	bool ok, rdf, cas_after_forget, late;
 
 	for (k : 1 .. NCALL) {
 		read_clock(now);			/* the caller's now */
-		nc = cand;				/* tp_atomic64_read(&node->cand) */
+		if
+		:: nc = cand; late = false		/* tp_thresh_update(): the caller's argument */
+		:: late = true				/* decide_close(): read after the due check */
+		fi;
 		if
 		:: now - start > P ->			/* __tp_thresh_due() */
+			if :: late -> nc = cand :: else fi;
 			close()
 		:: else
 		fi;
@@ -251,7 +257,7 @@ proctype decider(byte id)
 		/* dead locals back to 0: fewer states */
 		atomic {
 			now = 0; nc = 0; s = 0; b = 0; o = 0; e = 0; d = 0;
-			t = 0; ok = false; rdf = false; cas_after_forget = false
+			t = 0; ok = false; rdf = false; cas_after_forget = false; late = false
 		}
 	}
 }
