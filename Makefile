@@ -639,9 +639,9 @@ model:
 # kernel tree or use it from a module: docs/kernel.md.
 
 KDIR		?=
-KBUILD_OUT	= $(wildcard *.ko *.mod *.mod.c *.o .*.cmd Module.symvers \
-		  modules.order lib/*.o lib/.*.cmd kernel/*.o kernel/.*.cmd \
-		  kernel/tierpol_vectors.h)
+KBUILD_OUT	= $(wildcard *.ko *.mod *.mod.c *.o .*.o .*.cmd .*.d \
+		  Module.symvers modules.order lib/*.o lib/.*.cmd lib/.*.d \
+		  kernel/*.o kernel/.*.cmd kernel/.*.d kernel/tierpol_vectors.h)
 
 kmod:
 	$(Q)KDIR="$(KDIR)" C="$(C)" W="$(W)" V="$(V)" TP_ST_SKIP="$(TP_ST_SKIP)" \

@@ -123,8 +123,9 @@ static inline bool tp_latch_retry(const struct tp_latch *l, unsigned int seq)
 {
 	/*
 	 * raw_read_seqcount_latch_retry(), open-coded: 6.1 calls it
-	 * read_seqcount_latch_retry(), 6.3 renamed it, 6.13 brought the old
-	 * name back beside the new one; the body is the same throughout.
+	 * read_seqcount_latch_retry(), 6.3 renamed it, 6.13 (and 6.12.y
+	 * stable) brought the old name back beside the new one; the body is
+	 * the same throughout.
 	 */
 	smp_rmb();
 	return unlikely(READ_ONCE(l->seq.seqcount.sequence) != seq);

@@ -168,6 +168,9 @@ module_exit(tpdemo_exit);
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("tpdemo: an out-of-tree module that uses tierpol");
 #ifndef TPDEMO_VENDORED
-/* tierpol.ko exports its functions in this namespace ("TIERPOL" from 6.13). */
-MODULE_IMPORT_NS(TIERPOL);
+/*
+ * tierpol.ko exports its functions in this namespace: TIERPOL, or
+ * "TIERPOL" from 6.13 on (the Kbuild passes the form as TPDEMO_NS).
+ */
+MODULE_IMPORT_NS(TPDEMO_NS);
 #endif
