@@ -410,8 +410,10 @@ pages() { # FILE N: a trace touching N pages, once each
 		printf "R %x\n", 268435456 + i * 4096 }' >"$1"
 }
 pages "$tmp/p3.trace" 3
-input "$tmp/p3.trace: zero capacity: the fast tier has no pages; a footprint of 3 pages is too small for two tiers" \
+input "$tmp/p3.trace: zero capacity: the fast tier has no pages; a footprint of 3 pages fits --fast 2 --wmark 0,0,1,1" \
 	-t "$tmp/p3.trace"
+run "$T" -q -t "$tmp/p3.trace" --fast 2 --wmark 0,0,1,1
+[ "$rc" = 0 ] || bad "the suggested options do not fit: $(cat "$tmp/err")"
 pages "$tmp/p1.trace" 1
 input "$tmp/p1.trace: zero capacity: the fast tier has no pages; a footprint of 1 page is too small for two tiers" \
 	-t "$tmp/p1.trace"

@@ -217,6 +217,7 @@ static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
 		     char *err, size_t errlen)
 {
 	static const u64 computed[4], small[4] = { 1, 2, 3, 4 };
+	static const u64 tiny[4] = { 0, 0, 1, 1 };
 	size_t n = strlen(err);
 	u64 f;
 
@@ -237,9 +238,17 @@ static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
 		return;
 	}
 	f = smallest_fast(c, src, c->fast_pages, small);
-	if (f)
+	if (f) {
 		snprintf(err + n, errlen - n, "; a footprint of %llu pages "
 			 "fits --fast %llu --wmark 1,2,3,4",
+			 (unsigned long long)src->pages, (unsigned long long)f);
+		return;
+	}
+	/* a few pages: the smallest watermarks that leave room to promote */
+	f = smallest_fast(c, src, c->fast_pages, tiny);
+	if (f)
+		snprintf(err + n, errlen - n, "; a footprint of %llu pages "
+			 "fits --fast %llu --wmark 0,0,1,1",
 			 (unsigned long long)src->pages, (unsigned long long)f);
 	else
 		snprintf(err + n, errlen - n, "; a footprint of %llu page%s is "
