@@ -760,16 +760,9 @@ static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 	    (p->damon.feedback != DAMON_FB_TIERPOL || p->damon.start_min))
 		why = "feedback= and quota-start= set damon's quotas (base "
 		      "damon)";
-	if (!why && p->damon.on) {
-		if (p->goal.metric != GOAL_NONE)
-			why = "damon sets its quotas with its own goals (goal=)";
-		else if (p->hot.record != REC_NONE)
-			why = "damon keeps no hotness record (record=)";
-		else if (p->migrate != MIG_FAULT)
-			why = "damon's kdamonds migrate (migrate=)";
-		else if (p->cfg.mode != TP_MODE_DISABLED)
-			why = "damon runs with NUMA balancing off (mode=0)";
-	}
+	/* damon's goal, record and migrate= keys: check_needs() */
+	if (!why && p->damon.on && p->cfg.mode != TP_MODE_DISABLED)
+		why = "damon runs with NUMA balancing off (mode=0)";
 	if (!why && !p->damon.on && p->cfg.mode == TP_MODE_DISABLED &&
 	    (p->hot.record != REC_NONE || p->migrate != MIG_FAULT))
 		why = "mode=0 leaves the hotness record and kmigrated nothing "

@@ -563,17 +563,16 @@ int trace_open_progress(struct trace *t, const char *path, int format,
 	buf = NULL;
 	fclose(f);
 	f = NULL;
-	if (!t->nr_accesses && !line) {
-		/* no line to name */
-		snprintf(err, errlen, "%s: an empty file: no memory accesses",
-			 path);
-		goto fail;
-	}
 	if (!t->nr_accesses) {
-		snprintf(err, errlen, "%s:%llu: no memory accesses in the "
-			 "trace%s", path, (unsigned long long)line, nr_instr ?
-			 " (only lackey instruction fetches, \"I\" lines: "
-			 "--lackey-instr counts them as reads)" : "");
+		if (!line)	/* an empty file: no line to name */
+			snprintf(err, errlen, "%s: an empty file: no memory "
+				 "accesses", path);
+		else
+			snprintf(err, errlen, "%s:%llu: no memory accesses in "
+				 "the trace%s", path, (unsigned long long)line,
+				 nr_instr ? " (only lackey instruction fetches, "
+				 "\"I\" lines: --lackey-instr counts them as "
+				 "reads)" : "");
 		goto fail;
 	}
 	if (t->format == TRACE_AUTO)

@@ -456,7 +456,7 @@ static u64 th_fit(const u64 *bin, u64 unit, u64 max, u64 budget)
 			hi = b + 1 < TP_THRESH_BINS ? 1ULL << (shift + b) : max;
 			lo = hi > lo ? lo + mul_frac(hi - lo, budget - cum,
 						     bin[b]) : lo;
-			return lo < unit ? unit : lo > max ? max : lo;
+			return clampv(lo, unit, max);
 		}
 		cum += bin[b];
 	}
