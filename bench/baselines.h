@@ -19,8 +19,8 @@
  *    kernel computes for 2 CPUs and 8 GiB), the global read for the value;
  *  - count_vm_event(): a per-CPU counter that is never folded.
  */
-#ifndef _TIERPOL_BENCH_BASELINES_H
-#define _TIERPOL_BENCH_BASELINES_H
+#ifndef TP_BENCH_BASELINES_H
+#define TP_BENCH_BASELINES_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -301,4 +301,4 @@ bool bl_vma_check_67(struct bl_vma *v, const struct bl_vma_mm *mm,
 /* vma_set_access_pid_bit() */
 void bl_vma_note(struct bl_vma *v, int pid);
 
-#endif /* _TIERPOL_BENCH_BASELINES_H */
+#endif /* TP_BENCH_BASELINES_H */

@@ -18,8 +18,8 @@
  * 6.1), limiter.c, vma.c, decide.c (the decision and a whole hint fault),
  * inlining.c, memory.c, tiersim.c.
  */
-#ifndef _TIERPOL_BENCH_H
-#define _TIERPOL_BENCH_H
+#ifndef TP_BENCH_H
+#define TP_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -332,4 +332,4 @@ void bench_inline(void);
 void bench_memory(void);
 void bench_tiersim(void);
 
-#endif /* _TIERPOL_BENCH_H */
+#endif /* TP_BENCH_H */

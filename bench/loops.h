@@ -15,8 +15,8 @@
  * a clock that advances), so no call sees the same inputs as the previous
  * one, and returns a checksum of the results.
  */
-#ifndef _TIERPOL_BENCH_LOOPS_H
-#define _TIERPOL_BENCH_LOOPS_H
+#ifndef TP_BENCH_LOOPS_H
+#define TP_BENCH_LOOPS_H
 
 #include "bench.h"
 
@@ -147,4 +147,4 @@ LOOP_INLINE u64 loop_decide(struct decide_ctx *c, u64 iters, u64 *verdicts,
 	return cnt[TP_PROMOTE];
 }
 
-#endif /* _TIERPOL_BENCH_LOOPS_H */
+#endif /* TP_BENCH_LOOPS_H */

@@ -27,8 +27,8 @@
  *
  * Shared by tierpol_test.ko (KTAP) and tierpol_kunit.ko (KUnit).
  */
-#ifndef _TIERPOL_KCASE_IRQ_H
-#define _TIERPOL_KCASE_IRQ_H
+#ifndef TP_KCASE_IRQ_H
+#define TP_KCASE_IRQ_H
 
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
@@ -391,4 +391,4 @@ static int tp_kc_irq(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_KCASE_IRQ_H */
+#endif /* TP_KCASE_IRQ_H */

@@ -13,8 +13,8 @@
  *
  * Shared by tierpol_test.ko (KTAP) and tierpol_kunit.ko (KUnit).
  */
-#ifndef _TIERPOL_KCASE_PRIM_H
-#define _TIERPOL_KCASE_PRIM_H
+#ifndef TP_KCASE_PRIM_H
+#define TP_KCASE_PRIM_H
 
 #include <linux/build_bug.h>
 #include <linux/preempt.h>
@@ -179,4 +179,4 @@ static int tp_kc_prim(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_KCASE_PRIM_H */
+#endif /* TP_KCASE_PRIM_H */

@@ -13,8 +13,8 @@
  *
  * Shared by tierpol_test.ko (KTAP) and tierpol_kunit.ko (KUnit).
  */
-#ifndef _TIERPOL_KCASE_SMP_H
-#define _TIERPOL_KCASE_SMP_H
+#ifndef TP_KCASE_SMP_H
+#define TP_KCASE_SMP_H
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -583,4 +583,4 @@ static int tp_kc_smp(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_KCASE_SMP_H */
+#endif /* TP_KCASE_SMP_H */

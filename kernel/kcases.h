@@ -10,8 +10,8 @@
  * A runner defines tp_kc_diag(): a diagnostic line (KTAP "# ...") that the
  * cases print when @st has a reporter, i.e. when someone reads the results.
  */
-#ifndef _TIERPOL_KCASES_H
-#define _TIERPOL_KCASES_H
+#ifndef TP_KCASES_H
+#define TP_KCASES_H
 
 #include <linux/compiler.h>
 
@@ -40,4 +40,4 @@ static const struct tp_kc_suite tp_kc_suites[] = {
 	{ "smp", tp_kc_smp },
 };
 
-#endif /* _TIERPOL_KCASES_H */
+#endif /* TP_KCASES_H */

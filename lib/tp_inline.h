@@ -8,8 +8,8 @@
  * of from the objects. They are static inline so that the whole decision
  * compiles to one function without link-time optimisation.
  */
-#ifndef _TIERPOL_INLINE_H
-#define _TIERPOL_INLINE_H
+#ifndef TP_INLINE_H
+#define TP_INLINE_H
 
 #include "tp_seam.h"
 #include <tierpol/limiter.h>
@@ -373,4 +373,4 @@ static inline u64 __tp_policy_rate(u64 rate, u32 flags,
 /* Defined in policy.c: read one whole copy of the policy's settings. */
 bool __tp_policy_read(const struct tp_policy *pol, struct tp_policy_set *s);
 
-#endif /* _TIERPOL_INLINE_H */
+#endif /* TP_INLINE_H */

@@ -30,8 +30,8 @@
  *    stable. Readers never wait for the writer.
  *  - tp_seq_*(): the sequence count of the single-writer scan ring.
  */
-#ifndef _TIERPOL_SEAM_H
-#define _TIERPOL_SEAM_H
+#ifndef TP_SEAM_H
+#define TP_SEAM_H
 
 #include <tierpol/types.h>
 
@@ -268,4 +268,4 @@ u64 __tp_mul_frac(u64 x, u64 num, u64 den);
 u64 __tp_ms_to_ticks(u64 ms, u32 tps);
 int __tp_cfg_check(const void *cfg, u32 sz, u32 known);
 
-#endif /* _TIERPOL_SEAM_H */
+#endif /* TP_SEAM_H */

@@ -3,8 +3,8 @@
  * tp_seam_user.h - the userspace branch of tp_seam.h (never built in the
  * kernel: kbuild never reads it, and make kstyle does not check it)
  */
-#ifndef _TIERPOL_SEAM_USER_H
-#define _TIERPOL_SEAM_USER_H
+#ifndef TP_SEAM_USER_H
+#define TP_SEAM_USER_H
 
 #define TP_NOINLINE		__attribute__((__noinline__))
 #define TP_COLD			__attribute__((__cold__))
@@ -252,4 +252,4 @@ static inline u64 tp_div64_u64(u64 a, u64 b)
 #endif
 
 
-#endif /* _TIERPOL_SEAM_USER_H */
+#endif /* TP_SEAM_USER_H */

@@ -5,8 +5,8 @@
  * with one node and one slot set up from a preset, checked snapshots, and
  * two target nodes' memory. Userspace only (CMocka, libc).
  */
-#ifndef _TIERPOL_TESTS_POLICY_ENV_H
-#define _TIERPOL_TESTS_POLICY_ENV_H
+#ifndef TP_TESTS_POLICY_ENV_H
+#define TP_TESTS_POLICY_ENV_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,4 +112,4 @@ static const struct tp_node_mem mem_idle __attribute__((__unused__)) = {
 	.wmark_high = 10000, .wmark_promo = 12000, .present = 1000000,
 };
 
-#endif /* _TIERPOL_TESTS_POLICY_ENV_H */
+#endif /* TP_TESTS_POLICY_ENV_H */

@@ -4,8 +4,8 @@
  * every failed case is printed with its file and line, and the test fails
  * unless every case ran and passed.
  */
-#ifndef _TIERPOL_ST_CMOCKA_H
-#define _TIERPOL_ST_CMOCKA_H
+#ifndef TP_ST_CMOCKA_H
+#define TP_ST_CMOCKA_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ static inline void st_run(int (*fn)(struct tp_st *), const char *suite)
 	assert_int_equal(st.failed, 0);
 }
 
-#endif /* _TIERPOL_ST_CMOCKA_H */
+#endif /* TP_ST_CMOCKA_H */

@@ -7,8 +7,8 @@
  * JSON.
  * Include after cmocka.h and the simulator's sources.
  */
-#ifndef _TIERPOL_TIERSIM_TEST_H
-#define _TIERPOL_TIERSIM_TEST_H
+#ifndef TP_TIERSIM_TEST_H
+#define TP_TIERSIM_TEST_H
 
 struct setup {
 	struct wl_params wp;
@@ -209,4 +209,4 @@ static inline char *json_of(const struct run_set *rs, size_t *len)
 	return buf;
 }
 
-#endif /* _TIERPOL_TIERSIM_TEST_H */
+#endif /* TP_TIERSIM_TEST_H */

@@ -4,8 +4,8 @@
  * made by the group's setup, removed by its teardown. Include after
  * cmocka.h.
  */
-#ifndef _TIERPOL_TIERSIM_TMP_H
-#define _TIERPOL_TIERSIM_TMP_H
+#ifndef TP_TIERSIM_TMP_H
+#define TP_TIERSIM_TMP_H
 
 static char tmpdir[] = "/tmp/test_tiersim.XXXXXX";
 
@@ -40,4 +40,4 @@ static const char *write_file(const char *name, const char *text)
 	return p;
 }
 
-#endif /* _TIERPOL_TIERSIM_TMP_H */
+#endif /* TP_TIERSIM_TMP_H */

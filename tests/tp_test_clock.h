@@ -3,8 +3,8 @@
  * The multi-threaded CMocka suites' run lengths (userspace only). Include
  * after <time.h> and a selftest header (for the u64 names).
  */
-#ifndef _TIERPOL_TEST_CLOCK_H
-#define _TIERPOL_TEST_CLOCK_H
+#ifndef TP_TEST_CLOCK_H
+#define TP_TEST_CLOCK_H
 
 /* Monotonic wall time in nanoseconds. */
 static inline u64 test_now_ns(void)
@@ -28,4 +28,4 @@ static inline bool test_run_over(u64 t0, u64 soft_ns, u64 hard_ns,
 	return el > hard_ns || (el > soft_ns && enough);
 }
 
-#endif /* _TIERPOL_TEST_CLOCK_H */
+#endif /* TP_TEST_CLOCK_H */

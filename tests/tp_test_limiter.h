@@ -8,8 +8,8 @@
  * the bucket's bound over every interval of a list of admissions.
  * Include after tp_test_util.h.
  */
-#ifndef _TIERPOL_TEST_LIMITER_H
-#define _TIERPOL_TEST_LIMITER_H
+#ifndef TP_TEST_LIMITER_H
+#define TP_TEST_LIMITER_H
 
 static inline struct tp_limiter_cfg mkcfg(u32 variant, u32 tps, u64 rate,
 					  u64 burst, u32 batch)
@@ -137,4 +137,4 @@ static inline void assert_bucket_bound(const struct adm *a, int na, u64 burst,
 	}
 }
 
-#endif /* _TIERPOL_TEST_LIMITER_H */
+#endif /* TP_TEST_LIMITER_H */

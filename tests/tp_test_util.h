@@ -5,8 +5,8 @@
  * suites build for i386 too, and is independent of the library's own.
  * Include after <cmocka.h> and a selftest header (for the u64 names).
  */
-#ifndef _TIERPOL_TEST_UTIL_H
-#define _TIERPOL_TEST_UTIL_H
+#ifndef TP_TEST_UTIL_H
+#define TP_TEST_UTIL_H
 
 /*
  * xorshift64*: reproducible, independent of libc's random(). A suite may
@@ -98,4 +98,4 @@ static inline bool mul_gt(u64 a, u64 b, u64 c, u64 d)
 	return h1 != h2 ? h1 > h2 : l1 > l2;
 }
 
-#endif /* _TIERPOL_TEST_UTIL_H */
+#endif /* TP_TEST_UTIL_H */

@@ -6,8 +6,8 @@
  * scanning task with 16 threads. Include after cmocka.h and
  * <tierpol/vma_scan.h>.
  */
-#ifndef _TIERPOL_TP_TEST_VMA_H
-#define _TIERPOL_TP_TEST_VMA_H
+#ifndef TP_TP_TEST_VMA_H
+#define TP_TP_TEST_VMA_H
 
 #include <stdbool.h>
 #include "selftest/selftest.h"
@@ -60,4 +60,4 @@ static inline int check(struct tp_vma_scan *v, const struct tp_vma_profile *p,
 	return tp_vma_scan_check(v, p, &f, now);
 }
 
-#endif /* _TIERPOL_TP_TEST_VMA_H */
+#endif /* TP_TP_TEST_VMA_H */

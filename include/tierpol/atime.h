@@ -15,8 +15,8 @@
  * with NR_CPUS = 8192) and shift = max(0, 12 - bits). With a nanosecond
  * clock, shift = 20 gives buckets of about 1 ms.
  */
-#ifndef _TIERPOL_ATIME_H
-#define _TIERPOL_ATIME_H
+#ifndef TP_ATIME_H
+#define TP_ATIME_H
 
 #include <tierpol/types.h>
 
@@ -63,58 +63,58 @@ TP_API int tp_atime_init(struct tp_atime *fmt, const struct tp_atime_cfg *cfg);
 
 /**
  * tp_atime_encode() - the stamp for a time
- * @fmt: the stamp format
- * @now: time in ticks
+ * @tp_fmt: the stamp format
+ * @tp_now: time in ticks
  *
  * Context: Any context, wait-free.
- * Return: (@now >> shift) masked to the stamp's width.
+ * Return: (@tp_now >> shift) masked to the stamp's width.
  */
-static inline uint32_t tp_atime_encode(const struct tp_atime *fmt,
-				       uint64_t now)
+static inline uint32_t tp_atime_encode(const struct tp_atime *tp_fmt,
+				       uint64_t tp_now)
 {
 	/* A C++ program may build with -Wold-style-cast. */
 #ifdef __cplusplus
-	return uint32_t(now >> fmt->shift) & fmt->mask;
+	return uint32_t(tp_now >> tp_fmt->shift) & tp_fmt->mask;
 #else
-	return (uint32_t)(now >> fmt->shift) & fmt->mask;
+	return (uint32_t)(tp_now >> tp_fmt->shift) & tp_fmt->mask;
 #endif
 }
 
 /**
  * tp_atime_latency() - latency between a stamp and a time
- * @fmt: the stamp format
- * @stamp: a stamp from tp_atime_encode()
- * @now: time in ticks
+ * @tp_fmt: the stamp format
+ * @tp_stamp: a stamp from tp_atime_encode()
+ * @tp_now: time in ticks
  *
- * Computed as the kernel does: (now - (stamp << shift)) masked to
+ * Computed as the kernel does: (tp_now - (tp_stamp << shift)) masked to
  * (mask << shift), so the answer is a multiple of the bucket size, below the
  * stamp's span, and wraps for stamps older than the span.
  *
  * Context: Any context, wait-free.
  * Return: the latency in ticks.
  */
-static inline uint64_t tp_atime_latency(const struct tp_atime *fmt,
-					uint32_t stamp, uint64_t now)
+static inline uint64_t tp_atime_latency(const struct tp_atime *tp_fmt,
+					uint32_t tp_stamp, uint64_t tp_now)
 {
-	uint64_t s = stamp, m = fmt->mask;
+	uint64_t tp_s = tp_stamp, tp_m = tp_fmt->mask;
 
-	return (now - (s << fmt->shift)) & (m << fmt->shift);
+	return (tp_now - (tp_s << tp_fmt->shift)) & (tp_m << tp_fmt->shift);
 }
 
 /**
  * tp_atime_span() - the time a stamp can represent
- * @fmt: the stamp format
+ * @tp_fmt: the stamp format
  *
  * Context: Any context, wait-free.
  * Return: 2^(bits + shift) ticks, saturated to 2^64 - 1.
  */
-static inline uint64_t tp_atime_span(const struct tp_atime *fmt)
+static inline uint64_t tp_atime_span(const struct tp_atime *tp_fmt)
 {
-	uint64_t m = fmt->mask;
+	uint64_t tp_m = tp_fmt->mask;
 
-	m = (m << fmt->shift) | ((1ULL << fmt->shift) - 1);
+	tp_m = (tp_m << tp_fmt->shift) | ((1ULL << tp_fmt->shift) - 1);
 
-	return m == ~0ULL ? m : m + 1;
+	return tp_m == ~0ULL ? tp_m : tp_m + 1;
 }
 
 /**
@@ -150,4 +150,4 @@ TP_API uint64_t tp_atime_fault(const struct tp_atime *fmt, uint32_t *stamp,
 }
 #endif
 
-#endif /* _TIERPOL_ATIME_H */
+#endif /* TP_ATIME_H */

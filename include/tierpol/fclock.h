@@ -25,8 +25,8 @@
  * count in batches, as the kernel's vmstat counters: the reading lags the
  * true count by at most (batch - 1) faults per slot, and never goes back.
  */
-#ifndef _TIERPOL_FCLOCK_H
-#define _TIERPOL_FCLOCK_H
+#ifndef TP_FCLOCK_H
+#define TP_FCLOCK_H
 
 #include <tierpol/types.h>
 
@@ -97,4 +97,4 @@ TP_API uint64_t tp_fault_clock_now(const struct tp_fault_clock *clk);
 }
 #endif
 
-#endif /* _TIERPOL_FCLOCK_H */
+#endif /* TP_FCLOCK_H */

@@ -27,8 +27,8 @@
  * The metric must rise with the output (more promotion, more fast-tier use;
  * more demotion, more free pages).
  */
-#ifndef _TIERPOL_GOAL_H
-#define _TIERPOL_GOAL_H
+#ifndef TP_GOAL_H
+#define TP_GOAL_H
 
 #include <tierpol/types.h>
 
@@ -136,4 +136,4 @@ TP_API uint64_t tp_goal_get(const struct tp_goal *g);
 }
 #endif
 
-#endif /* _TIERPOL_GOAL_H */
+#endif /* TP_GOAL_H */

@@ -38,8 +38,8 @@
  * one access, which a sampled record tolerates; tp_hot_record32() updates a
  * 32-bit record with cmpxchg.
  */
-#ifndef _TIERPOL_HOTNESS_H
-#define _TIERPOL_HOTNESS_H
+#ifndef TP_HOTNESS_H
+#define TP_HOTNESS_H
 
 #include <tierpol/types.h>
 
@@ -204,4 +204,4 @@ TP_API uint32_t tp_hot_count(const struct tp_hot *h, uint32_t rec);
 }
 #endif
 
-#endif /* _TIERPOL_HOTNESS_H */
+#endif /* TP_HOTNESS_H */

@@ -65,8 +65,8 @@
  * stretches, not by one bucket's or one window's. The clock (@tps) cannot
  * change.
  */
-#ifndef _TIERPOL_LIMITER_H
-#define _TIERPOL_LIMITER_H
+#ifndef TP_LIMITER_H
+#define TP_LIMITER_H
 
 #include <tierpol/types.h>
 
@@ -281,8 +281,8 @@ TP_API uint64_t tp_limiter_busy(const struct tp_limiter_cpu *cpu);
 
 /**
  * tp_mbps_to_pages() - convert MB/s to pages per second
- * @mbps: megabytes (2^20 bytes) per second
- * @page_shift: log2 of the page size, 0..63
+ * @tp_mbps: megabytes (2^20 bytes) per second
+ * @tp_page_shift: log2 of the page size, 0..63
  *
  * The kernel's MB_TO_PAGES() shifts an unsigned int, which wraps at
  * 2^24 MB/s with 4 KiB pages on 32-bit; this saturates at 2^64 - 1 instead,
@@ -291,20 +291,22 @@ TP_API uint64_t tp_limiter_busy(const struct tp_limiter_cpu *cpu);
  * Context: Any context, wait-free.
  * Return: pages per second.
  */
-static inline uint64_t tp_mbps_to_pages(uint64_t mbps, uint32_t page_shift)
+static inline uint64_t tp_mbps_to_pages(uint64_t tp_mbps,
+					uint32_t tp_page_shift)
 {
-	uint32_t s;
+	uint32_t tp_s;
 
-	if (page_shift >= 20)
-		return page_shift - 20 >= 64 ? 0 : mbps >> (page_shift - 20);
-	s = 20 - page_shift;
-	if (mbps > (~0ULL >> s))
+	if (tp_page_shift >= 20)
+		return tp_page_shift - 20 >= 64 ? 0 :
+		       tp_mbps >> (tp_page_shift - 20);
+	tp_s = 20 - tp_page_shift;
+	if (tp_mbps > (~0ULL >> tp_s))
 		return ~0ULL;
-	return mbps << s;
+	return tp_mbps << tp_s;
 }
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* _TIERPOL_LIMITER_H */
+#endif /* TP_LIMITER_H */

@@ -23,8 +23,8 @@
  *   mode -> top tier -> free-space bypass -> accessed twice ->
  *   adaptive threshold update -> latency vs threshold -> rate limit -> room
  */
-#ifndef _TIERPOL_POLICY_H
-#define _TIERPOL_POLICY_H
+#ifndef TP_POLICY_H
+#define TP_POLICY_H
 
 #include <tierpol/types.h>
 #include <tierpol/limiter.h>
@@ -271,14 +271,14 @@ enum tp_verdict {
 
 /**
  * tp_verdict_promotes() - does a verdict mean "migrate the page"?
- * @v: an &enum tp_verdict
+ * @tp_v: an &enum tp_verdict
  *
  * Context: Any context, wait-free.
  * Return: true for %TP_PROMOTE and %TP_PROMOTE_NRL.
  */
-static inline bool tp_verdict_promotes(int v)
+static inline bool tp_verdict_promotes(int tp_v)
 {
-	return v == TP_PROMOTE || v == TP_PROMOTE_NRL;
+	return tp_v == TP_PROMOTE || tp_v == TP_PROMOTE_NRL;
 }
 
 /**
@@ -691,4 +691,4 @@ TP_API int tp_preferred_node(uint32_t variant, bool in_group, int dst_node,
 }
 #endif
 
-#endif /* _TIERPOL_POLICY_H */
+#endif /* TP_POLICY_H */

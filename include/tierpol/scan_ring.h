@@ -10,8 +10,8 @@
  * and returns how long ago that pass began: a short latency means the page
  * was touched soon after it was marked, i.e. it is probably hot.
  */
-#ifndef _TIERPOL_SCAN_RING_H
-#define _TIERPOL_SCAN_RING_H
+#ifndef TP_SCAN_RING_H
+#define TP_SCAN_RING_H
 
 #include <tierpol/types.h>
 
@@ -186,18 +186,18 @@ TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring,
 
 /**
  * tp_scan_ring_depth() - the configured depth
- * @ring: an initialised ring
+ * @tp_ring: an initialised ring
  *
  * Context: Any context, wait-free.
  * Return: the number of passes the ring remembers.
  */
-static inline uint32_t tp_scan_ring_depth(const struct tp_scan_ring *ring)
+static inline uint32_t tp_scan_ring_depth(const struct tp_scan_ring *tp_ring)
 {
-	return ring->mask + 1;
+	return tp_ring->mask + 1;
 }
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* _TIERPOL_SCAN_RING_H */
+#endif /* TP_SCAN_RING_H */

@@ -33,8 +33,8 @@
  * keeps its meaning under any settings; the threshold is clamped into the
  * bounds in force when it is read.
  */
-#ifndef _TIERPOL_THRESHOLD_H
-#define _TIERPOL_THRESHOLD_H
+#ifndef TP_THRESHOLD_H
+#define TP_THRESHOLD_H
 
 #include <tierpol/types.h>
 
@@ -283,4 +283,4 @@ TP_API uint64_t tp_thresh_get(const struct tp_thresh *t);
 }
 #endif
 
-#endif /* _TIERPOL_THRESHOLD_H */
+#endif /* TP_THRESHOLD_H */

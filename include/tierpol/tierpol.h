@@ -28,8 +28,8 @@
  * warns once (VM_WARN_ON_ONCE) in a kernel with CONFIG_DEBUG_VM, and is not
  * checked otherwise.
  */
-#ifndef _TIERPOL_TIERPOL_H
-#define _TIERPOL_TIERPOL_H
+#ifndef TP_TIERPOL_H
+#define TP_TIERPOL_H
 
 #include <tierpol/types.h>
 #include <tierpol/version.h>
@@ -43,4 +43,4 @@
 #include <tierpol/hotness.h>
 #include <tierpol/fclock.h>
 
-#endif /* _TIERPOL_TIERPOL_H */
+#endif /* TP_TIERPOL_H */

@@ -26,8 +26,8 @@
  * configuration; objects that work together (a policy and its nodes) share
  * the policy's clock.
  */
-#ifndef _TIERPOL_TYPES_H
-#define _TIERPOL_TYPES_H
+#ifndef TP_TYPES_H
+#define TP_TYPES_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -180,4 +180,4 @@ struct tp_seqcount {
 }
 #endif
 
-#endif /* _TIERPOL_TYPES_H */
+#endif /* TP_TYPES_H */

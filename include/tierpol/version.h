@@ -5,8 +5,8 @@
  * The major number is the shared library's soname version and changes when
  * the ABI does; docs/ABI.md states what may change within a major version.
  */
-#ifndef _TIERPOL_VERSION_H
-#define _TIERPOL_VERSION_H
+#ifndef TP_VERSION_H
+#define TP_VERSION_H
 
 #include <tierpol/types.h>
 
@@ -62,4 +62,4 @@ TP_API const char *tp_strerror(int err);
 }
 #endif
 
-#endif /* _TIERPOL_VERSION_H */
+#endif /* TP_VERSION_H */

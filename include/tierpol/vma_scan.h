@@ -35,8 +35,8 @@
  * bitmap windows every 4 x scan delay. The caller (the scanner) supplies
  * the facts; the library decides.
  */
-#ifndef _TIERPOL_VMA_SCAN_H
-#define _TIERPOL_VMA_SCAN_H
+#ifndef TP_VMA_SCAN_H
+#define TP_VMA_SCAN_H
 
 #include <tierpol/types.h>
 
@@ -88,14 +88,14 @@ enum tp_vma_verdict {
 
 /**
  * tp_vma_verdict_scans() - does a verdict mean "scan"?
- * @v: an &enum tp_vma_verdict
+ * @tp_v: an &enum tp_vma_verdict
  *
  * Context: Any context, wait-free.
  * Return: true for the TP_VMA_SCAN_* verdicts.
  */
-static inline bool tp_vma_verdict_scans(int v)
+static inline bool tp_vma_verdict_scans(int tp_v)
 {
-	return v >= 0 && v < TP_VMA_SKIP_DELAY;
+	return tp_v >= 0 && tp_v < TP_VMA_SKIP_DELAY;
 }
 
 /**
@@ -242,20 +242,20 @@ TP_API uint32_t tp_vma_scan_ratelimit(uint64_t size);
 
 /**
  * tp_vma_pid_bit() - the access-bitmap bit of a PID
- * @pid: a PID
+ * @tp_pid: a PID
  *
  * The kernel's hash_32(pid, ilog2(BITS_PER_LONG)) on 64-bit.
  *
  * Context: Any context, wait-free.
  * Return: a bit number in [0, 63].
  */
-static inline uint32_t tp_vma_pid_bit(uint32_t pid)
+static inline uint32_t tp_vma_pid_bit(uint32_t tp_pid)
 {
-	return (pid * 0x61C88647U) >> (32 - 6);
+	return (tp_pid * 0x61C88647U) >> (32 - 6);
 }
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* _TIERPOL_VMA_SCAN_H */
+#endif /* TP_VMA_SCAN_H */

@@ -4,8 +4,8 @@
  * admission-bound epochs and the arithmetic the headers document. Included
  * once, by fuzz_api.c.
  */
-#ifndef _TIERPOL_FUZZ_API_H
-#define _TIERPOL_FUZZ_API_H
+#ifndef TP_FUZZ_API_H
+#define TP_FUZZ_API_H
 
 #include <errno.h>
 #include <stdio.h>
@@ -325,4 +325,4 @@ static void epoch_check(const struct epoch *e, const struct tp_limiter_set *s,
 	      ULL(span), tps, ULL(rate), ULL(e->nmax));
 }
 
-#endif /* _TIERPOL_FUZZ_API_H */
+#endif /* TP_FUZZ_API_H */

@@ -6,8 +6,8 @@
  * limiter's bound over the decisions. Included once, by fuzz_api.c, after
  * fuzz_api.h.
  */
-#ifndef _TIERPOL_FUZZ_API_POLICY_H
-#define _TIERPOL_FUZZ_API_POLICY_H
+#ifndef TP_FUZZ_API_POLICY_H
+#define TP_FUZZ_API_POLICY_H
 
 /* ---- policy and tp_decide ------------------------------------------------ */
 
@@ -449,4 +449,4 @@ static void policy_op(struct input *in, u8 sub)
 	}
 }
 
-#endif /* _TIERPOL_FUZZ_API_POLICY_H */
+#endif /* TP_FUZZ_API_POLICY_H */

@@ -5,8 +5,8 @@
  * with tp_decide(), which combines them, is in fuzz_api_policy.h).
  * Included once, by fuzz_api.c, after fuzz_api.h.
  */
-#ifndef _TIERPOL_FUZZ_API_RATE_H
-#define _TIERPOL_FUZZ_API_RATE_H
+#ifndef TP_FUZZ_API_RATE_H
+#define TP_FUZZ_API_RATE_H
 
 /* ---- rate limiter -------------------------------------------------------- */
 
@@ -402,4 +402,4 @@ static void thresh_op(struct input *in, u8 sub)
 	}
 }
 
-#endif /* _TIERPOL_FUZZ_API_RATE_H */
+#endif /* TP_FUZZ_API_RATE_H */

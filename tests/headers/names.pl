@@ -10,8 +10,11 @@
 # EnumDecl, EnumConstantDecl, VarDecl, ...). LINKAGE is "C" for a
 # declaration inside extern "C" { }, "-" otherwise. Enum constants are
 # listed (they are file-scope names in C and C++), and so are structs and
-# enums declared inside a struct (file scope in C). Function parameters,
-# struct members and function bodies are not.
+# enums declared inside a struct (file scope in C). So are the parameters
+# and locals of a function defined in the header (an inline function),
+# as KIND InlineParmVarDecl and InlineVarDecl: a program's global declared
+# before the header is shadowed by them (-Wshadow). A prototype's
+# parameters and struct members are not listed.
 #
 # Used by tests/headers/check.sh to compare what a header adds to what a
 # program had before including it. JSON::PP is part of Debian's perl.
@@ -27,6 +30,31 @@ my %descend = map { $_ => 1 } qw(LinkageSpecDecl EnumDecl RecordDecl
 	CXXRecordDecl);
 my %seen;
 
+sub emit {
+	my ($name, $kind, $linkage) = @_;
+	my $line = "$name $kind $linkage";
+	print "$line\n" unless $seen{$line}++;
+}
+
+# The parameters and locals of a function with a body.
+sub locals {
+	my ($node, $linkage) = @_;
+	for my $d (@{ $node->{inner} // [] }) {
+		my $kind = $d->{kind} // '';
+		if (($kind eq 'ParmVarDecl' || $kind eq 'VarDecl') &&
+		    defined $d->{name} && $d->{name} ne '') {
+			emit($d->{name}, "Inline$kind", $linkage);
+		}
+		locals($d, $linkage);
+	}
+}
+
+sub has_body {
+	my ($fn) = @_;
+	return grep { ($_->{kind} // '') eq 'CompoundStmt' }
+		@{ $fn->{inner} // [] };
+}
+
 sub walk {
 	my ($node, $linkage) = @_;
 	for my $d (@{ $node->{inner} // [] }) {
@@ -34,9 +62,9 @@ sub walk {
 		my $l = $linkage;
 		$l = $d->{language} // '-' if $kind eq 'LinkageSpecDecl';
 		if ($named{$kind} && defined $d->{name} && $d->{name} ne '') {
-			my $line = "$d->{name} $kind $l";
-			print "$line\n" unless $seen{$line}++;
+			emit($d->{name}, $kind, $l);
 		}
+		locals($d, $l) if $kind eq 'FunctionDecl' && has_body($d);
 		walk($d, $l) if $descend{$kind};
 	}
 }

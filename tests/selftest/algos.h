@@ -10,8 +10,8 @@
  * headers (goal.h, hotness.h, fclock.h, threshold.h), not computed with
  * the library.
  */
-#ifndef _TIERPOL_SELFTEST_ALGOS_H
-#define _TIERPOL_SELFTEST_ALGOS_H
+#ifndef TP_SELFTEST_ALGOS_H
+#define TP_SELFTEST_ALGOS_H
 
 #include "selftest.h"
 
@@ -491,4 +491,4 @@ static int tp_st_algos(struct tp_st *st)
 	       tp_st_histogram(st);
 }
 
-#endif /* _TIERPOL_SELFTEST_ALGOS_H */
+#endif /* TP_SELFTEST_ALGOS_H */

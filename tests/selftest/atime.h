@@ -14,8 +14,8 @@
  * latency, and a "now" before the stamp wraps to a large one: both are the
  * kernel's behaviour, kept and tested as such.
  */
-#ifndef _TIERPOL_SELFTEST_ATIME_H
-#define _TIERPOL_SELFTEST_ATIME_H
+#ifndef TP_SELFTEST_ATIME_H
+#define TP_SELFTEST_ATIME_H
 
 #include "selftest.h"
 
@@ -366,4 +366,4 @@ static int tp_st_atime(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_ATIME_H */
+#endif /* TP_SELFTEST_ATIME_H */

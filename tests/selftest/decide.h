@@ -7,8 +7,8 @@
  * tp_st_decide(). Public API only, no libc, no 64-bit division, small
  * stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_DECIDE_H
-#define _TIERPOL_SELFTEST_DECIDE_H
+#ifndef TP_SELFTEST_DECIDE_H
+#define TP_SELFTEST_DECIDE_H
 
 #include "policy.h"
 
@@ -649,4 +649,4 @@ static int tp_st_decide(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_DECIDE_H */
+#endif /* TP_SELFTEST_DECIDE_H */

@@ -7,8 +7,8 @@
  * tp_st_decide() runs tp_st_decide_regress(). Public API only, no libc, no
  * 64-bit division, small stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_DECIDE_REGRESS_H
-#define _TIERPOL_SELFTEST_DECIDE_REGRESS_H
+#ifndef TP_SELFTEST_DECIDE_REGRESS_H
+#define TP_SELFTEST_DECIDE_REGRESS_H
 
 #include "policy.h"
 
@@ -240,4 +240,4 @@ static int tp_st_decide_regress(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_DECIDE_REGRESS_H */
+#endif /* TP_SELFTEST_DECIDE_REGRESS_H */

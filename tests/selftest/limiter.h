@@ -19,8 +19,8 @@
  * time wraps and stale states, limiter_window.h the windows of the 2020
  * RFC and Linux 6.1 with their per-CPU slots. tp_st_limiter() runs them all.
  */
-#ifndef _TIERPOL_SELFTEST_LIMITER_H
-#define _TIERPOL_SELFTEST_LIMITER_H
+#ifndef TP_SELFTEST_LIMITER_H
+#define TP_SELFTEST_LIMITER_H
 
 #include "selftest.h"
 
@@ -385,4 +385,4 @@ static int tp_st_limiter(struct tp_st *st)
 #include "limiter_bucket.h"
 #include "limiter_window.h"
 
-#endif /* _TIERPOL_SELFTEST_LIMITER_H */
+#endif /* TP_SELFTEST_LIMITER_H */

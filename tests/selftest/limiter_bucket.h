@@ -8,8 +8,8 @@
  * limiter.h; tp_st_limiter() runs tp_st_limiter_bucket(). Public API only,
  * no libc, no 64-bit division, small stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_LIMITER_BUCKET_H
-#define _TIERPOL_SELFTEST_LIMITER_BUCKET_H
+#ifndef TP_SELFTEST_LIMITER_BUCKET_H
+#define TP_SELFTEST_LIMITER_BUCKET_H
 
 #include "limiter.h"
 
@@ -355,4 +355,4 @@ static int tp_st_limiter_bucket(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_LIMITER_BUCKET_H */
+#endif /* TP_SELFTEST_LIMITER_BUCKET_H */

@@ -8,8 +8,8 @@
  * tp_st_limiter_window().
  * Public API only, no libc, no 64-bit division, small stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_LIMITER_WINDOW_H
-#define _TIERPOL_SELFTEST_LIMITER_WINDOW_H
+#ifndef TP_SELFTEST_LIMITER_WINDOW_H
+#define TP_SELFTEST_LIMITER_WINDOW_H
 
 #include "limiter.h"
 
@@ -312,4 +312,4 @@ static int tp_st_limiter_window(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_LIMITER_WINDOW_H */
+#endif /* TP_SELFTEST_LIMITER_WINDOW_H */

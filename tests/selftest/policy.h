@@ -14,8 +14,8 @@
  * whose answer depends on the shared candidate count set the candidate
  * batch explicitly: 1 (exact) or the preset's %TP_DEFAULT_CAND_BATCH.
  */
-#ifndef _TIERPOL_SELFTEST_POLICY_H
-#define _TIERPOL_SELFTEST_POLICY_H
+#ifndef TP_SELFTEST_POLICY_H
+#define TP_SELFTEST_POLICY_H
 
 #include "selftest.h"
 
@@ -610,4 +610,4 @@ static int tp_st_policy(struct tp_st *st)
 #include "decide.h"
 #include "wmark.h"
 
-#endif /* _TIERPOL_SELFTEST_POLICY_H */
+#endif /* TP_SELFTEST_POLICY_H */

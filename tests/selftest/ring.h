@@ -16,8 +16,8 @@
  *  - the index walk at every wrap of the ring index, depth 1 to 1024 (the
  *    RFC's "(i - 1) % NUMA_SCAN_NR_HIST" reads slot -1 when i == 0).
  */
-#ifndef _TIERPOL_SELFTEST_RING_H
-#define _TIERPOL_SELFTEST_RING_H
+#ifndef TP_SELFTEST_RING_H
+#define TP_SELFTEST_RING_H
 
 #include "selftest.h"
 
@@ -634,4 +634,4 @@ static int tp_st_ring(struct tp_st *st)
 #undef TP_ST_NONE
 #undef TP_ST_END
 
-#endif /* _TIERPOL_SELFTEST_RING_H */
+#endif /* TP_SELFTEST_RING_H */

@@ -9,8 +9,8 @@
  * runs its vectors, reporting every case through TP_ST_CHECK(), and returns
  * the number of failed cases.
  */
-#ifndef _TIERPOL_SELFTEST_H
-#define _TIERPOL_SELFTEST_H
+#ifndef TP_SELFTEST_H
+#define TP_SELFTEST_H
 
 #include <tierpol/tierpol.h>
 
@@ -60,4 +60,4 @@ static inline bool tp_st_report(struct tp_st *st, bool ok, const char *name,
 
 #define TP_ST_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-#endif /* _TIERPOL_SELFTEST_H */
+#endif /* TP_SELFTEST_H */

@@ -13,8 +13,8 @@
  * running controller (the fixed faults, one step, reset, following it).
  * tp_st_threshold() runs them all.
  */
-#ifndef _TIERPOL_SELFTEST_THRESHOLD_H
-#define _TIERPOL_SELFTEST_THRESHOLD_H
+#ifndef TP_SELFTEST_THRESHOLD_H
+#define TP_SELFTEST_THRESHOLD_H
 
 #include "selftest.h"
 
@@ -423,4 +423,4 @@ static int tp_st_threshold(struct tp_st *st)
 #include "threshold_period.h"
 #include "threshold_ref.h"
 
-#endif /* _TIERPOL_SELFTEST_THRESHOLD_H */
+#endif /* TP_SELFTEST_THRESHOLD_H */

@@ -8,8 +8,8 @@
  * tp_st_threshold_period(). Public API only, no libc, no 64-bit division,
  * small stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_THRESHOLD_PERIOD_H
-#define _TIERPOL_SELFTEST_THRESHOLD_PERIOD_H
+#ifndef TP_SELFTEST_THRESHOLD_PERIOD_H
+#define TP_SELFTEST_THRESHOLD_PERIOD_H
 
 #include "threshold.h"
 
@@ -266,4 +266,4 @@ static int tp_st_threshold_period(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_THRESHOLD_PERIOD_H */
+#endif /* TP_SELFTEST_THRESHOLD_PERIOD_H */

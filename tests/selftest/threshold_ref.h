@@ -8,8 +8,8 @@
  * tp_st_threshold_ref(). Public API only, no libc, no 64-bit division,
  * small stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_THRESHOLD_REF_H
-#define _TIERPOL_SELFTEST_THRESHOLD_REF_H
+#ifndef TP_SELFTEST_THRESHOLD_REF_H
+#define TP_SELFTEST_THRESHOLD_REF_H
 
 #include "threshold.h"
 
@@ -198,4 +198,4 @@ static int tp_st_threshold_ref(struct tp_st *st)
 	return st->failed - failed;
 }
 
-#endif /* _TIERPOL_SELFTEST_THRESHOLD_REF_H */
+#endif /* TP_SELFTEST_THRESHOLD_REF_H */

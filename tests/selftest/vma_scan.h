@@ -15,8 +15,8 @@
  * sets; vma_scenarios.h has the scripted verdicts. tp_st_vma_scan() runs
  * them all.
  */
-#ifndef _TIERPOL_SELFTEST_VMA_SCAN_H
-#define _TIERPOL_SELFTEST_VMA_SCAN_H
+#ifndef TP_SELFTEST_VMA_SCAN_H
+#define TP_SELFTEST_VMA_SCAN_H
 
 #include "selftest.h"
 
@@ -460,4 +460,4 @@ static int tp_st_vma_scan(struct tp_st *st)
 
 #include "vma_scenarios.h"
 
-#endif /* _TIERPOL_SELFTEST_VMA_SCAN_H */
+#endif /* TP_SELFTEST_VMA_SCAN_H */

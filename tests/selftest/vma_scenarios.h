@@ -9,8 +9,8 @@
  * of the clock. Uses the helpers of vma_scan.h; tp_st_vma_scan() runs
  * tp_st_vma_scenarios(). Public API only, no libc, no 64-bit division.
  */
-#ifndef _TIERPOL_SELFTEST_VMA_SCENARIOS_H
-#define _TIERPOL_SELFTEST_VMA_SCENARIOS_H
+#ifndef TP_SELFTEST_VMA_SCENARIOS_H
+#define TP_SELFTEST_VMA_SCENARIOS_H
 
 #include "vma_scan.h"
 
@@ -401,4 +401,4 @@ static int tp_st_vma_scenarios(struct tp_st *st)
 #undef TP_ST_CHKBAD
 #undef TP_ST_VEND
 
-#endif /* _TIERPOL_SELFTEST_VMA_SCENARIOS_H */
+#endif /* TP_SELFTEST_VMA_SCENARIOS_H */

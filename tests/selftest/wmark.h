@@ -7,8 +7,8 @@
  * runs tp_st_wmark(). Public API only, no libc, no 64-bit division, small
  * stack frames.
  */
-#ifndef _TIERPOL_SELFTEST_WMARK_H
-#define _TIERPOL_SELFTEST_WMARK_H
+#ifndef TP_SELFTEST_WMARK_H
+#define TP_SELFTEST_WMARK_H
 
 #include "policy.h"
 
@@ -417,4 +417,4 @@ static int tp_st_wmark(struct tp_st *st)
 #undef ST_G315
 #undef ST_G61
 
-#endif /* _TIERPOL_SELFTEST_WMARK_H */
+#endif /* TP_SELFTEST_WMARK_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* A bad header for tests/headers/selftest.sh. expect: declares printf */
-#ifndef _TIERPOL_LEAK_SYS_H
-#define _TIERPOL_LEAK_SYS_H
+#ifndef TP_LEAK_SYS_H
+#define TP_LEAK_SYS_H
 #include <stdio.h>
 #endif

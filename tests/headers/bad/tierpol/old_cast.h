@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* A bad header for tests/headers/selftest.sh. expect: does not compile on its own (clang++ -std=c++11) */
-#ifndef _TIERPOL_OLD_CAST_H
-#define _TIERPOL_OLD_CAST_H
+#ifndef TP_OLD_CAST_H
+#define TP_OLD_CAST_H
 #include <stdint.h>
 #ifdef __cplusplus
 extern "C" {

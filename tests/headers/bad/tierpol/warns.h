@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* A bad header for tests/headers/selftest.sh. expect: does not compile on its own (g++ -std=c++11) */
-#ifndef _TIERPOL_WARNS_H
-#define _TIERPOL_WARNS_H
+#ifndef TP_WARNS_H
+#define TP_WARNS_H
 #include <stdint.h>
 #ifdef __cplusplus
 extern "C" {
