@@ -10,8 +10,9 @@
 #                        man page: PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR,
 #                        BINDIR, MANDIR, DESTDIR (see the install section)
 #   make uninstall
-#   make check-headers, check-cxx, check-man, check-doc-examples,
-#   check-bad-input-doc  header hygiene, C++, the man page, the docs'
+#   make check-headers, check-cxx, check-exports, check-man,
+#   check-doc-examples, check-bad-input-doc  header hygiene, C++, the
+#                        libraries' symbols, the man page, the docs'
 #                        example programs and test names: part of make check
 #   make abi-check       the shared library's ABI against abi/ (issue 13)
 #   make freestanding    prove lib/ needs no libc, no FPU, no libgcc division
@@ -36,6 +37,7 @@ DESTDIR		?=
 
 CC		?= cc
 AR		?= ar
+OBJCOPY		?= objcopy
 INSTALL		?= install
 CFLAGS		?= -O2 -g
 LDFLAGS		?=
@@ -87,9 +89,15 @@ $(O)/lib/%.o: lib/%.c $(LIB_HDRS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
 
+# The archive holds one object, linked from lib/*.o with the internal
+# (hidden) __tp_* symbols made local: a static link gets the exported tp_
+# functions and nothing else in its namespace, as the shared library does.
 $(STATIC_LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ $(O)/tierpol.o && \
+		$(CC) -r -nostdlib $(LDFLAGS) -o $(O)/tierpol.o $^ && \
+		$(OBJCOPY) --localize-hidden $(O)/tierpol.o && \
+		$(AR) rcs $@ $(O)/tierpol.o
 
 $(SHARED_REAL): $(LIB_OBJS) lib/libtierpol.map
 	$(call msg,LD,$@)
@@ -127,12 +135,17 @@ cmocka:
 		fi; \
 	fi
 
+# test_math and test_threshold call internal helpers, which the archive
+# keeps local: they link the helpers' object before the archive.
+$(O)/tests/test_math $(O)/tests/test_threshold: TEST_PRIV := $(O)/lib/math.o
+$(O)/tests/test_math $(O)/tests/test_threshold: $(O)/lib/math.o
+
 $(O)/tests/%: tests/%.c $(STATIC_LIB) \
 		$(wildcard tests/*.h tests/selftest/*.h) | cmocka
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(PROG_CFLAGS) -Itests $(LDFLAGS) $< $(STATIC_LIB) \
-		$(TEST_LIBS) -o $@
+	$(Q)$(CC) $(PROG_CFLAGS) -Itests $(LDFLAGS) $< $(TEST_PRIV) \
+		$(STATIC_LIB) $(TEST_LIBS) -o $@
 
 check: $(TEST_BINS)
 	@fail=0; for t in $(TEST_BINS) $(RT_TESTS); do \
@@ -153,8 +166,10 @@ check: $(TEST_BINS)
 #   make check-cxx      tests/cxx/api.cc, a C++ program calling the whole
 #                       API: C++11 and C++17, g++ and clang++, linked with
 #                       the static and with the shared library, and run
+#   make check-exports  the archive defines the very symbols the shared
+#                       library exports, every one tp_
 #
-# Both run in "make check". HDR_CCS, HDR_CXXS and CXX_CHECKS choose the
+# All three run in "make check". HDR_CCS, HDR_CXXS and CXX_CHECKS choose the
 # compilers; the names check needs clang and perl (JSON::PP).
 
 HDR_CCS		?= gcc clang
@@ -222,9 +237,25 @@ check-cxx: $(CXX_BINS)
 		esac; \
 	done; [ $$fail = 0 ] && echo "C++ PASSED: $(words $(CXX_BINS)) builds"
 
-check: check-headers check-cxx
+# A static link sees what a shared one does: the archive defines exactly
+# the symbols the shared library exports, all tp_ (the internal __tp_
+# helpers are local to its one object).
+check-exports: $(STATIC_LIB) $(SHARED_LIB)
+	@nm -g --defined-only $(STATIC_LIB) | \
+		awk 'NF == 3 { print $$3 }' | LC_ALL=C sort >$(O)/exports.a
+	@nm -D --defined-only $(SHARED_LIB) | \
+		awk '$$2 != "A" { sub(/@.*/, "", $$3); print $$3 }' | \
+		LC_ALL=C sort -u >$(O)/exports.so
+	@fail=0; \
+	bad=$$(grep -v '^tp_' $(O)/exports.a); \
+	[ -z "$$bad" ] || { echo "FAILED: $(STATIC_LIB) defines" $$bad; fail=1; }; \
+	diff -u $(O)/exports.so $(O)/exports.a || \
+		{ echo "FAILED: $(STATIC_LIB) and $(SHARED_LIB) export different symbols"; fail=1; }; \
+	[ $$fail = 0 ] && echo "EXPORTS PASSED: $$(wc -l <$(O)/exports.a) tp_ symbols, the same in both libraries"
 
-.PHONY: check-headers check-cxx
+check: check-headers check-cxx check-exports
+
+.PHONY: check-headers check-cxx check-exports
 
 # ---- examples and the main program --------------------------------------
 
