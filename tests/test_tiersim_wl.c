@@ -274,6 +274,37 @@ static void test_tiersim_format(void **state)
 	assert_int_equal(gap[3], 0);
 	trace_stream_close(&ts);
 	trace_close(&t);
+
+	/*
+	 * Indented: " L 1000" starts as a lackey line does, but is a whole
+	 * tiersim line (it was taken for lackey, then refused for a missing
+	 * ",SIZE"); " L 1000,8" is lackey.
+	 */
+	path = write_file("ts-indent.txt", "# c\n L 1000 2 5\n\tW 2008 2 9\n"
+			  "  S 0x3000 2 12\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_TIERSIM);
+	assert_int_equal(t.nr_accesses, 3);
+	assert_int_equal(t.nr_pages, 3);
+	trace_close(&t);
+	path = write_file("ts-indent2.txt", " S 7f00\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_TIERSIM);
+	assert_int_equal(t.nr_accesses, 1);
+	trace_close(&t);
+	path = write_file("lk-indent.txt", " L 1000,8\n S 2000,4\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_LACKEY);
+	assert_int_equal(t.nr_accesses, 2);
+	trace_close(&t);
+	/* A broken lackey line still gets lackey's reason. */
+	path = write_file("lk-bad.txt", " L 1000,0\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "lk-bad.txt:1: size out of range"));
 }
 
 /* ---- workloads -------------------------------------------------------------- */

@@ -96,7 +96,7 @@ done
 run timeout 60 "$T" --pages 4096 --accesses 20000 -q -p none --sigma 10
 [ "$rc" = 0 ] || bad "--sigma 10: exit $rc, $(cat "$tmp/err")"
 usage '--small-frac: 1 is too large (allowed: above 0, below 1)' --small-frac 1
-input 'workload disjoint-vma: --small-frac 0.999 of 300 pages leaves the large VMA no page (the small one rounds to 300)' \
+usage 'workload disjoint-vma: --small-frac 0.999 of 300 pages leaves the large VMA no page (the small one rounds to 300)' \
 	-w disjoint-vma --small-frac 0.999 --pages 300
 usage '--threads: 65 is too large (allowed: 1 to 64)' --threads 65
 usage '--jobs: 0 is too small (allowed: 1 to 256)' -j 0
@@ -179,14 +179,24 @@ usage '--outdir needs --suite (one run writes only the files --json, --csv and -
 	-w zipf --outdir "$tmp/od"
 usage '--svg does not apply to a suite (it writes a plot per workload under --outdir)' \
 	--suite short --outdir "$tmp/od" --svg "$tmp/s.svg"
-input "$tmp/one.trace: --lackey-instr needs a lackey trace (this is tiersim's format: no instruction fetches)" \
+usage "$tmp/one.trace: --lackey-instr needs a lackey trace (this is tiersim's format: no instruction fetches)" \
 	-t "$tmp/one.trace" --format tiersim --lackey-instr
 printf 'R 1000 0 5\nR 2000 0 9\n' >"$tmp/ts.trace"
-input "$tmp/ts.trace: --cpu-ns does not apply to a trace with timestamps (the gap between them is the CPU time)" \
+usage "$tmp/ts.trace: --cpu-ns does not apply to a trace with timestamps (the gap between them is the CPU time)" \
 	-t "$tmp/ts.trace" --cpu-ns 50
 run "$T" -q -p none,mainline -p oracle -t "$tmp/one.trace" --wmark 1,2,3,4 --fast 5 --allow-no-pressure
 [ "$rc" != 2 ] || bad "-p twice refused: $(cat "$tmp/err")"
 usage '--format needs a trace (-t)' --format lackey
+# A trace has no seed (nothing in its run is random); a workload has one.
+run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
+	--allow-no-pressure --json "$tmp/seed.json"
+[ "$rc" = 0 ] || bad "trace --json: exit $rc, $(cat "$tmp/err")"
+grep -q '"kind": "trace", "pages": 1,' "$tmp/seed.json" ||
+	bad "trace --json: no trace source in $(head -c 300 "$tmp/seed.json")"
+! grep -q '"seed"' "$tmp/seed.json" || bad "trace --json: a seed in the JSON"
+run "$T" -q -p none -w zipf --accesses 1000 --seed 7 --json "$tmp/seed.json"
+grep -q '"vmas": [0-9]*, "seed": 7, ' "$tmp/seed.json" ||
+	bad "-w zipf --seed 7 --json: no seed 7 in the JSON"
 
 # Switches after a key: the grammar takes them before.
 usage 'policy "mainline:rate=64+young": rate=64+young: +young after a key (switches come before the keys: BASE{+SWITCH|-SWITCH}{:KEY=VALUE})' \
@@ -235,7 +245,7 @@ usage 'policy "mainline-young": -young changes nothing: mainline does not have i
 	-p mainline-young
 usage 'policy "mainline+hotness": +hotness changes nothing: mainline has it' \
 	-p mainline+hotness
-input 'zipf: --clock serial does nothing with one thread (--threads 2 or more share a clock)' \
+usage 'zipf: --clock serial does nothing with one thread (--threads 2 or more share a clock)' \
 	-w zipf --clock serial
 run "$T" -q -w zipf --threads 2 --accesses 1000 --clock serial -p none
 [ "$rc" = 0 ] || bad "--clock serial with 2 threads: exit $rc, $(cat "$tmp/err")"

@@ -96,16 +96,19 @@ void run_sets(struct set *sets, u32 nr_sets, int jobs, int progress)
 	}
 	for (i = 0; i < (u32)nth; i++)
 		pthread_join(th[i], NULL);
+	free(pl.jobs);
+	/* A failed run: its reason alone, no "simulated N runs" before it. */
+	for (i = 0; i < nr_sets; i++)
+		for (k = 0; k < sets[i].nr_pol; k++)
+			if (sets[i].rs.res[k].failed) {
+				progress_clear(&pr);
+				die(1, "%s", sets[i].rs.res[k].err);
+			}
 	el = progress_elapsed(&pr);
 	progress_end(&pr, "simulated %u run%s: %s accesses in %.1f s (%.1f "
 		     "M accesses/s)", pl.nr, pl.nr == 1 ? "" : "s",
 		     progress_count(cnt, sizeof(cnt), (double)total), el,
 		     el > 0 ? (double)total / 1e6 / el : 0.0);
-	free(pl.jobs);
-	for (i = 0; i < nr_sets; i++)
-		for (k = 0; k < sets[i].nr_pol; k++)
-			if (sets[i].rs.res[k].failed)
-				die(1, "%s", sets[i].rs.res[k].err);
 }
 
 FILE *open_out(const char *path)

@@ -169,10 +169,13 @@ static void json_config(FILE *f, const struct run_set *rs)
 	fprintf(f, "    \"source\": {\"name\": ");
 	json_str(f, rs->title);
 	fprintf(f, ", \"kind\": \"%s\", \"pages\": %llu, \"accesses\": %llu, "
-		"\"threads\": %u, \"vmas\": %u, \"seed\": %llu",
+		"\"threads\": %u, \"vmas\": %u",
 		p ? "workload" : "trace", (unsigned long long)rs->src->pages,
 		(unsigned long long)rs->src->total, rs->src->nr_threads,
-		rs->src->nr_vmas, (unsigned long long)rs->seed);
+		rs->src->nr_vmas);
+	/* A trace has no seed: nothing in its run draws a random number. */
+	if (p)
+		fprintf(f, ", \"seed\": %llu", (unsigned long long)rs->seed);
 	if (p)
 		fprintf(f, ", \"measured_accesses\": %llu, \"init\": %d, "
 			"\"write_frac\": %.6g, \"sigma_frac\": %.6g, "

@@ -170,9 +170,13 @@ void res_md_setup(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
 	const u64 k = c->scale ? c->scale : 1;
+	char seed[32] = "";
 
+	if (rs->wp)
+		snprintf(seed, sizeof(seed), ", seed %llu",
+			 (unsigned long long)rs->seed);
 	fprintf(f, "`%s`: %llu pages (%.2f GiB), %llu accesses (%llu "
-		"measured), %u thread(s), seed %llu; fast tier %llu pages "
+		"measured), %u thread(s)%s; fast tier %llu pages "
 		"(%.0f %%), watermarks min/low/high/promo %llu/%llu/%llu/%llu "
 		"pages; profile `%s`, %u ns CPU per access; scan %u MB, period "
 		"from %u ms (adaptive); threshold period %u ms",
@@ -181,7 +185,7 @@ void res_md_setup(FILE *f, const struct run_set *rs)
 		(unsigned long long)(rs->src->total * k),
 		(unsigned long long)((rs->wp ? rs->wp->accesses :
 				      rs->src->total) * k),
-		rs->src->nr_threads, (unsigned long long)rs->seed,
+		rs->src->nr_threads, seed,
 		(unsigned long long)(c->fast_pages * k),
 		100.0 * (double)c->fast_pages / (double)rs->src->pages,
 		(unsigned long long)c->wmark[0], (unsigned long long)c->wmark[1],

@@ -333,7 +333,7 @@ static void build_workload(struct set *s, const struct opts *o,
 	if (kind == WL_COLD_BURST)
 		check_burst(&s->wp, o->wl[W_BURST] >= 0);
 	if (wl_init(&s->wl, &s->wp, err, sizeof(err)))
-		die(EXIT_USAGE, "workload %s: %s", wl_kind_name(kind), err);
+		die_usage("workload %s: %s", wl_kind_name(kind), err);
 	s->has_wl = 1;
 	if (sim_src_workload(&s->src, &s->wl))
 		die(1, "out of memory");
@@ -397,14 +397,14 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 			     (double)rp.bytes / 1e6,
 			     progress_elapsed(&rp.pr));
 		if (o->instr && s->tr.format != TRACE_LACKEY)
-			die(EXIT_USAGE, "%s: --lackey-instr needs a lackey "
-			    "trace (this is tiersim's format: no instruction "
-			    "fetches)", o->trace);
+			die_usage("%s: --lackey-instr needs a lackey trace "
+				  "(this is tiersim's format: no instruction "
+				  "fetches)", o->trace);
 		if (s->tr.has_time && (o->cost[C_CPU] >= 0 || o->cpu_file))
-			die(EXIT_USAGE, "%s: %s does not apply to a trace "
-			    "with timestamps (the gap between them is the CPU "
-			    "time)", o->trace, o->cpu_file ? "--cpu-ns-file" :
-			    "--cpu-ns");
+			die_usage("%s: %s does not apply to a trace with "
+				  "timestamps (the gap between them is the "
+				  "CPU time)", o->trace, o->cpu_file ?
+				  "--cpu-ns-file" : "--cpu-ns");
 		s->has_tr = 1;
 		if (sim_src_trace(&s->src, &s->tr))
 			die(1, "out of memory");
@@ -472,10 +472,10 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->serial_clock = o->serial_clock;
 	/* One thread's clock is the same either way (a suite's items vary). */
 	if (o->serial_clock > 0 && !it && s->src.nr_threads < 2)
-		die(EXIT_USAGE, "%s: --clock serial does nothing with one "
-		    "thread (%s)", s->label, s->has_tr ? "a trace is one "
-		    "stream in its recorded order" : "--threads 2 or more "
-		    "share a clock");
+		die_usage("%s: --clock serial does nothing with one thread "
+			  "(%s)", s->label, s->has_tr ? "a trace is one stream "
+			  "in its recorded order" : "--threads 2 or more "
+			  "share a clock");
 	if (o->tlb_entries >= 0)
 		c->tlb_entries = (u32)o->tlb_entries;
 	if (it && it->scale)

@@ -255,9 +255,16 @@ static int parse_tiersim(const char *s, struct tline *l, const char **why)
 	return 0;
 }
 
+/*
+ * The format of a trace from its first line that is not blank or a
+ * comment. " L 7f00" is an indented tiersim line as well as the start of
+ * a lackey one: it is lackey only if it is not a whole tiersim line (a
+ * lackey access has ",SIZE" after the address, which tiersim refuses).
+ */
 static int detect(const char *s)
 {
-	const char *p = skip_ws(s);
+	const char *p = skip_ws(s), *why;
+	struct tline l;
 
 	if ((s[0] == '=' && s[1] == '=') || (s[0] == '-' && s[1] == '-'))
 		return TRACE_LACKEY;
@@ -265,7 +272,8 @@ static int detect(const char *s)
 		return TRACE_LACKEY;
 	if (s[0] == ' ' && (s[1] == 'L' || s[1] == 'S' || s[1] == 'M') &&
 	    s[2] == ' ')
-		return TRACE_LACKEY;
+		return parse_tiersim(s, &l, &why) ? TRACE_LACKEY :
+						    TRACE_TIERSIM;
 	if (*p == '#' || is_eol(p))
 		return TRACE_AUTO;	/* undecided */
 	return TRACE_TIERSIM;
