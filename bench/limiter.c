@@ -126,19 +126,22 @@ void lim_init(struct lim_setup *s, enum lim_kind kind, int threads)
 /*
  * The stated bound (limiter.h) on the pages admitted since init, over all
  * callers of @c, for requests of n = 1 page: the bucket max(burst, 1) +
- * rate x T; the windows (T + 2) x (limit + C x (n + batch - 1)), C slots
+ * rate x T; the windows limit + C x (n + batch - 1) per window, C slots
  * (limit + 1 + C x (batch - 1), a tighter bound the model checker refutes,
- * was printed here before).
+ * was printed here before). limiter.h's (T + 2) windows hold for any
+ * interval; from init, window k opens more than k seconds after it (at
+ * a caller's now), so T seconds hold at most floor(T) + 1 windows.
  */
 static double lim_bound(const struct lim_setup *s, const struct lim_ctx *c,
 			int threads)
 {
 	u64 tmax = c[0].now > c[1].now ? c[0].now : c[1].now;
 	double secs = (double)(tmax - T0) / (double)LIM_TPS;
+	u64 windows = (tmax - T0) / LIM_TPS + 1;
 
 	if (s->kind == LIM_BUCKET || s->kind == LIM_BUCKET_ALL)
 		return (double)s->burst + (double)s->rate * secs;
-	return (secs + 2) *
+	return (double)windows *
 	       (double)(s->rate + (u64)threads * (1 + LIM_BATCH - 1));
 }
 
