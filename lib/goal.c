@@ -87,10 +87,10 @@ int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg)
 
 /*
  * o x (2g - c) / g, the factor bounded to [1/2, 2]: c >= 1.5 g halves
- * (tested as 2c >= 3g: g + g/2 rounds down for an odd goal, and goal 1
- * would halve on target), c = 0 doubles. 2c <= 2^63 and 3g < 2^64 (both
- * at most %TP_GOAL_MAX); 2g - c <= 2^63 and the product is exact
- * (__tp_mul_frac).
+ * (2c >= 3g, tested as c >= g + ceil(g / 2), which fits in 64 bits for
+ * any metric c since g <= %TP_GOAL_MAX: g + g/2 would round down for an
+ * odd goal, and goal 1 would halve on target), c = 0 doubles. Below
+ * 1.5 g, 2g - c <= 2^63 and the product is exact (__tp_mul_frac).
  * Rounded down, but an output below the goal that would not move moves by
  * one: a small output makes progress instead of sticking (DAMOS keeps its
  * input at 10000 or more for the same reason).
@@ -99,7 +99,7 @@ static u64 goal_next(u64 out, u64 goal, u64 cur)
 {
 	u64 next;
 
-	if (2 * cur >= 3 * goal)
+	if (cur >= goal + (goal + 1) / 2)
 		return out / 2;
 	next = __tp_mul_frac(out, 2 * goal - cur, goal);
 	if (cur < goal && next == out)
@@ -116,8 +116,7 @@ u64 tp_goal_update(struct tp_goal *g, u64 metric)
 	out = tp_atomic64_read(&g->out);
 	if (!goal_read(g, &s))
 		return out;
-	out = goal_clamp(goal_next(goal_clamp(out, &s), s.goal,
-				   tp_min_u64(metric, TP_GOAL_MAX)), &s);
+	out = goal_clamp(goal_next(goal_clamp(out, &s), s.goal, metric), &s);
 	tp_atomic64_set(&g->out, out);
 	return out;
 }

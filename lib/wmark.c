@@ -30,9 +30,12 @@ u64 tp_demotion_target(const struct tp_policy *pol,
 	struct tp_policy_set s;
 
 	TP_ASSERT(pol && mem);
-	/* Settings that keep changing: the last copy read. */
-	(void)__tp_policy_read(pol, &s);
-	if (!(s.mode & TP_MODE_TIERING))
+	/*
+	 * Settings that keep changing: the copy last read may mix two tunes
+	 * (one's rate in the other's formula); the high watermark, the
+	 * smallest target, demotes no page that either would not.
+	 */
+	if (!__tp_policy_read(pol, &s) || !(s.mode & TP_MODE_TIERING))
 		return mem->wmark_high;
 	if (s.wmark_variant == TP_WMARK_RFC2020)
 		return tp_add_sat(mem->wmark_high,

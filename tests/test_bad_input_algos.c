@@ -123,13 +123,8 @@ static void row_goal(const struct cfg_row *r)
 		assert_true(tp_goal_update(&g, 0) ==
 			    clamp_u64(out > cfg.max / 2 ? cfg.max : 2 * out,
 				      cfg.min, cfg.max));
-		/*
-		 * A huge metric counts as 2^62: halved, unless the goal is
-		 * 2^62 itself, where it is on target.
-		 */
-		out = tp_goal_get(&g);
-		if (cfg.goal < TP_GOAL_MAX)
-			out = clamp_u64(out / 2, cfg.min, cfg.max);
+		/* A huge metric is at least 1.5 x any goal: halved. */
+		out = clamp_u64(tp_goal_get(&g) / 2, cfg.min, cfg.max);
 		assert_true(tp_goal_update(&g, U64_MAX_) == out);
 	}
 
@@ -274,9 +269,30 @@ static void call_goal_metric_edges(void **state)
 	assert_int_equal(tp_goal_init(&g, &c), 0);
 	/* at the goal: kept, even at 2^62 */
 	assert_true(tp_goal_update(&g, TP_GOAL_MAX) == TP_GOAL_MAX);
-	assert_true(tp_goal_update(&g, U64_MAX_) == TP_GOAL_MAX);
+	/*
+	 * 1.5 x the goal of 2^62 is past 2^62: halved all the same; one
+	 * less is not (x (2g - c) / g = x (2^61 + 1) / 2^62).
+	 */
+	assert_true(tp_goal_update(&g, TP_GOAL_MAX + TP_GOAL_MAX / 2 - 1) ==
+		    TP_GOAL_MAX / 2 + 1);
+	assert_true(tp_goal_update(&g, TP_GOAL_MAX + TP_GOAL_MAX / 2) ==
+		    TP_GOAL_MAX / 4);
+	assert_true(tp_goal_update(&g, U64_MAX_) == TP_GOAL_MAX / 8);
 	/* 0 doubles, clamped to max; exact arithmetic at 2^62 */
+	assert_true(tp_goal_update(&g, 0) == TP_GOAL_MAX / 4);
+	assert_true(tp_goal_update(&g, 0) == TP_GOAL_MAX / 2);
 	assert_true(tp_goal_update(&g, 0) == TP_GOAL_MAX);
+	assert_true(tp_goal_update(&g, 0) == TP_GOAL_MAX);
+	/*
+	 * An odd goal above 2^62 / 1.5: 4x and 2x itself halve (the metric
+	 * counted as 2^62 before, below 1.5 x, and 2^40 moved by one).
+	 */
+	c.goal = TP_GOAL_MAX - 1;
+	c.init = 1ULL << 40;
+	assert_int_equal(tp_goal_init(&g, &c), 0);
+	assert_true(tp_goal_update(&g, U64_MAX_) == 1ULL << 39);
+	assert_true(tp_goal_update(&g, 2 * c.goal) == 1ULL << 38);
+	c.init = TP_GOAL_MAX;
 	c.goal = 1;
 	assert_int_equal(tp_goal_init(&g, &c), 0);
 	assert_true(tp_goal_update(&g, TP_GOAL_MAX + 1) == TP_GOAL_MAX / 2);

@@ -162,9 +162,14 @@ static void test_policy_fails_closed(void **state)
 	env_init(&e, 0);
 	assert_true(tp_free_space_enough(&e.pol, &mem_idle));
 	assert_true(tp_scan_wanted(&e.pol, false));
+	/* 6.1's target is the promo watermark; the high one when it fails */
+	assert_int_equal(tp_demotion_target(&e.pol, &mem_busy),
+			 mem_busy.wmark_promo);
 	tp_inject_latch_retry = ALWAYS;
 	assert_false(tp_free_space_enough(&e.pol, &mem_idle));
 	assert_false(tp_scan_wanted(&e.pol, false));
+	assert_int_equal(tp_demotion_target(&e.pol, &mem_busy),
+			 mem_busy.wmark_high);
 	/* every attempt of a decision: refused as busy, its pages counted */
 	assert_int_equal(decide(&e, 0, 3, 0, &mem_idle, 10), TP_REFUSE_BUSY);
 	tp_inject_latch_retry = 0;

@@ -23,7 +23,9 @@
  *
  * Counting is per CPU (&struct tp_fault_clock_cpu), added to the shared
  * count in batches, as the kernel's vmstat counters: the reading lags the
- * true count by at most (batch - 1) faults per slot, and never goes back.
+ * true count by at most (batch - 1) faults per slot, plus the faults of a
+ * tick that interrupted a tick on the same slot (as the candidates of
+ * &tp_policy_cfg.cand_batch), and never goes back.
  */
 #ifndef TP_FCLOCK_H
 #define TP_FCLOCK_H
@@ -89,7 +91,8 @@ TP_API uint64_t tp_fault_clock_tick(struct tp_fault_clock *clk,
  *
  * Context: Any context, wait-free.
  * Return: the faults added by the slots so far: monotonic, at most
- * (batch - 1) per slot behind the faults counted.
+ * (batch - 1) per slot behind the faults counted (plus an interrupting
+ * handler's, see above).
  */
 TP_API uint64_t tp_fault_clock_now(const struct tp_fault_clock *clk);
 

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-/** The largest accepted goal, output bound or metric (2^62). */
+/** The largest accepted goal or output bound (2^62). */
 #define TP_GOAL_MAX	0x4000000000000000ULL
 
 /**
@@ -97,7 +97,8 @@ TP_API int tp_goal_init(struct tp_goal *g, const struct tp_goal_cfg *cfg);
 /**
  * tp_goal_tune() - publish new settings of a running controller
  * @g: an initialised controller
- * @cfg: new settings, validated as in tp_goal_init(); @init is ignored
+ * @cfg: new settings, validated as in tp_goal_init(); @init is not used,
+ *	but must be in range (-ERANGE above %TP_GOAL_MAX, as for init)
  *
  * The output is kept, and read as clamped into the new bounds.
  *
@@ -110,8 +111,8 @@ TP_API int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg);
 /**
  * tp_goal_update() - feed the metric, get the next output
  * @g: the controller
- * @metric: the metric's value now, 0..%TP_GOAL_MAX (larger values count
- *	as %TP_GOAL_MAX)
+ * @metric: the metric's value now, any value (at least 1.5 x the goal
+ *	halves the output, however large)
  *
  * Context: Any context; callers serialize updates of @g (one controlling
  * thread or timer), concurrently with tp_goal_get() and tp_goal_tune().

@@ -565,8 +565,10 @@ TP_API bool tp_promote_room(const struct tp_node_mem *mem, uint64_t nr);
  * when @mem has none), when the tiering mode is on; otherwise the high
  * watermark.
  *
- * Context: Any context, lock-free.
- * Return: the target in pages.
+ * Context: Any context, lock-free (at most %TP_RETRIES attempts to read
+ * the settings).
+ * Return: the target in pages; the high watermark if the settings kept
+ * changing.
  */
 TP_API uint64_t tp_demotion_target(const struct tp_policy *pol,
 				   const struct tp_node_mem *mem);

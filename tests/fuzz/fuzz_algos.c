@@ -218,8 +218,7 @@ static void goal_op(struct prog *in, u8 sub)
 		cur = val(in);
 		o = tp_goal_get(&goal);
 		got = tp_goal_update(&goal, cur);
-		if (cur > TP_GOAL_MAX)
-			cur = TP_GOAL_MAX;
+		/* any metric, however large, at 1.5 x the goal or more halves */
 		if ((u128)2 * cur >= (u128)3 * g_goal) {
 			want = o / 2;
 		} else {

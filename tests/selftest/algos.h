@@ -136,6 +136,12 @@ static int tp_st_goal(struct tp_st *st)
 		    "goal: 3 x 2^59 x 5/3, exact");
 	TP_ST_CHECK(st, tp_goal_update(&tp_st_goal_obj, 0) == 1ULL << 62,
 		    "goal: doubling clamped to 2^62");
+	/* Any metric at 1.5 g or more halves, past 2^62 too. */
+	c.goal = (1ULL << 62) - 1;
+	c.init = 1ULL << 40;
+	TP_ST_CHECK(st, !tp_goal_init(&tp_st_goal_obj, &c) &&
+		    tp_goal_update(&tp_st_goal_obj, ~0ULL) == 1ULL << 39,
+		    "goal near 2^62: a metric of 2^64 - 1 halves");
 
 	/*
 	 * Odd goals: 1.5 g is not a whole number, so the halving starts at
