@@ -187,6 +187,15 @@ usage "$tmp/ts.trace: --cpu-ns does not apply to a trace with timestamps (the ga
 run "$T" -q -p none,mainline -p oracle -t "$tmp/one.trace" --wmark 1,2,3,4 --fast 5 --allow-no-pressure
 [ "$rc" != 2 ] || bad "-p twice refused: $(cat "$tmp/err")"
 usage '--format needs a trace (-t)' --format lackey
+# damon's rate at the end is its promotion quota, the series' last rate
+# (it was NUMA balancing's rate limit, which damon does not use).
+run "$T" -q -p damon -w zipf --pages 4096 --accesses 400000 --cpu-ns 8000 \
+	--json "$tmp/damon.json"
+last=$(tr -d '\n' <"$tmp/damon.json" |
+	sed -n 's/.*"rate_mbps": \[[0-9, ]*[, ]\([0-9][0-9]*\)\].*/\1/p')
+end=$(sed -n 's/.*"rate_end_mbps": \([0-9]*\).*/\1/p' "$tmp/damon.json")
+[ -n "$last" ] && [ "$end" = "$last" ] && [ "$end" != 65536 ] ||
+	bad "damon: rate_end_mbps $end, the series ends at $last"
 # A trace has no seed (nothing in its run is random); a workload has one.
 run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
 	--allow-no-pressure --json "$tmp/seed.json"

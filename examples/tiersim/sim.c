@@ -527,7 +527,8 @@ int sim_run(const struct sim_cfg *c, const struct sim_policy *p,
 				period / SIM_NS_PER_MS;
 	node_stats(&s, &r->node);
 	map_end(&s, r);
-	r->rate_end = s.pcfg.rate_limit_mbps;
+	/* damon's rate is its promotion quota: NUMA balancing's is unused */
+	r->rate_end = s.kd ? damon_quota_mbps(&s) : s.pcfg.rate_limit_mbps;
 	if (s.kd)
 		damon_end(&s);
 	r->fast_used_end = s.fused * s.upages;
