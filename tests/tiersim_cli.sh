@@ -196,6 +196,19 @@ last=$(tr -d '\n' <"$tmp/damon.json" |
 end=$(sed -n 's/.*"rate_end_mbps": \([0-9]*\).*/\1/p' "$tmp/damon.json")
 [ -n "$last" ] && [ "$end" = "$last" ] && [ "$end" != 65536 ] ||
 	bad "damon: rate_end_mbps $end, the series ends at $last"
+# A scale model's JSON gives the machine's pages everywhere: the source,
+# the tiers and the VMAs as the used pages at the end (K x the stream's).
+run "$T" -q -p none -w zipf --pages 4096 --accesses 40000 --scale 4 \
+	--json "$tmp/scale.json"
+for want in '"kind": "workload", "pages": 16384,' '"fast_pages": 4096,' \
+	'"slow_pages": 16384,' '"vmas": \[{"pages": 16384,' \
+	'"accesses": 44096, "threads": 1'; do
+	grep -q "$want" "$tmp/scale.json" ||
+		bad "--scale 4 --json: no $want"
+done
+used=$(sed -n 's/.*"fast_used_end": \([0-9]*\).*/\1/p' "$tmp/scale.json")
+[ -n "$used" ] && [ "$used" -gt 1024 ] && [ "$used" -le 4096 ] ||
+	bad "--scale 4 --json: fast_used_end $used, not in (1024, 4096]"
 # A trace has no seed (nothing in its run is random); a workload has one.
 run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
 	--allow-no-pressure --json "$tmp/seed.json"

@@ -160,17 +160,23 @@ static void json_common(FILE *f, const char *sep, const char *name,
 	fprintf(f, "%u", v);
 }
 
+/*
+ * Page counts are the machine's: in a 1/K scale model each page of the
+ * stream stands for K (accesses stay the stream's).
+ */
 static void json_config(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
 	const struct wl_params *p = rs->wp;
+	const u64 k = c->scale ? c->scale : 1;
 	u32 i;
 
 	fprintf(f, "    \"source\": {\"name\": ");
 	json_str(f, rs->title);
 	fprintf(f, ", \"kind\": \"%s\", \"pages\": %llu, \"accesses\": %llu, "
 		"\"threads\": %u, \"vmas\": %u",
-		p ? "workload" : "trace", (unsigned long long)rs->src->pages,
+		p ? "workload" : "trace",
+		(unsigned long long)(rs->src->pages * k),
 		(unsigned long long)rs->src->total, rs->src->nr_threads,
 		rs->src->nr_vmas);
 	/* A trace has no seed: nothing in its run draws a random number. */
@@ -184,7 +190,7 @@ static void json_config(FILE *f, const struct run_set *rs)
 			"\"small_frac\": %.6g",
 			(unsigned long long)p->accesses, p->init, p->write_frac,
 			p->sigma_frac, p->zipf_s, p->hot_frac, p->hot_prob,
-			p->shift_at, (unsigned long long)p->burst_pages,
+			p->shift_at, (unsigned long long)(p->burst_pages * k),
 			p->small_frac);
 	fprintf(f, ", \"phases\": [");
 	for (i = 0; i < rs->src->nr_phases; i++)
@@ -212,8 +218,8 @@ static void json_config(FILE *f, const struct run_set *rs)
 		c->costs.scan_pte_ns, c->costs.scan_update_ns,
 		c->costs.alloc_ns, c->costs.reclaim_ns,
 		sim_demote_ns(&c->costs), c->nr_cpu,
-		(unsigned long long)c->fast_pages,
-		(unsigned long long)c->slow_pages,
+		(unsigned long long)(c->fast_pages * k),
+		(unsigned long long)(c->slow_pages * k),
 		(unsigned long long)c->wmark[0], (unsigned long long)c->wmark[1],
 		(unsigned long long)c->wmark[2], (unsigned long long)c->wmark[3],
 		c->thp ? "true" : "false", c->init_fast,
@@ -352,7 +358,9 @@ static void json_run(FILE *f, const struct run_set *rs,
 		fprintf(f, "%s{\"pages\": %llu, \"pte_scanned\": %llu, "
 			"\"pte_updates\": %llu, \"hint_faults\": %llu, "
 			"\"promotions\": %llu, \"scans\": %llu, \"skips\": "
-			"%llu}", i ? ", " : "", (unsigned long long)s->pages,
+			"%llu}", i ? ", " : "",
+			(unsigned long long)(s->pages * (rs->cfg->scale ?
+							 rs->cfg->scale : 1)),
 			(unsigned long long)s->pte_scanned,
 			(unsigned long long)s->pte_updates,
 			(unsigned long long)s->hint_faults,
