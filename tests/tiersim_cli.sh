@@ -209,6 +209,13 @@ done
 used=$(sed -n 's/.*"fast_used_end": \([0-9]*\).*/\1/p' "$tmp/scale.json")
 [ -n "$used" ] && [ "$used" -gt 1024 ] && [ "$used" -le 4096 ] ||
 	bad "--scale 4 --json: fast_used_end $used, not in (1024, 4096]"
+# cold-burst's burst adds to --accesses: the source says what the runs
+# measured (it said 100000 where each run measured 101000).
+run "$T" -q -p none -w cold-burst --pages 16384 --burst-pages 1000 \
+	--accesses 100000 --json "$tmp/cb.json"
+[ "$(grep -o '"measured_accesses": [0-9]*' "$tmp/cb.json" | sort -u)" = \
+  '"measured_accesses": 101000' ] ||
+	bad "cold-burst: measured_accesses $(grep -o '"measured_accesses": [0-9]*' "$tmp/cb.json" | tr '\n' ' ')"
 # A trace has no seed (nothing in its run is random); a workload has one.
 run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
 	--allow-no-pressure --json "$tmp/seed.json"

@@ -302,8 +302,8 @@ const struct opt_def opt_defs[] = {
 	    "where the shift, the burst or the second group's start happens, "
 	    "a fraction of the accesses"),
 	O_WLN(W_BURST, 1, WL_PAGE_MASK, KIND(WL_COLD_BURST),
-	    "cold-burst: cold pages in the burst (at most the pages outside "
-	    "the hot set)"),
+	    "cold-burst: cold pages in the burst, each read once on top of "
+	    "--accesses (at most the pages outside the hot set)"),
 	O_WLK(W_SMALL, 0, 1, OPT_ABOVE | OPT_BELOW, KIND(WL_DISJOINT_VMA),
 	    "disjoint-vma: small VMA / pages"),
 	O_WLN(W_THREADS, 1, WL_MAX_THREADS, 0, "threads"),

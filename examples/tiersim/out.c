@@ -169,6 +169,7 @@ static void json_config(FILE *f, const struct run_set *rs)
 	const struct sim_cfg *c = rs->cfg;
 	const struct wl_params *p = rs->wp;
 	const u64 k = c->scale ? c->scale : 1;
+	u64 measured = 0;
 	u32 i;
 
 	fprintf(f, "    \"source\": {\"name\": ");
@@ -182,13 +183,17 @@ static void json_config(FILE *f, const struct run_set *rs)
 	/* A trace has no seed: nothing in its run draws a random number. */
 	if (p)
 		fprintf(f, ", \"seed\": %llu", (unsigned long long)rs->seed);
+	/* The measured phases' accesses (cold-burst's burst adds to them). */
+	for (i = 0; p && rs->src->wl && i < rs->src->wl->nr_phases; i++)
+		if (rs->src->wl->phase[i].measured)
+			measured += rs->src->wl->phase[i].count;
 	if (p)
 		fprintf(f, ", \"measured_accesses\": %llu, \"init\": %d, "
 			"\"write_frac\": %.6g, \"sigma_frac\": %.6g, "
 			"\"zipf_s\": %.6g, \"hot_frac\": %.6g, \"hot_prob\": "
 			"%.6g, \"shift_at\": %.6g, \"burst_pages\": %llu, "
 			"\"small_frac\": %.6g",
-			(unsigned long long)p->accesses, p->init, p->write_frac,
+			(unsigned long long)measured, p->init, p->write_frac,
 			p->sigma_frac, p->zipf_s, p->hot_frac, p->hot_prob,
 			p->shift_at, (unsigned long long)(p->burst_pages * k),
 			p->small_frac);
