@@ -216,6 +216,16 @@ run "$T" -q -p none -w cold-burst --pages 16384 --burst-pages 1000 \
 [ "$(grep -o '"measured_accesses": [0-9]*' "$tmp/cb.json" | sort -u)" = \
   '"measured_accesses": 101000' ] ||
 	bad "cold-burst: measured_accesses $(grep -o '"measured_accesses": [0-9]*' "$tmp/cb.json" | tr '\n' ' ')"
+# A trace with timestamps has no CPU time per access (its gaps are).
+printf 'R 1000 0 5\nR 2000 0 9\nR 3000 0 12\nR 4000 0 15\n' >"$tmp/ts4.trace"
+run "$T" -q -p none -t "$tmp/ts4.trace" --wmark 0,0,1,1 --fast 2 \
+	--allow-no-pressure --json "$tmp/ts.json"
+grep -q '"machine": {"profile": "pmem", "cpu_ns": null, ' "$tmp/ts.json" ||
+	bad "timestamped trace --json: cpu_ns is not null: $(grep -o '"cpu_ns": [^,]*' "$tmp/ts.json")"
+run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
+	--allow-no-pressure --json "$tmp/ts.json"
+grep -q '"machine": {"profile": "pmem", "cpu_ns": 25, ' "$tmp/ts.json" ||
+	bad "trace without timestamps --json: cpu_ns is not 25: $(grep -o '"cpu_ns": [^,]*' "$tmp/ts.json")"
 # A trace has no seed (nothing in its run is random); a workload has one.
 run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
 	--allow-no-pressure --json "$tmp/seed.json"

@@ -201,7 +201,15 @@ static void json_config(FILE *f, const struct run_set *rs)
 	for (i = 0; i < rs->src->nr_phases; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", rs->src->phase_name[i]);
 	fprintf(f, "]},\n");
-	fprintf(f, "    \"machine\": {\"profile\": \"%s\", \"cpu_ns\": %u, "
+	/* A trace's timestamps give the CPU time: no per-access figure. */
+	fprintf(f, "    \"machine\": {\"profile\": \"%s\", \"cpu_ns\": ",
+		c->costs.name);
+	if (rs->src->tr && rs->src->tr->has_time)
+		fputs("null", f);
+	else
+		fprintf(f, "%u", c->costs.cpu_ns ? c->costs.cpu_ns :
+			rs->src->cpu_ns);
+	fprintf(f, ", "
 		"\"slow_read_ns\": %u, \"slow_write_ns\": %u, "
 		"\"fast_read_ns\": %u, \"fast_write_ns\": %u, "
 		"\"fault_ns\": %u, \"migrate_ns\": %u, \"migrate_mbps\": %u, "
@@ -216,8 +224,7 @@ static void json_config(FILE *f, const struct run_set *rs)
 		"\"slow_gran\": %u, \"fast_gran\": %u, \"slow_queue_ns\": %u, "
 		"\"fast_queue_ns\": %u, \"tlb_ns\": %u, \"ipi_ns\": %u, "
 		"\"tlb_entries\": %u, \"clock\": \"%s\", \"scale\": %u},\n",
-		c->costs.name, c->costs.cpu_ns ? c->costs.cpu_ns :
-		rs->src->cpu_ns, c->costs.lat[0], c->costs.lat[1],
+		c->costs.lat[0], c->costs.lat[1],
 		c->costs.lat[2], c->costs.lat[3], c->costs.fault_ns,
 		c->costs.migrate_ns, c->costs.migrate_mbps,
 		c->costs.scan_pte_ns, c->costs.scan_update_ns,
