@@ -226,6 +226,16 @@ run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
 	--allow-no-pressure --json "$tmp/ts.json"
 grep -q '"machine": {"profile": "pmem", "cpu_ns": 25, ' "$tmp/ts.json" ||
 	bad "trace without timestamps --json: cpu_ns is not 25: $(grep -o '"cpu_ns": [^,]*' "$tmp/ts.json")"
+# The CSV has the table's workload columns: cold-burst's burst M/s and
+# disjoint-vma's bigVMA up (empty for the other workloads).
+run "$T" -p none -w cold-burst --pages 16384 --burst-pages 1000 \
+	--accesses 100000 --csv "$tmp/cb.csv"
+tab=$(awk '$1 == "none" { print $(NF-1) }' "$tmp/out")
+csv=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "%.4f %s", $c["burst_throughput_macc_s"],
+	  $c["large_vma_pte_updates"] == "" ? "-" : "x" }' "$tmp/cb.csv")
+[ -n "$tab" ] && [ "$csv" = "$tab -" ] ||
+	bad "cold-burst --csv: burst throughput \"$csv\", the table's \"$tab\""
 # A trace has no seed (nothing in its run is random); a workload has one.
 run "$T" -q -p none -t "$tmp/one.trace" --wmark 0,0,1,1 --fast 5 \
 	--allow-no-pressure --json "$tmp/seed.json"

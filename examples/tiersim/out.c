@@ -20,15 +20,29 @@ struct fval {
 	double d;
 };
 
-#define MAX_FIELDS	64
+#define MAX_FIELDS	80
 
 static const char *const region_names[WL_NR_REGIONS] = {
 	"other", "hot", "hot2", "burst",
 };
 
-static u32 run_fields(const struct sim_result *r, struct fval *v)
+/* The phase named @name of @rs's source, or -1. */
+static int phase_index(const struct run_set *rs, const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < rs->src->nr_phases; i++)
+		if (!strcmp(rs->src->phase_name[i], name))
+			return (int)i;
+	return -1;
+}
+
+static u32 run_fields(const struct run_set *rs, const struct sim_result *r,
+		      struct fval *v)
 {
 	const struct sim_node_stats *n = &r->node;
+	int kind = rs->wp ? (int)rs->wp->kind : -1;
+	int burst = phase_index(rs, "burst");
 	u32 i = 0;
 
 #define U(nm, x) do { v[i].name = nm; v[i].kind = F_U64; v[i].u = (x); \
@@ -102,6 +116,11 @@ static u32 run_fields(const struct sim_result *r, struct fval *v)
 	U("promotions_hot", r->region_promo[WL_REGION_HOT]);
 	U("promotions_hot2", r->region_promo[WL_REGION_HOT2]);
 	U("promotions_burst", r->region_promo[WL_REGION_BURST]);
+	/* The table's workload columns: cold-burst's, disjoint-vma's. */
+	O("burst_throughput_macc_s", kind == WL_COLD_BURST && burst >= 0 ?
+	  sim_phase_throughput(r, (u32)burst) : -1);
+	O("large_vma_pte_updates", kind == WL_DISJOINT_VMA && r->nr_vmas > 1 ?
+	  (double)r->vma[1].pte_updates : -1);
 	D("state_bytes_per_page", r->pages ?
 	  (double)r->state_bytes / (double)r->pages : 0);
 #undef U
@@ -310,7 +329,7 @@ static void json_run(FILE *f, const struct run_set *rs,
 		     const struct sim_result *r)
 {
 	struct fval v[MAX_FIELDS];
-	u32 n = run_fields(r, v), i;
+	u32 n = run_fields(rs, r, v), i;
 
 	fprintf(f, "      {\"policy\": ");
 	json_str(f, r->policy);
@@ -443,14 +462,14 @@ void out_csv(FILE *f, const struct run_set *rs, u32 nr_sets)
 
 	if (!nr_sets || !rs[0].nr)
 		return;
-	n = run_fields(&rs[0].res[0], v);
+	n = run_fields(&rs[0], &rs[0].res[0], v);
 	fprintf(f, "source,policy");
 	for (j = 0; j < n; j++)
 		fprintf(f, ",%s", v[j].name);
 	fputc('\n', f);
 	for (s = 0; s < nr_sets; s++) {
 		for (i = 0; i < rs[s].nr; i++) {
-			n = run_fields(&rs[s].res[i], v);
+			n = run_fields(&rs[s], &rs[s].res[i], v);
 			csv_str(f, rs[s].title);
 			fputc(',', f);
 			csv_str(f, rs[s].res[i].policy);
@@ -510,14 +529,11 @@ void out_table(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
 	char b[12][16], th[16], simt[256], size[32], seed[32];
-	int kind = rs->wp ? (int)rs->wp->kind : -1, burst = -1;
+	int kind = rs->wp ? (int)rs->wp->kind : -1;
+	int burst = phase_index(rs, "burst");
 	const u32 k = c->scale ? c->scale : 1;
 	size_t w = 6;
 	u32 i;
-
-	for (i = 0; i < rs->src->nr_phases; i++)
-		if (!strcmp(rs->src->phase_name[i], "burst"))
-			burst = (int)i;
 
 	for (i = 0; i < rs->nr; i++)
 		if (strlen(rs->res[i].policy) > w)
