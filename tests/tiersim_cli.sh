@@ -638,9 +638,21 @@ h2=$(grep ' simulated$' "$tmp/out")
 [ -n "$h1" ] && [ "$h1" = "$h2" ] ||
 	bad "the header depends on the policies' order: \"$h1\", \"$h2\""
 case $h1 in
-*", "[0-9]*" s ("*") to "[0-9]*" s ("*") simulated") ;;
+*", "[0-9]*"s ("*") to "[0-9]*"s ("*") simulated") ;;
 *) bad "the header gives no range of simulated times: $h1" ;;
 esac
+
+# Below a second: milliseconds, three digits, and a range where they differ
+# (both runs were "0.0 s simulated"); a threshold period likewise.
+run "$T" -w zipf --pages 4096 --accesses 200000 --thresh-period-ms 50 \
+	-p none,oracle,rfc2020
+h1=$(grep ' simulated$' "$tmp/out")
+case $h1 in
+*", "[0-9]*.[0-9]" ms (oracle) to "[0-9]*.[0-9]" ms (rfc2020) simulated") ;;
+*) bad "short runs: no range in ms: $h1" ;;
+esac
+grep -q '^   threshold period scaled to 50 ms (from 60 s)$' "$tmp/out" ||
+	bad "--thresh-period-ms 50: $(grep 'threshold period' "$tmp/out")"
 
 # ---- progress: none in a log unless asked, then lines ---------------------
 

@@ -498,37 +498,53 @@ static const char *compact(char *b, size_t n, u64 v)
 	return b;
 }
 
+/* A simulated time: "9.0 s", or below a second "17.4 ms" (3 digits). */
+static const char *sim_time_str(char *b, size_t n, u64 ns)
+{
+	if (ns < 999500000ULL)	/* "1e+03 ms" past it */
+		snprintf(b, n, "%.3g ms", (double)ns / 1e6);
+	else
+		snprintf(b, n, "%.1f s", (double)ns / 1e9);
+	return b;
+}
+
 /*
- * The runs' simulated time: "9.0 s" when they agree to 0.1 s, else the
- * range and the policies at its ends, "5.8 s (oracle) to 9.1 s (promote-all)".
+ * The runs' simulated time: "9.0 s" when they agree to 0.05 s (below a
+ * second: to the digits shown), else the range and the policies at its
+ * ends, "5.8 s (oracle) to 9.1 s (promote-all)".
  */
 static const char *sim_time_range(char *b, size_t n, const struct run_set *rs)
 {
+	char t0[24], t1[24];
+	u64 t_lo, t_hi;
 	u32 i, lo = 0, hi = 0;
 
+	if (!rs->nr) {
+		snprintf(b, n, "0.0 s");
+		return b;
+	}
 	for (i = 1; i < rs->nr; i++) {
 		if (rs->res[i].sim_time_ns < rs->res[lo].sim_time_ns)
 			lo = i;
 		if (rs->res[i].sim_time_ns > rs->res[hi].sim_time_ns)
 			hi = i;
 	}
-	if (!rs->nr)
-		snprintf(b, n, "0.0 s");
-	else if (rs->res[hi].sim_time_ns - rs->res[lo].sim_time_ns < 50000000)
-		snprintf(b, n, "%.1f s", (double)rs->res[hi].sim_time_ns / 1e9);
+	t_lo = rs->res[lo].sim_time_ns;
+	t_hi = rs->res[hi].sim_time_ns;
+	sim_time_str(t0, sizeof(t0), t_lo);
+	sim_time_str(t1, sizeof(t1), t_hi);
+	if (t_hi >= 999500000ULL ? t_hi - t_lo < 50000000 : !strcmp(t0, t1))
+		snprintf(b, n, "%s", t1);
 	else
-		snprintf(b, n, "%.1f s (%s) to %.1f s (%s)",
-			 (double)rs->res[lo].sim_time_ns / 1e9,
-			 rs->res[lo].policy,
-			 (double)rs->res[hi].sim_time_ns / 1e9,
-			 rs->res[hi].policy);
+		snprintf(b, n, "%s (%s) to %s (%s)", t0, rs->res[lo].policy,
+			 t1, rs->res[hi].policy);
 	return b;
 }
 
 void out_table(FILE *f, const struct run_set *rs)
 {
 	const struct sim_cfg *c = rs->cfg;
-	char b[12][16], th[16], simt[256], size[32], seed[32];
+	char b[12][16], th[16], simt[320], size[32], seed[32];
 	int kind = rs->wp ? (int)rs->wp->kind : -1;
 	int burst = phase_index(rs, "burst");
 	const u32 k = c->scale ? c->scale : 1;
@@ -568,8 +584,9 @@ void out_table(FILE *f, const struct run_set *rs)
 				"stands for %u)%s", k, k,
 				c->thresh_period_ms ? "; " : "");
 		if (c->thresh_period_ms)
-			fprintf(f, "threshold period scaled to %.1f s (from %.0f "
-				"s)", c->thresh_period_ms / 1e3,
+			fprintf(f, "threshold period scaled to %s (from %.0f "
+				"s)", sim_time_str(th, sizeof(th),
+					(u64)c->thresh_period_ms * 1000000),
 				(c->scan_period_max_ms ? c->scan_period_max_ms :
 				 TP_DEFAULT_SCAN_PERIOD_MAX_MS) / 1e3);
 		fputc('\n', f);
