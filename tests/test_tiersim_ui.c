@@ -271,6 +271,35 @@ static void test_policy_keys(void **state)
 	expect_policy_err("fault-clock:hot=5", "policy \"fault-clock:hot=5\": "
 			  "hot= needs a latency in time (lat=ring|atime): with "
 			  "lat=faults the threshold is hot-faults=");
+	/* hot= without hot-page selection; the threshold controller's keys */
+	expect_policy_err("promote-all:hot=1", "policy \"promote-all:hot=1\": "
+			  "hot= needs hot-page selection (+hotness): without "
+			  "it no latency is judged");
+	expect_policy_err("rfc2020-p5:hot=50", "policy \"rfc2020-p5:hot=50\": "
+			  "hot= needs hot-page selection (+hotness): without "
+			  "it no latency is judged");
+	expect_policy_err("pghot:hot=50", "policy \"pghot:hot=50\": hot= "
+			  "needs hot-page selection (+hotness): without it no "
+			  "latency is judged");
+	/* the scanner's ready pages have a latency of 0 */
+	expect_policy_err("pghot-abit:hot=50", "policy \"pghot-abit:hot=50\": "
+			  "hot= needs hint faults to time (src=hint|both): the "
+			  "accessed-bit scanner's pages are hot or not");
+	expect_policy_err("rfc2020-p6:thresh=mainline", "policy \"rfc2020-p6:"
+			  "thresh=mainline\": thresh= needs the adaptive "
+			  "threshold (+adaptive): without it the threshold is "
+			  "fixed");
+	expect_policy_err("rfc2020-p7:period=100", "policy \"rfc2020-p7:"
+			  "period=100\": period= needs the adaptive threshold "
+			  "(+adaptive): without it the threshold is fixed");
+	expect_policy_err("promote-all:thresh=histogram", "policy \"promote-"
+			  "all:thresh=histogram\": thresh= needs the adaptive "
+			  "threshold (+hotness+adaptive): without them no "
+			  "latency is judged");
+	expect_policy_err("goal-threshold:period=100", "policy \"goal-"
+			  "threshold:period=100\": period= needs the adaptive "
+			  "threshold (+adaptive): with goal-out=threshold the "
+			  "goal sets the threshold");
 	expect_policy_err("mainline:burst=5", "policy \"mainline:burst=5\": "
 			  "burst= needs the token-bucket limiter (limiter="
 			  "bucket); a window limiter has no burst");
@@ -312,6 +341,23 @@ static void test_policy_keys(void **state)
 					  sizeof(err)), 0);
 	assert_int_equal(sim_policy_parse("fault-clock:hot-faults=5", &p, err,
 					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("rfc2020-p6:hot=50", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("promote-all+hotness:hot=50", &p,
+					  err, sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("rfc2020-p6+adaptive:thresh=mainline:"
+					  "period=100", &p, err, sizeof(err)),
+			 0);
+	assert_int_equal(sim_policy_parse("fault-clock:thresh=histogram:"
+					  "period=100", &p, err, sizeof(err)),
+			 0);
+	/* the goal's bounds and the adaptive threshold's read hot= */
+	assert_int_equal(sim_policy_parse("goal-threshold:hot=500", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("pghot-abit:src=both:hot=50", &p,
+					  err, sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("pghot-abit+adaptive:hot=50", &p,
+					  err, sizeof(err)), 0);
 	assert_int_equal(sim_policy_parse("pghot:src=both:abit=10:freq=3:"
 					  "window=1000:room-record=1", &p, err,
 					  sizeof(err)), 0);

@@ -290,6 +290,24 @@ usage 'policy "pghot:lat=ring": lat= needs hot-page selection (+hotness): withou
 	-p pghot:lat=ring
 usage 'policy "pghot-abit:lat=ring": lat= needs hint faults to time (src=hint|both): the accessed-bit scanner'"'"'s pages are hot or not' \
 	-p pghot-abit:lat=ring
+# hot= without hot-page selection, or with a record only the scanner feeds;
+# thresh= and period= without the adaptive threshold (its controller's)
+usage 'policy "promote-all:hot=1": hot= needs hot-page selection (+hotness): without it no latency is judged' \
+	-p promote-all:hot=1
+usage 'policy "pghot-abit:hot=50": hot= needs hint faults to time (src=hint|both): the accessed-bit scanner'"'"'s pages are hot or not' \
+	-p pghot-abit:hot=50
+usage 'policy "rfc2020-p6:rate=1000:hot=50:thresh=mainline": thresh= needs the adaptive threshold (+adaptive): without it the threshold is fixed' \
+	-p rfc2020-p6:rate=1000:hot=50:thresh=mainline
+usage 'policy "promote-all:period=100": period= needs the adaptive threshold (+hotness+adaptive): without them no latency is judged' \
+	-p promote-all:period=100
+usage 'policy "goal-threshold:period=100": period= needs the adaptive threshold (+adaptive): with goal-out=threshold the goal sets the threshold' \
+	-p goal-threshold:period=100
+# ... and where they are read, they are taken
+for spec in rfc2020-p6:hot=50 rfc2020-p6+adaptive:thresh=mainline:period=100 \
+	pghot-abit:src=both:hot=50 goal-threshold:hot=500; do
+	run "$T" -q -w zipf --accesses 1000 -p "$spec"
+	[ "$rc" = 0 ] || bad "-p $spec: exit $rc, $(cat "$tmp/err")"
+done
 usage 'policy "mainline-young": -young changes nothing: mainline does not have it' \
 	-p mainline-young
 usage 'policy "mainline+hotness": +hotness changes nothing: mainline has it' \

@@ -51,14 +51,14 @@ void sim_policy_help(FILE *f)
 "    vma=, a goal key or (but for damon) a record key, migrate= or\n"
 "    demote= would do nothing, and is refused; so is a key\n"
 "    that only a setting the spec lacks reads (target= without goal=,\n"
-"    burst= without limiter=bucket, freq= without record=, ...), a\n"
-"    switch the base already has (+) or lacks (-), and a key or switch\n"
-"    given twice.\n"
+"    burst= without limiter=bucket, freq= without record=, hot= without\n"
+"    +hotness, thresh= and period= without +adaptive, ...), a switch the\n"
+"    base already has (+) or lacks (-), and a key or switch given twice.\n"
 "  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
 "    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
 "    scanner marks fast-tier pages too).\n"
-"  Keys: rate=MB/s (0: see --rate-limit-mbps) hot=ms period=ms (threshold\n"
-"    period) burst=pages (0: one second of the rate)\n"
+"  Keys: rate=MB/s (0: see --rate-limit-mbps) hot=ms period=ms (the\n"
+"    adaptive threshold's period) burst=pages (0: one second of the rate)\n"
 "    limiter=bucket|window-rfc2020|window-mainline\n"
 "    thresh=rfc2020|mainline|histogram wmark=rfc2020|mainline\n"
 "    lat=ring|atime|faults hot-faults=N (threshold in hint faults)\n"
@@ -513,6 +513,39 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		key = GIVEN("rate-min") ? "rate-min" : "rate-max";
 		why = "goal-out=rate (with goal-out=threshold the goal sets "
 		      "the threshold, between 2 x hot / 16 and 2 x hot ms)";
+	} else if (GIVEN("hot") && !(p->cfg.flags & TP_POL_HOTNESS)) {
+		/* tp_decide() compares a latency with hot= only under it */
+		key = "hot";
+		why = "hot-page selection (+hotness): without it no latency "
+		      "is judged";
+	} else if ((GIVEN("thresh") || GIVEN("period")) &&
+		   !(p->cfg.flags & TP_POL_ADAPTIVE)) {
+		/*
+		 * The threshold controller's variant and period: only the
+		 * adaptive threshold runs it (a fixed one is hot= or
+		 * hot-faults=).
+		 */
+		key = GIVEN("thresh") ? "thresh" : "period";
+		why = p->goal.out == GOAL_OUT_THRESHOLD ?
+		      "the adaptive threshold (+adaptive): with goal-out="
+		      "threshold the goal sets the threshold" :
+		      p->cfg.flags & TP_POL_HOTNESS ?
+		      "the adaptive threshold (+adaptive): without it the "
+		      "threshold is fixed" :
+		      "the adaptive threshold (+hotness+adaptive): without "
+		      "them no latency is judged";
+	} else if (GIVEN("hot") && p->hot.record != REC_NONE &&
+		   !(p->hot.sources & SRC_HINT) &&
+		   !(p->cfg.flags & TP_POL_ADAPTIVE) &&
+		   p->goal.out != GOAL_OUT_THRESHOLD) {
+		/*
+		 * The scanner's ready pages come with a latency of 0 (or
+		 * none): no threshold refuses them. (The adaptive threshold
+		 * and goal-out=threshold read hot= for their bounds.)
+		 */
+		key = "hot";
+		why = "hint faults to time (src=hint|both): the accessed-bit "
+		      "scanner's pages are hot or not";
 	} else if (GIVEN("hot") && p->lat_src == LAT_FAULTS) {
 		key = "hot";
 		why = "a latency in time (lat=ring|atime): with lat=faults "
