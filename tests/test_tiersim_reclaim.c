@@ -2,8 +2,8 @@
 /*
  * tiersim's allocation, watermarks and kswapd: first-touch spill at the low
  * watermark, the --init-fast limit, watermarks computed in order and bad
- * ones refused, 6.1's kswapd rounds against the simple demoter, and the
- * cost of a demotion.
+ * ones refused, 6.1's kswapd rounds against the simple demoter, the
+ * cost of a demotion, and kswapd woken for a folio making room for it.
  *
  * The simulator's sources are compiled into this test (all but the command
  * line, cli.h's files, and results.c), so every build of the tests covers
@@ -106,7 +106,7 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	assert_int_equal(fast_free_pages(&s), wm[1]);
 	/* The first allocation on the slow tier woke kswapd. */
 	assert_true(s.kswapd_awake);
-	wake_kswapd(&s);
+	wake_kswapd(&s, 0);
 	t0 = s.kswapd_clock;
 	s.now = 1000000 * SIM_NS_PER_MS;	/* kswapd is never ahead of it */
 	kswapd_run(&s);
@@ -169,6 +169,101 @@ static void test_kswapd_demote_cost(void **state)
 	/* 0: a demotion costs what a promotion's migration does. */
 	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
 	assert_int_equal(busy, 21 * (u64)c.costs.migrate_ns);
+}
+
+/* Let kswapd run until it sleeps (a demotion takes its clock past now). */
+static void kswapd_settle(struct sim *s)
+{
+	int i;
+
+	for (i = 0; s->kswapd_awake && i < 100; i++) {
+		s->now += 1000 * SIM_NS_PER_MS;
+		kswapd_run(s);
+	}
+	assert_false(s->kswapd_awake);
+}
+
+/*
+ * --thp on a fast tier whose promo watermark is below one 2 MiB folio: 8
+ * folios, watermarks 10/20/30/40. First touch stops at 512 free pages
+ * (the next folio would take the node below low); 512 is above the promo
+ * watermark, so kswapd counts the node balanced, but a folio's promotion
+ * needs free > high + 512 = 542. kswapd woken for a folio balances until
+ * it fits (one folio demoted: 1024 free); woken at order 0 (the
+ * allocator) it stops at the promo watermark, as before. Returns the free
+ * pages when kswapd slept; @folio_first: the folio's wakeup comes while
+ * the allocator's is still running.
+ */
+static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct tp_node_mem m;
+	struct sim s;
+	char err[SIM_ERRLEN];
+	u64 u, free_end;
+
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
+	st.cfg.thp = 1;
+	st.cfg.lru_two_list = 1;
+	st.cfg.kswapd_rounds = rounds;
+	st.cfg.costs.reclaim_ns = 0;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "mainline", &st.cfg);
+	memset(&s, 0, sizeof(s));
+	s.c = &st.cfg;
+	s.p = &p;
+	s.src = &st.src;
+	s.r = r;
+	assert_int_equal(sim_setup(&s), 0);
+	assert_int_equal(s.upages, 512);
+	for (u = 0; u < s.nr_units; u++)
+		alloc_unit(&s, u);
+	assert_int_equal(fast_free_pages(&s), 512);
+	assert_true(s.kswapd_awake);
+	if (folio_first)
+		wake_kswapd(&s, s.upages);
+	kswapd_settle(&s);
+	if (!folio_first) {
+		/* Above the promo watermark: balanced, no room for a folio. */
+		assert_int_equal(fast_free_pages(&s), 512);
+		assert_int_equal(r->demotions, 0);
+		wake_kswapd(&s, 0);
+		kswapd_settle(&s);
+		assert_int_equal(fast_free_pages(&s), 512);
+		wake_kswapd(&s, s.upages);
+		kswapd_settle(&s);
+	}
+	fast_mem(&s, &m);
+	assert_true(tp_promote_room(&m, s.upages));
+	assert_int_equal(r->demotions, fast_free_pages(&s) - 512);
+	*wakeups = r->kswapd_wakeups;
+	free_end = fast_free_pages(&s);
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+	return free_end;
+}
+
+static void test_kswapd_folio_room(void **state)
+{
+	u64 wakeups;
+
+	(void)state;
+	assert_int_equal(kswapd_folio_case(1, 0, &wakeups), 1024);
+	assert_int_equal(wakeups, 3);
+	assert_int_equal(kswapd_folio_case(0, 0, &wakeups), 1024);
+	assert_int_equal(wakeups, 3);
+	/* Asked for while kswapd runs: the same wakeup balances for it. */
+	assert_int_equal(kswapd_folio_case(1, 1, &wakeups), 1024);
+	assert_int_equal(wakeups, 1);
+	assert_int_equal(kswapd_folio_case(0, 1, &wakeups), 1024);
+	assert_int_equal(wakeups, 1);
 }
 
 static void test_alloc_init_fast_limit(void **state)
@@ -255,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_spill_at_low_wmark),
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
+		cmocka_unit_test(test_kswapd_folio_room),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),
 		cmocka_unit_test(test_validate_refuses),

@@ -193,6 +193,7 @@ struct sim {
 
 	int kswapd_awake;
 	u64 kswapd_clock;
+	u64 kneed;		/* the unit kswapd makes room for, pages */
 	u32 kswapd_n;		/* demotions in the current batch */
 	int picking;		/* a clock_pick() is under way */
 	u64 clock_tries;	/* its remaining budget of slots */
@@ -396,7 +397,7 @@ void reader_close(struct reader *rd);
 
 /* sim_reclaim.c */
 void slot_insert(struct sim *s, u64 u, u32 promo_ms);
-void wake_kswapd(struct sim *s);
+void wake_kswapd(struct sim *s, u64 nr);
 void kswapd_run(struct sim *s);
 void kswapd_finish(struct sim *s);
 void demote_now(struct sim *s, u64 sl, u64 *clock);

@@ -72,9 +72,20 @@ static void slot_remove(struct sim *s, u64 sl)
 	s->fused--;
 }
 
-void wake_kswapd(struct sim *s)
+/*
+ * Wake kswapd on the fast node. @nr: the pages of the unit a promotion
+ * found no room for, 0 for any other wakeup. numamigrate_isolate_page()
+ * wakes kswapd with the folio's order, and one asked for while kswapd
+ * runs is not lost (pgdat->kswapd_order keeps the largest): kswapd
+ * balances for the largest unit asked for until it sleeps again.
+ */
+void wake_kswapd(struct sim *s, u64 nr)
 {
-	if (!s->p->demote || s->kswapd_awake)
+	if (!s->p->demote)
+		return;
+	if (nr > s->kneed)
+		s->kneed = nr;
+	if (s->kswapd_awake)
 		return;
 	s->kswapd_awake = 1;
 	s->kprio = DEF_PRIORITY;
@@ -250,17 +261,43 @@ void demote_now(struct sim *s, u64 sl, u64 *clock)
 }
 
 /*
+ * The free pages kswapd balances the fast node above: the policy's
+ * demotion target (tp_demotion_target()), and, woken for a unit of more
+ * than one page (a 2 MiB folio; a --scale unit), the room a promotion of
+ * it needs (migrate_balanced_pgdat(): free > high + its pages). 6.1's
+ * pgdat_balanced() checks the target at the wakeup's order
+ * (zone_watermark_ok(): free - (2^order - 1) > mark), so kswapd woken for
+ * a folio does not stop short of room for it. Free pages come in whole
+ * units: with no multiple of a unit between high and the target (a gap
+ * under 512 pages, as Linux computes for fast tiers below about 2 GiB,
+ * unless one falls in it), kswapd at the target alone stopped where no
+ * folio's promotion ever found room. The target is raised only that far,
+ * not to the kernel's target + 511, so that a run whose first unit above
+ * the target leaves room is unchanged. A unit of one page is order 0: the
+ * target alone, as in the kernel.
+ */
+static u64 kswapd_target(const struct sim *s, const struct tp_node_mem *m)
+{
+	u64 t = tp_demotion_target(&s->tpp, m);
+
+	if (s->kneed > 1 && m->wmark_high + s->kneed > t)
+		t = m->wmark_high + s->kneed;
+	return t;
+}
+
+/*
  * kswapd goes back to sleep (balanced, given up, or the slow tier full): a
  * migration thread waiting for room tries again now, or, if kswapd left no
- * room for a unit (balanced above the promo watermark but short of a
- * folio, or unable to demote), after its sleep: trying at once would find
- * no room and wake kswapd again, with no time passing.
+ * room for a unit (unable to demote, or given watermarks with promo equal
+ * to high, which leave none for a page), after its sleep: trying at once
+ * would find no room and wake kswapd again, with no time passing.
  */
 static void kswapd_sleep(struct sim *s)
 {
 	struct tp_node_mem m;
 
 	s->kswapd_awake = 0;
+	s->kneed = 0;
 	s->kround = 0;
 	s->kswapd_n = 0;
 	s->picking = 0;
@@ -298,8 +335,7 @@ static void kswapd_rounds(struct sim *s)
 			goto sleep;
 		if (!s->kround) {
 			fast_mem(s, &m);
-			if (m.free > tp_demotion_target(&s->tpp, &m) ||
-			    s->kprio < 1)
+			if (m.free > kswapd_target(s, &m) || s->kprio < 1)
 				goto sleep;
 			total = s->lru ? s->lcount[0] + s->lcount[1] : s->fcap;
 			pages = (total * s->upages) >> s->kprio;
@@ -348,7 +384,7 @@ void kswapd_run(struct sim *s)
 				goto sleep;
 			if (!s->picking) {
 				fast_mem(s, &m);
-				if (m.free > tp_demotion_target(&s->tpp, &m))
+				if (m.free > kswapd_target(s, &m))
 					goto sleep;
 				s->picking = 1;
 				s->clock_tries = 2 * s->fcap + 1;
@@ -405,7 +441,7 @@ u8 alloc_unit(struct sim *s, u64 u)
 		 * "Allocation"), so only where the NUMA scanner takes them.
 		 */
 		if (s->scan_on && s->fused < s->init_fast_cap)
-			wake_kswapd(s);
+			wake_kswapd(s, 0);
 	}
 	/* Zeroing the new page. */
 	media_traffic(s, fast, 1, s->ubytes);
