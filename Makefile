@@ -92,11 +92,14 @@ $(O)/lib/%.o: lib/%.c $(LIB_HDRS)
 # The archive holds one object, linked from lib/*.o with the internal
 # (hidden) __tp_* symbols made local: a static link gets the exported tp_
 # functions and nothing else in its namespace, as the shared library does.
+# Only __tp_*: the compiler's own hidden symbols stay (i386's PIC thunks
+# are COMDAT, and a local reference to a copy the link discards fails).
 $(STATIC_LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ $(O)/tierpol.o && \
 		$(CC) -r -nostdlib $(LDFLAGS) -o $(O)/tierpol.o $^ && \
-		$(OBJCOPY) --localize-hidden $(O)/tierpol.o && \
+		$(OBJCOPY) --wildcard --localize-symbol='__tp_*' \
+			$(O)/tierpol.o && \
 		$(AR) rcs $@ $(O)/tierpol.o
 
 $(SHARED_REAL): $(LIB_OBJS) lib/libtierpol.map
