@@ -378,8 +378,9 @@ void tprt_cfg_default(struct tprt_cfg *cfg);
  *
  * Installs the SIGSEGV and SIGBUS handlers (keeping the ones installed
  * before, to chain to), reads the topology and starts the scanner and
- * migrator threads. The handlers stay installed after tprt_shutdown(), in
- * pass-through mode.
+ * migrator threads, with every signal blocked but the synchronous ones (a
+ * signal sent to the process goes to the program's threads). The
+ * handlers stay installed after tprt_shutdown(), in pass-through mode.
  *
  * Context: Any thread, not concurrently with other tprt_* calls.
  * Return: 0; -EINVAL for bad settings, -ERANGE for a rate limit above

@@ -359,6 +359,8 @@ int tprt_uffd_wp(struct tprt_rt *rt, uintptr_t start, size_t len, bool wp);
 
 /* ---- tprt_signal.c ---- */
 int tprt_signal_install(void);
+int tprt_thread_create(pthread_t *t, void *(*fn)(void *), void *arg,
+		       const char *name);
 
 /* ---- tprt_scan.c ---- */
 int tprt_scan_start(struct tprt_rt *rt);

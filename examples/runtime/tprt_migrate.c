@@ -567,10 +567,10 @@ int tprt_migrate_start(struct tprt_rt *rt)
 		rt->zone_scale = (uint32_t)scale;
 	if (rt->cfg.flags & TPRT_F_NO_MIGRATOR)
 		return 0;
-	ret = pthread_create(&rt->migrator, NULL, migrator_main, rt);
+	ret = tprt_thread_create(&rt->migrator, migrator_main, rt,
+				 "tprt-migrate");
 	if (ret)
 		return -ret;
-	pthread_setname_np(rt->migrator, "tprt-migrate");
 	rt->migrator_started = true;
 	return 0;
 }

@@ -602,12 +602,11 @@ int tprt_scan_start(struct tprt_rt *rt)
 	rt->period_ms = rt->cfg.scan_delay_ms;
 	if (rt->cfg.flags & TPRT_F_NO_SCANNER)
 		return 0;
-	ret = pthread_create(&rt->scanner, NULL, scanner_main, rt);
+	ret = tprt_thread_create(&rt->scanner, scanner_main, rt, "tprt-scan");
 	if (ret) {
 		tprt_scan_free(rt);
 		return -ret;
 	}
-	pthread_setname_np(rt->scanner, "tprt-scan");
 	rt->scanner_started = true;
 	return 0;
 }

@@ -50,6 +50,37 @@ static struct sigaction *old_of(int sig)
 	return &old_act[sig == SIGBUS];
 }
 
+/*
+ * Call the previous action's handler as the kernel would have: with its
+ * sa_mask added, the signal itself unblocked under SA_NODEFER (the
+ * runtime's handler runs with it blocked; a handler that probes memory
+ * relies on a nested fault reaching it), and under SA_RESETHAND the action
+ * reset to the default first, so the access it returns to dies of the
+ * signal instead of calling a one-shot handler again. Threads faulting at
+ * once may each call a one-shot handler once: the kernel resets it under
+ * a lock, the runtime's copy is reset by the first of them.
+ */
+static void call_old(struct sigaction *old, int sig, siginfo_t *info, void *uc)
+{
+	struct sigaction a = *old;
+	sigset_t one;
+
+	if (a.sa_flags & SA_RESETHAND) {
+		memset(old, 0, sizeof(*old));
+		old->sa_handler = SIG_DFL;
+	}
+	pthread_sigmask(SIG_BLOCK, &a.sa_mask, NULL);
+	if ((a.sa_flags & SA_NODEFER) && !sigismember(&a.sa_mask, sig)) {
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	}
+	if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, info, uc);
+	else
+		a.sa_handler(sig);
+}
+
 static void chain(int sig, siginfo_t *info, void *uc)
 {
 	struct sigaction *old = old_of(sig);
@@ -71,11 +102,8 @@ static void chain(int sig, siginfo_t *info, void *uc)
 	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN &&
 	    !loop) {
 		chain_sp[k] = here;
-		pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
-		if (old->sa_flags & SA_SIGINFO)
-			old->sa_sigaction(sig, info, uc);
-		else
-			old->sa_handler(sig);
+		pthread_sigmask(SIG_SETMASK, NULL, &saved);
+		call_old(old, sig, info, uc);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		chain_sp[k] = 0;
 	} else {
@@ -160,4 +188,32 @@ int tprt_signal_install(void)
 			return -errno;
 	}
 	return 0;
+}
+
+/*
+ * Start one of the runtime's threads with every signal blocked but the
+ * synchronous ones (a fault in it must still be delivered, or the kernel
+ * kills the process): a signal sent to the process is the program's, and
+ * must find the program's threads, as a daemon that blocks SIGTERM to read
+ * it from a signalfd expects (the threads inherited the caller's mask,
+ * and a SIGTERM taken by one of them killed the process).
+ */
+int tprt_thread_create(pthread_t *t, void *(*fn)(void *), void *arg,
+		       const char *name)
+{
+	static const int sync_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+					 SIGTRAP, SIGSYS };
+	sigset_t all, saved;
+	unsigned int i;
+	int ret;
+
+	sigfillset(&all);
+	for (i = 0; i < sizeof(sync_sigs) / sizeof(sync_sigs[0]); i++)
+		sigdelset(&all, sync_sigs[i]);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	ret = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (!ret)
+		pthread_setname_np(*t, name);
+	return ret;
 }
