@@ -278,9 +278,14 @@ void tp_node_stats_read(const struct tp_policy *pol,
 	s->cand_shared = tp_atomic64_read(&node->cand);
 	s->th_raised = tp_atomic64_read(&node->th_raised);
 	s->th_lowered = tp_atomic64_read(&node->th_lowered);
-	/* Settings that keep changing: the last copy read, clamped anyway. */
-	(void)__tp_policy_read(pol, &set);
-	if (set.flags & TP_POL_ADAPTIVE)
+	/*
+	 * Settings that keep changing: no threshold (0), rather than one
+	 * from a copy that may mix two tunes (one's bounds clamping the
+	 * other's threshold gave a value neither has).
+	 */
+	if (!__tp_policy_read(pol, &set))
+		s->threshold = 0;
+	else if (set.flags & TP_POL_ADAPTIVE)
 		s->threshold = __tp_thresh_effective(tp_atomic64_read(&node->th.th),
 						     set.th.ref_th, set.th.unit,
 						     set.th.max);

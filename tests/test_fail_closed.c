@@ -170,10 +170,13 @@ static void test_policy_fails_closed(void **state)
 	assert_false(tp_scan_wanted(&e.pol, false));
 	assert_int_equal(tp_demotion_target(&e.pol, &mem_busy),
 			 mem_busy.wmark_high);
+	/* a snapshot's threshold: none rather than one from a torn copy */
+	assert_int_equal(stats(&e).threshold, 0);
 	/* every attempt of a decision: refused as busy, its pages counted */
 	assert_int_equal(decide(&e, 0, 3, 0, &mem_idle, 10), TP_REFUSE_BUSY);
 	tp_inject_latch_retry = 0;
 	s = stats(&e);
+	assert_true(s.threshold > 0);
 	assert_int_equal(s.decided, 3);
 	assert_int_equal(s.verdict[TP_REFUSE_BUSY], 3);
 	assert_int_equal(s.candidate, 0);

@@ -20,8 +20,9 @@
  * Bound of the bucket: over any interval of T seconds that contains every
  * admitting caller's @now, admitted pages <= max(burst, n) + rate x T,
  * n the largest request, racing callers included (every admission is one
- * successful cmpxchg). A bucket idle for longer than about 4096 seconds is
- * full again (the TAT is then known to be stale, whatever the gap); the
+ * successful cmpxchg). A bucket idle for longer than 2^61 units (4096 to
+ * 8192 seconds, as the clock's ticks round to units; 8192 for a clock of a
+ * power of two ticks a second) is full again (the TAT is then known to be stale, whatever the gap); the
  * callers racing to take it right after such a gap may each admit one
  * request more than the bound. One case escapes that: the TAT counts 2^48
  * to 2^49 units a second modulo 2^64, so after a gap within the burst of a
@@ -102,7 +103,9 @@ enum tp_limiter_variant {
  *	0 refuses every request, as the kernel's rate limit of 0 does
  * @burst: bucket capacity in pages, 0..%TP_RATE_MAX; 0 selects @rate (one
  *	second's worth, the window's budget). The bucket must be able to hold
- *	it: burst / rate at most about 4096 seconds (-ERANGE otherwise).
+ *	it: burst x ceil(units a second / rate) at most 2^61 units, i.e.
+ *	burst / rate at most 4096 to 8192 seconds, by clock (-ERANGE
+ *	otherwise).
  *	Ignored by the window variants, which still refuse a value above
  *	%TP_RATE_MAX.
  */

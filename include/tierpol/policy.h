@@ -246,7 +246,8 @@ struct tp_node_mem {
  * @TP_REFUSE_MODE: refuse: the tiering mode is off
  * @TP_REFUSE_TOPTIER: refuse: the page is already on the top tier
  * @TP_REFUSE_NOT_YOUNG: refuse: not accessed in the previous scan period
- * @TP_REFUSE_COLD: refuse: latency not below the hot threshold
+ * @TP_REFUSE_COLD: refuse: latency above the hot threshold (at or above it
+ *	with %TP_POL_HOT_STRICT, as Linux 6.1), or %TP_LATENCY_UNKNOWN
  * @TP_REFUSE_RATELIMIT: refuse: over the promotion rate limit
  * @TP_REFUSE_NOSPACE: refuse: promoting would take the target below its
  *	high watermark; the caller should wake demotion (kswapd) on it
@@ -366,7 +367,8 @@ struct tp_node_cpu {
  *	its candidate pages before its verdict)
  * @th_raised: threshold raises
  * @th_lowered: threshold reductions
- * @threshold: the current hot threshold in ticks
+ * @threshold: the current hot threshold in ticks (0 if the settings kept
+ *	changing while tp_node_stats_read() read them)
  *
  * Every figure is a sum of counters that only grow: a snapshot taken while
  * decisions run may miss the latest ones, but no figure can be negative and
@@ -421,7 +423,8 @@ TP_API int tp_policy_preset(struct tp_policy_cfg *cfg, uint32_t preset,
  * without the bypass and the adaptive threshold, or
  * %TP_POL_RL_WMARK_DEFAULT with the token bucket; -ERANGE for a rate limit
  * above %TP_RATE_MAX pages per second, a burst above %TP_RATE_MAX or one
- * the bucket cannot hold. On error @pol is untouched.
+ * the bucket cannot hold, or a @hot_threshold_faults above %TP_TIME_MAX
+ * with %TP_POL_LAT_FAULTS. On error @pol is untouched.
  */
 TP_API int tp_policy_init(struct tp_policy *pol,
 			  const struct tp_policy_cfg *cfg);
@@ -511,7 +514,8 @@ TP_API int tp_decide(const struct tp_policy *pol, struct tp_node *node,
  * @stats: where to store the snapshot: the node-wide figures, and the
  *	per-slot figures zeroed; add each slot with tp_node_stats_add()
  *
- * Context: Any context, lock-free.
+ * Context: Any context, lock-free (at most %TP_RETRIES attempts to read
+ * the settings; if they all fail, @stats->threshold is 0).
  */
 TP_API void tp_node_stats_read(const struct tp_policy *pol,
 			       const struct tp_node *node,
