@@ -22,9 +22,9 @@
  * n the largest request, racing callers included (every admission is one
  * successful cmpxchg). A bucket idle for longer than 2^61 units (4096 to
  * 8192 seconds, as the clock's ticks round to units; 8192 for a clock of a
- * power of two ticks a second) is full again (the TAT is then known to be stale, whatever the gap); the
- * callers racing to take it right after such a gap may each admit one
- * request more than the bound. One case escapes that: the TAT counts 2^48
+ * power of two ticks a second) is full again (the TAT is then known to be
+ * stale, whatever the gap); the callers racing to take it right after such
+ * a gap may each admit one request more than the bound. One case escapes that: the TAT counts 2^48
  * to 2^49 units a second modulo 2^64, so after a gap within the burst of a
  * multiple of 2^64 units (9 to 18 hours, to the unit), the admissions
  * that follow can bring it back to the very value a racing caller read
