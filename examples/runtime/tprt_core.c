@@ -24,6 +24,12 @@ static struct tprt_rt rt_storage;
 struct tprt_rt *tprt_rt;
 _Atomic uint64_t tprt_inflight;
 _Atomic uint32_t tprt_gen;
+/*
+ * The last generation given to a registration (struct tprt_region.gen):
+ * outside the runtime, which tprt_init() clears, so none is given twice.
+ * Registrations are serialized (prot_lock, and tprt_init() runs alone).
+ */
+static uint64_t region_gen;
 
 uint64_t tprt_now_ns(void)
 {
@@ -307,29 +313,46 @@ out_tp:
  * A dead slot keeps its range until it is reused, and the same range may
  * be registered again in another slot (tprt_register() takes a free slot
  * before a dead one; memory unmapped and mapped again at the same place):
- * the live region is the one that counts.
+ * the live region is the one that counts. @gen: the generation of the
+ * region found, read before its range (acquire: a range read after the
+ * generation of a registration is that registration's).
  */
-struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
-				   bool dead)
+struct tprt_region *tprt_region_find(struct tprt_rt *rt, uintptr_t addr,
+				     bool dead, uint64_t *gen)
 {
 	struct tprt_region *gone = NULL;
+	uint64_t gone_gen = 0;
 	int i;
 
 	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
 		struct tprt_region *r = &rt->region[i];
 		int st = atomic_load_explicit(&r->state, memory_order_acquire);
+		uint64_t g;
 
 		if (st == TPRT_R_FREE || (st == TPRT_R_DEAD && (!dead || gone)))
 			continue;
+		g = atomic_load_explicit(&r->gen, memory_order_acquire);
 		if (addr < atomic_load_explicit(&r->start,
 						memory_order_relaxed) ||
 		    addr >= atomic_load_explicit(&r->end, memory_order_relaxed))
 			continue;
-		if (st != TPRT_R_DEAD)
+		if (st != TPRT_R_DEAD) {
+			*gen = g;
 			return r;
+		}
 		gone = r;
+		gone_gen = g;
 	}
+	*gen = gone_gen;
 	return gone;
+}
+
+struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
+				   bool dead)
+{
+	uint64_t gen;
+
+	return tprt_region_find(rt, addr, dead, &gen);
 }
 
 static int uffd_open(struct tprt_rt *rt)
@@ -474,7 +497,13 @@ int tprt_register(void *addr, size_t len, unsigned int source)
 	if (!r)
 		goto out;
 	if (atomic_load(&r->state) == TPRT_R_DEAD) {
-		/* A handler may still be looking at the old range. */
+		/*
+		 * A handler that found the dead region may still be looking
+		 * at it: FREE tells it the slot is not its region any more
+		 * (it retries without touching the old range, which may be
+		 * the program's own again), and the arrays go only when no
+		 * handler runs.
+		 */
 		atomic_store(&r->state, TPRT_R_FREE);
 		inflight_drain(rt);
 		region_arrays_free(r);
@@ -504,6 +533,12 @@ int tprt_register(void *addr, size_t len, unsigned int source)
 		}
 		goto out;
 	}
+	/*
+	 * A new generation, published after the range and the arrays (a
+	 * handler that reads it reads them): a handler that found the slot
+	 * before it was reused tells its region from this one.
+	 */
+	atomic_store_explicit(&r->gen, ++region_gen, memory_order_release);
 	atomic_store_explicit(&r->state, TPRT_R_LIVE, memory_order_release);
 out:
 	pthread_mutex_unlock(&rt->prot_lock);

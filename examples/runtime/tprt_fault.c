@@ -261,6 +261,27 @@ static bool filling(const struct tprt_rt *rt, const struct tprt_mem *m)
 }
 
 /*
+ * The state of @r for a handler that found it at generation @gen: LIVE or
+ * DYING while the slot still holds that region (its arrays and range are
+ * then its own until the handler returns: tprt_register() drains the
+ * handlers before it reuses a slot); DEAD otherwise. That is: dead, a slot
+ * tprt_register() is reusing (FREE: the old range may be the program's own
+ * again, read-only say, and the arrays are about to go), or a slot reused
+ * for a new region since (its generation differs: tprt_init() clears the
+ * slots without draining).
+ */
+static int region_state(struct tprt_region *r, uint64_t gen)
+{
+	int st = atomic_load_explicit(&r->state, memory_order_acquire);
+
+	if (st != TPRT_R_LIVE && st != TPRT_R_DYING)
+		return TPRT_R_DEAD;
+	if (atomic_load_explicit(&r->gen, memory_order_relaxed) != gen)
+		return TPRT_R_DEAD;
+	return st;
+}
+
+/*
  * A fault on a protected block. The block is the unit of protection: the
  * fault is the first access to any of its pages since the scanner
  * protected it, and its latency (from the block's stamp) is the faulting
@@ -270,18 +291,31 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	       bool write, uint64_t now)
 {
 	struct tprt_region *r;
+	uint64_t gen;
+
+	if (kind == TPRT_K_OTHER)
+		return TPRT_FR_NOT_OURS;
+	r = tprt_region_find(rt, addr, true, &gen);
+	if (!r)
+		return TPRT_FR_NOT_OURS;
+	return tprt_fault_at(rt, r, gen, addr, kind, write, now);
+}
+
+int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
+		  uintptr_t addr, unsigned int kind, bool write, uint64_t now)
+{
 	struct tprt_slot *slot;
 	struct tprt_mem m;
 	uint64_t page, b, p0, p1, lat;
 	uint8_t prev;
 	int st, lvl, vp, vo;
 	bool none;
-	if (kind == TPRT_K_OTHER)
-		return TPRT_FR_NOT_OURS;
-	r = tprt_region_of(rt, addr, true);
-	if (!r)
-		return TPRT_FR_NOT_OURS;
-	st = atomic_load_explicit(&r->state, memory_order_acquire);
+
+	/*
+	 * Nothing of the region (its arrays, its range) is touched unless it
+	 * is live or dying and still the region the lookup found.
+	 */
+	st = region_state(r, gen);
 	if (st == TPRT_R_DEAD) {
 		/*
 		 * The fault raced tprt_unregister(), which has restored

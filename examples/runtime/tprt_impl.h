@@ -81,6 +81,9 @@ enum {
 /**
  * struct tprt_region - one registered region
  * @state: TPRT_R_*; LIVE is published with release order after the rest
+ * @gen: which registration holds the slot (never 0, never reused, even
+ *	across tprt_init()): a handler checks it to know the slot still holds
+ *	the region it found, not a new one registered in the slot since
  * @source: &enum tprt_source
  * @broken: restoring by blocks failed; the scanner leaves it alone
  * @start: first byte
@@ -99,6 +102,7 @@ enum {
  */
 struct tprt_region {
 	_Atomic int state;
+	_Atomic uint64_t gen;
 	unsigned int source;
 	_Atomic int broken;
 	_Atomic uintptr_t start;
@@ -332,6 +336,9 @@ uint64_t tprt_now_ns(void);
 uint64_t tprt_lat_now(const struct tprt_rt *rt);
 struct tprt_region *tprt_region_of(struct tprt_rt *rt, uintptr_t addr,
 				   bool dead);
+/* The same, and the region's generation (struct tprt_region.gen). */
+struct tprt_region *tprt_region_find(struct tprt_rt *rt, uintptr_t addr,
+				     bool dead, uint64_t *gen);
 /* Test seams for the next tprt_init() (before it: its threads read them). */
 void tprt_set_hooks(const struct tprt_hooks *h);
 
@@ -351,6 +358,9 @@ enum tprt_fault_res {
 struct tprt_slot *tprt_my_slot(struct tprt_rt *rt);
 int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 	       bool write, uint64_t now);
+/* Its part after the lookup found @r at generation @gen (tests call it). */
+int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
+		  uintptr_t addr, unsigned int kind, bool write, uint64_t now);
 int tprt_restore_blocks(struct tprt_rt *rt, struct tprt_region *r,
 			uint64_t b0, uint64_t b1);
 void tprt_est_set(struct tprt_rt *rt, struct tprt_region *r, uint64_t c,

@@ -6,7 +6,8 @@
  * SA_SIGINFO handler, SIGBUS, the default action in a child process); the
  * system-call path (EFAULT without a pin, read(2)/write(2) with one, for
  * both sources); shutdown while threads fault; what tprt_register() takes;
- * unregister while threads fault; a chaining handler across a restart. One NUMA node is enough
+ * unregister while threads fault; a dead region's slot reused under a
+ * handler; a chaining handler across a restart. One NUMA node is enough
  * (helpers.h).
  */
 #include "helpers.h"
@@ -607,6 +608,102 @@ static void test_unregister_estimate(void **state)
 	munmap(est_mem, 512 * PG);
 }
 
+/* ---- a dead region's slot reused ------------------------------------------ */
+
+/* Every mapping that overlaps [a, a + len) has rights @perm ("r--p"). */
+static bool maps_perm(const void *a, size_t len, const char *perm)
+{
+	uintptr_t s = (uintptr_t)a, e = s + len;
+	unsigned long lo, hi;
+	char line[512], rights[5];
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool ok = true;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, rights) == 3 &&
+		    lo < e && hi > s && strcmp(rights, perm))
+			ok = false;
+	fclose(f);
+	return ok;
+}
+
+/*
+ * A handler found a dead region, then tprt_register() reused its slot:
+ * the slot FREE while the handlers drain, or (had it not drained) a new
+ * region in it. The handler took FREE for alive: it opened a block of the
+ * old range, which the program had made read-only since (it owns it again
+ * once tprt_unregister() returns), and reserved 2 VMAs in arrays about to
+ * be unmapped (the bound grew for good). tprt_fault_at() is the handler
+ * after its lookup, so the test puts the slot in each state in between.
+ */
+static void test_slot_reused(void **state)
+{
+	char *fill[TPRT_MAX_REGIONS - 1], *m, *y;
+	struct tprt_stats s0, s;
+	struct tprt_region *r;
+	uint64_t gen, b;
+	int i;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	for (i = 0; i < TPRT_MAX_REGIONS - 1; i++) {
+		fill[i] = map_touched(16);
+		assert_int_equal(tprt_register(fill[i], 16 * PG,
+					       TPRT_SRC_MPROTECT), 0);
+	}
+	m = map_touched(64);
+	y = map_touched(64);
+	assert_int_equal(tprt_register(m, 64 * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+	assert_int_equal(tprt_unregister(m), 0);
+	/* What the handler's lookup finds: the dead region. */
+	r = tprt_region_find(tprt_rt, (uintptr_t)m + 5 * PG, true, &gen);
+	assert_non_null(r);
+	assert_int_equal(atomic_load(&r->state), TPRT_R_DEAD);
+	assert_int_equal(mprotect(m, 64 * PG, PROT_READ), 0);
+
+	/* tprt_register() reusing the slot, before its drain. */
+	tprt_stats(&s0);
+	atomic_store(&r->state, TPRT_R_FREE);
+	assert_int_equal(tprt_fault_at(tprt_rt, r, gen, (uintptr_t)m + 5 * PG,
+				       TPRT_K_ACCERR, true, fake_now()),
+			 TPRT_FR_RETRY);
+	atomic_store(&r->state, TPRT_R_DEAD);
+	assert_true(maps_perm(m, 64 * PG, "r--p"));
+	tprt_stats(&s);
+	assert_int_equal(s.vma_est, s0.vma_est);
+	assert_int_equal(s.restore_block + s.restore_chunk +
+			 s.restore_region + s.restore_fail, 0);
+
+	/* The slot reused for a new region: another generation. */
+	assert_int_equal(tprt_register(y, 64 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_ptr_equal(tprt_region_of(tprt_rt, (uintptr_t)y, false), r);
+	tprt_scan_now();
+	tprt_stats(&s0);
+	assert_int_equal(tprt_fault_at(tprt_rt, r, gen, (uintptr_t)m + 40 * PG,
+				       TPRT_K_ACCERR, true, fake_now()),
+			 TPRT_FR_RETRY);
+	for (b = 0; b < r->nblocks; b++)
+		assert_true(atomic_load(&r->blk[b]) & TPRT_BLK_PROT);
+	assert_true(maps_perm(m, 64 * PG, "r--p"));
+	assert_true(maps_perm(y, 64 * PG, "---p"));
+	tprt_stats(&s);
+	assert_int_equal(s.vma_est, s0.vma_est);
+	assert_int_equal(s.faults + s.faults_stale, 0);
+	/* The new region's own faults are its (the thread's retry is reset). */
+	assert_int_equal(((volatile char *)y)[40 * PG], 40);
+	tprt_stats(&s);
+	assert_int_equal(s.faults, 1);
+	assert_int_equal(s.chained, 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	for (i = 0; i < TPRT_MAX_REGIONS - 1; i++)
+		munmap(fill[i], 16 * PG);
+	munmap(m, 64 * PG);
+	munmap(y, 64 * PG);
+}
+
 /* ---- a handler that chains to the runtime, across a restart ---------------- */
 
 static struct sigaction rep_prev;
@@ -668,6 +765,7 @@ int main(int argc, char **argv)
 		rt_test(test_shutdown_in_flight),
 		rt_test(test_register_rights),
 		rt_test(test_unregister_estimate),
+		rt_test(test_slot_reused),
 		rt_test(test_chain_restart),
 	};
 
