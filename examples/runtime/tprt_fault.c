@@ -282,6 +282,29 @@ static int region_state(struct tprt_region *r, uint64_t gen)
 }
 
 /*
+ * A fault whose block is open already, or whose region is going away:
+ * access is back (or coming back with tprt_unregister()), so the access is
+ * retried; unless the same address keeps faulting. The retry succeeds,
+ * unless the scanner protected the block again meanwhile. An address that
+ * keeps faulting on an open block is not ours (its mapping lost the rights
+ * the access needs, exec say): after TPRT_STALE_MAX in a row it goes to
+ * the previous handler instead of looping for ever.
+ */
+static int stale(struct tprt_slot *slot, uintptr_t addr)
+{
+	INC(slot->faults_stale);
+	if (stale_addr != addr) {
+		stale_addr = addr;
+		stale_n = 0;
+	}
+	if (++stale_n >= TPRT_STALE_MAX) {
+		stale_addr = 0;
+		return TPRT_FR_NOT_OURS;
+	}
+	return TPRT_FR_RETRY;
+}
+
+/*
  * A fault on a protected block. The block is the unit of protection: the
  * fault is the first access to any of its pages since the scanner
  * protected it, and its latency (from the block's stamp) is the faulting
@@ -338,6 +361,27 @@ int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
 	prev = atomic_fetch_and(&r->blk[b], (uint8_t)~TPRT_BLK_PROT);
 	lvl = tprt_restore_blocks(rt, r, b, b + 1);
 	if (lvl < 0) {
+		/*
+		 * The region is going away: tprt_unregister() or
+		 * tprt_shutdown() changed its range under the restore
+		 * (userfaultfd: after UFFDIO_UNREGISTER, UFFDIO_WRITEPROTECT
+		 * fails with ENOENT) and gives access back itself, so the
+		 * failure is a race of the runtime's own: retry. Passed on,
+		 * it went to the previous handler, or with none reset the
+		 * signal to its default action for the whole process: the
+		 * next hint fault killed it. (The retirement stores DYING
+		 * before it changes the range, so the state seen after the
+		 * failure is DYING at least.)
+		 */
+		if (region_state(r, gen) != TPRT_R_LIVE)
+			return stale(slot, addr);
+		/*
+		 * Live: the mapping is not what was registered (the program
+		 * unmapped or replaced it, against tprt_register()'s rules)
+		 * or the kernel is out of memory. A retry would fault again
+		 * for ever: passed on, as a fault the runtime cannot resolve
+		 * (the previous handler, or the same death as without it).
+		 */
 		INC(slot->restore_fail);
 		return TPRT_FR_NOT_OURS;
 	}
@@ -348,26 +392,8 @@ int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
 	else
 		INC(slot->restore_region);
 	/* Another thread restored the block first, or it is going away. */
-	if (!(prev & TPRT_BLK_PROT) || st != TPRT_R_LIVE) {
-		INC(slot->faults_stale);
-		/*
-		 * Access is back: the retry succeeds, unless the scanner
-		 * protected the block again meanwhile. An address that
-		 * keeps faulting on an open block is not ours (its mapping
-		 * lost the rights the access needs, exec say): after
-		 * TPRT_STALE_MAX in a row it goes to the previous handler
-		 * instead of looping for ever.
-		 */
-		if (stale_addr != addr) {
-			stale_addr = addr;
-			stale_n = 0;
-		}
-		if (++stale_n >= TPRT_STALE_MAX) {
-			stale_addr = 0;
-			return TPRT_FR_NOT_OURS;
-		}
-		return TPRT_FR_RETRY;
-	}
+	if (!(prev & TPRT_BLK_PROT) || st != TPRT_R_LIVE)
+		return stale(slot, addr);
 	stale_addr = 0;
 	INC(slot->faults);
 	if (write)
