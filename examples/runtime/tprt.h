@@ -258,12 +258,14 @@ enum tprt_move_fail {
  * @faults: hint faults taken on registered memory
  * @faults_write: of those, write faults
  * @faults_stale: faults on a block already restored (another thread's
- *	fault, or one that raced an unregister): retried
+ *	fault, or one that raced an unregister, its restore failed or not):
+ *	retried
  * @chained: faults passed to the previous handler
  * @restore_block: faults restored by one aligned block
  * @restore_chunk: restores that fell back to the whole chunk (VMA budget)
  * @restore_region: restores that fell back to the whole region
- * @restore_fail: restores that failed every way (the fault was chained)
+ * @restore_fail: restores that failed every way in a live region (the
+ *	fault was chained)
  * @verdict: decisions by &enum tprt_verdict (a fault makes one, or two
  *	with %TPRT_DECIDE_PAGE: its page, the block's other slow pages)
  * @verdict_others: of those, the decisions of a block's other slow pages
@@ -422,7 +424,10 @@ int tprt_register(void *addr, size_t len, unsigned int source);
  * @addr: the start given to tprt_register()
  *
  * Restores access to the whole region; pages already queued may still be
- * moved. Faults that raced it are retried, not passed on.
+ * moved. Faults that raced it are retried, not passed on, also one whose
+ * restore failed because the range was being given back (userfaultfd);
+ * once it returns, the runtime never changes the range's protection
+ * again, even when its slot is reused by a later tprt_register().
  *
  * Context: As tprt_register().
  * Return: 0, -ENOENT if no region starts at @addr, or -ESRCH if the
