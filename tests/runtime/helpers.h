@@ -253,6 +253,25 @@ __attribute__((unused)) static uint64_t verdicts(const struct tprt_stats *s, uns
 	return s->verdict[v];
 }
 
+/* argv[0], for the tests that run this program again as a child. */
+static const char *self_path;
+
+/* Run this program again as a child with @flag; its wait status. */
+__attribute__((unused)) static int child_status(const char *flag)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl(self_path, self_path, flag, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
 __attribute__((unused)) static void sleep_ms(long ms)
 {
 	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * CMocka: the runtime and the program's signals. A fault that is not the
- * runtime's reaches the previous handler as the kernel would have called
- * it (SA_NODEFER: the signal unblocked in it; SA_RESETHAND: once, then the
- * default action), and the runtime's threads take none of the signals a
+ * runtime's goes to the previous action (a previous SA_SIGINFO handler,
+ * SIGBUS, the default action in a child, signals ignored before, a
+ * chaining handler across a restart), called as the kernel would have
+ * (SA_NODEFER: the signal unblocked in it; SA_RESETHAND: once, then the
+ * default action); the runtime's threads take none of the signals a
  * process is sent (a daemon that blocks SIGTERM to read it from a
  * signalfd gets it). The cases that end a process run in a child. One
  * NUMA node is enough.
@@ -13,7 +15,187 @@
 #include <poll.h>
 #include <sys/signalfd.h>
 
+/* ---- signal chaining ---------------------------------------------------- */
+
 static sigjmp_buf jb;
+static volatile sig_atomic_t prev_calls;
+static void *volatile prev_addr;
+static volatile int prev_sig;
+
+static void prev_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	prev_calls++;
+	prev_addr = si->si_addr;
+	prev_sig = sig;
+	siglongjmp(jb, 1);
+}
+
+static void test_chaining(void **state)
+{
+	struct sigaction sa, old_segv, old_bus;
+	struct tprt_stats s;
+	volatile char *guard, *tail;
+	char path[] = "/tmp/tprt-test-XXXXXX";
+	char *m;
+	int fd;
+
+	(void)state;
+	/* A handler installed before the runtime (a JIT, a sanitizer). */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = prev_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	mem_set(1ULL << 30, 1000);
+	m = map_touched(512);
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	tprt_scan_now();
+
+	/* A PROT_NONE page of the program's own: not ours. */
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	prev_calls = 0;
+	if (!sigsetjmp(jb, 1))
+		(void)guard[10];
+	assert_int_equal(prev_calls, 1);
+	assert_ptr_equal(prev_addr, (void *)(guard + 10));
+	assert_int_equal(prev_sig, SIGSEGV);
+	/* An unmapped address (SEGV_MAPERR): not ours. */
+	munmap((void *)guard, PG);
+	if (!sigsetjmp(jb, 1))
+		(void)guard[20];
+	assert_int_equal(prev_calls, 2);
+	assert_ptr_equal(prev_addr, (void *)(guard + 20));
+	/* SIGBUS past the end of a file: not ours either. */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, PG), 0);
+	tail = mmap(NULL, 2 * PG, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(tail != MAP_FAILED);
+	if (!sigsetjmp(jb, 1))
+		(void)tail[PG + 5];
+	assert_int_equal(prev_calls, 3);
+	assert_int_equal(prev_sig, SIGBUS);
+	munmap((void *)tail, 2 * PG);
+	close(fd);
+	/* And a registered page: ours, the previous handler never sees it. */
+	assert_int_equal(((volatile char *)m)[100 * PG], 100);
+	assert_int_equal(prev_calls, 3);
+	tprt_stats(&s);
+	assert_int_equal(s.chained, 3);
+	assert_int_equal(s.faults, 1);
+
+	/* After shutdown the handler passes everything on. */
+	assert_int_equal(tprt_shutdown(), 0);
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!sigsetjmp(jb, 1))
+		(void)guard[1];
+	assert_int_equal(prev_calls, 4);
+	munmap((void *)guard, PG);
+	munmap(m, 512 * PG);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+}
+
+/* The child of test_default_action: no handler before the runtime. */
+static int child_segv(void)
+{
+	volatile char *guard;
+
+	signal(SIGSEGV, SIG_DFL);
+	if (tprt_init(NULL))
+		return 3;
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	(void)guard[0];
+	return 4;	/* not reached: the default action kills */
+}
+
+/*
+ * The child of test_ignored: SIGSEGV and SIGBUS ignored before the runtime.
+ * A kill() of either stays ignored (the runtime turned it into death).
+ */
+static int child_ignored(void)
+{
+	signal(SIGSEGV, SIG_IGN);
+	signal(SIGBUS, SIG_IGN);
+	if (tprt_init(NULL))
+		return 3;
+	if (kill(getpid(), SIGBUS) || kill(getpid(), SIGSEGV))
+		return 4;
+	return tprt_shutdown() ? 5 : 0;
+}
+
+static void test_ignored(void **state)
+{
+	int st;
+
+	(void)state;
+	st = child_status("--child-ignored");
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+static void test_default_action(void **state)
+{
+	int st;
+
+	(void)state;
+	st = child_status("--child-segv");
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+}
+
+/* ---- a handler that chains to the runtime, across a restart ---------------- */
+
+static struct sigaction rep_prev;
+static volatile sig_atomic_t rep_calls;
+
+/* A crash reporter installed after tprt_init(): it chains, as they do. */
+static void reporter(int sig, siginfo_t *si, void *uc)
+{
+	if (++rep_calls > 1)
+		_exit(7);	/* called again: the two handlers recurse */
+	if (rep_prev.sa_flags & SA_SIGINFO)
+		rep_prev.sa_sigaction(sig, si, uc);
+}
+
+/*
+ * The child of test_chain_restart: after tprt_shutdown() and tprt_init()
+ * the reporter is the runtime's previous handler and the runtime its.
+ */
+static int child_chain_restart(void)
+{
+	struct sigaction sa;
+	volatile char *guard;
+
+	signal(SIGSEGV, SIG_DFL);	/* no sanitizer's handler before */
+	if (tprt_init(NULL))
+		return 3;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = reporter;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &rep_prev);
+	if (tprt_shutdown() || tprt_init(NULL))
+		return 4;
+	guard = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	guard[0] = 1;
+	return 5;	/* not reached: the default action kills */
+}
+
+static void test_chain_restart(void **state)
+{
+	int st;
+
+	(void)state;
+	st = child_status("--child-chain-restart");
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+}
+
+/* ---- the previous handler's flags, the runtime's threads ------------------- */
+
 static volatile sig_atomic_t calls, blocked_in_handler;
 
 /* The previous handler: is its own signal blocked while it runs? */
@@ -138,23 +320,6 @@ static int child_sigterm(void)
 	return tprt_shutdown() ? 8 : 0;
 }
 
-static const char *self_path;
-
-static int child_status(const char *flag)
-{
-	pid_t pid;
-	int st;
-
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		execl(self_path, self_path, flag, (char *)NULL);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	return st;
-}
-
 static void test_chain_resethand(void **state)
 {
 	int st;
@@ -178,11 +343,21 @@ static void test_threads_take_no_signal(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		rt_test(test_chaining),
+		rt_test(test_default_action),
+		rt_test(test_ignored),
+		rt_test(test_chain_restart),
 		rt_test(test_chain_nodefer),
 		rt_test(test_chain_resethand),
 		rt_test(test_threads_take_no_signal),
 	};
 
+	if (argc == 2 && !strcmp(argv[1], "--child-segv"))
+		return child_segv();
+	if (argc == 2 && !strcmp(argv[1], "--child-ignored"))
+		return child_ignored();
+	if (argc == 2 && !strcmp(argv[1], "--child-chain-restart"))
+		return child_chain_restart();
 	if (argc == 2 && !strcmp(argv[1], "--child-resethand"))
 		return child_resethand();
 	if (argc == 2 && !strcmp(argv[1], "--child-sigterm"))
