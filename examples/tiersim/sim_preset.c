@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * tiersim's named policies (presets): the bases a policy spec starts from
- * and the settings each stands for. sim_policy.c parses the switches and
- * keys that modify them.
+ * and the settings each stands for, their help, and the hotness record a
+ * policy selects. sim_policy.c parses the switches and keys that modify
+ * them.
  */
 #include "sim.h"
 
@@ -235,4 +236,57 @@ int sim_preset_set(const char *b, struct sim_policy *p)
 	if (step >= 8)
 		c->flags |= TP_POL_ADAPTIVE;
 	return 0;
+}
+
+/* The spec's grammar, switches and keys, after the bases (--help). */
+void sim_policy_help(FILE *f)
+{
+	sim_preset_help(f);
+	fprintf(f,
+"  Any base can be modified: BASE{+SWITCH|-SWITCH}{:KEY=VALUE}, switches\n"
+"    before keys, e.g. mainline+young, rfc2020-p8:lat=atime,\n"
+"    mainline+young:vma=disjoint:rate=256.\n"
+"  With NUMA balancing off (none, oracle, damon, mode=0) a switch, rate=,\n"
+"    hot=, period=, burst=, hot-faults=, limiter=, thresh=, wmark=, lat=,\n"
+"    vma=, a goal key or (but for damon) a record key, migrate= or\n"
+"    demote= would do nothing, and is refused; so is a key\n"
+"    that only a setting the spec lacks reads (target= without goal=,\n"
+"    burst= without limiter=bucket, freq= without record=, hot= without\n"
+"    +hotness, thresh= and period= without +adaptive, ...), a switch the\n"
+"    base already has (+) or lacks (-), and a key or switch given twice.\n"
+"  Switches (TP_POL_*): hotness bypass young write-double adaptive\n"
+"    hot-strict rl-wmark bypass-reset, and scan-top (mode |= NORMAL: the\n"
+"    scanner marks fast-tier pages too).\n"
+"  Keys: rate=MB/s (0: see --rate-limit-mbps) hot=ms period=ms (the\n"
+"    adaptive threshold's period) burst=pages (0: one second of the rate)\n"
+"    limiter=bucket|window-rfc2020|window-mainline\n"
+"    thresh=rfc2020|mainline|histogram wmark=rfc2020|mainline\n"
+"    lat=ring|atime|faults hot-faults=N (threshold in hint faults)\n"
+"    vma=none|pid|disjoint|mainline mode=0..3 demote=0|1\n"
+"    migrate=fault|kmigrated (in the hint fault, or by kmigrated)\n"
+"    goal=none|used|free|pingpong target=1..10000 (parts per 10000)\n"
+"    ctl=ms (control period) rate-min=MB/s rate-max=MB/s\n"
+"    goal-out=rate|threshold (what the goal sets; the threshold: with\n"
+"    the adaptive switch off)\n"
+"    record=none|byte|precise src=hint|abit|both freq=1..7 window=ms\n"
+"    abit=ms (the accessed-bit scanner's period) room-record=0|1 (pghot's\n"
+"    default record for the free-space bypass)\n"
+"    promo-max=pages (kmigrated stops after that many: an experiment's\n"
+"    budget for one run, not a policy)\n"
+"    feedback=tierpol|damos quota-start=cap|min (damon: what sets its\n"
+"    schemes' quotas, and where they start)\n");
+}
+
+/* The hotness record a policy's record keys select. */
+void sim_hot_cfg(const struct sim_policy *p, struct tp_hot_cfg *hc)
+{
+	memset(hc, 0, sizeof(*hc));
+	hc->sz = sizeof(*hc);
+	hc->format = p->hot.record == REC_PRECISE ? TP_HOT_PRECISE :
+		     TP_HOT_BYTE;
+	hc->tps = SIM_TPS;
+	hc->freq_threshold = p->hot.freq;
+	/* pghot's precise mode keeps 5 s, the byte record about 3 s */
+	hc->window_ms = p->hot.window_ms ? p->hot.window_ms :
+			p->hot.record == REC_PRECISE ? 5000 : 0;
 }
