@@ -61,12 +61,7 @@ static void part_setup(struct setup *st, struct sim *s, struct sim_policy *p,
 	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
 			 0);
 	policy(p, pol, &st->cfg);
-	memset(s, 0, sizeof(*s));
-	s->c = &st->cfg;
-	s->p = p;
-	s->src = &st->src;
-	s->r = r;
-	assert_int_equal(sim_setup(s), 0);
+	sim_begin(s, st, p, r);
 }
 
 static void part_free(struct setup *st, struct sim *s, struct sim_result *r)

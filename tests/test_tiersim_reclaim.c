@@ -95,12 +95,7 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	st.cfg.costs.ipi_ns = 0;
 	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
 	policy(&p, "mainline", &st.cfg);
-	memset(&s, 0, sizeof(s));
-	s.c = &st.cfg;
-	s.p = &p;
-	s.src = &st.src;
-	s.r = r;
-	assert_int_equal(sim_setup(&s), 0);
+	sim_begin(&s, &st, &p, r);
 	for (u = 0; u < 2 * fast; u++)
 		alloc_unit(&s, u);
 	assert_int_equal(fast_free_pages(&s), wm[1]);
@@ -214,12 +209,7 @@ static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
 	st.cfg.costs.reclaim_ns = 0;
 	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
 	policy(&p, "mainline", &st.cfg);
-	memset(&s, 0, sizeof(s));
-	s.c = &st.cfg;
-	s.p = &p;
-	s.src = &st.src;
-	s.r = r;
-	assert_int_equal(sim_setup(&s), 0);
+	sim_begin(&s, &st, &p, r);
 	assert_int_equal(s.upages, 512);
 	for (u = 0; u < s.nr_units; u++)
 		alloc_unit(&s, u);

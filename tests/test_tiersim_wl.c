@@ -301,10 +301,8 @@ static void test_tiersim_format(void **state)
 	assert_int_equal(t.nr_accesses, 2);
 	trace_close(&t);
 	/* A broken lackey line still gets lackey's reason. */
-	path = write_file("lk-bad.txt", " L 1000,0\n");
-	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "lk-bad.txt:1: size out of range"));
+	expect_trace_error("lk-bad.txt", " L 1000,0\n", TRACE_AUTO, 1,
+			   "size out of range");
 }
 
 /* ---- workloads -------------------------------------------------------------- */

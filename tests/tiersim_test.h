@@ -117,6 +117,18 @@ static inline void check_accounting(const struct sim_src *src,
 	assert_true(r->fast_accesses <= r->accesses);
 }
 
+/* A struct sim on @st's machine and source under @p, results in @r. */
+static inline void sim_begin(struct sim *s, struct setup *st,
+			     struct sim_policy *p, struct sim_result *r)
+{
+	memset(s, 0, sizeof(*s));
+	s->c = &st->cfg;
+	s->p = p;
+	s->src = &st->src;
+	s->r = r;
+	assert_int_equal(sim_setup(s), 0);
+}
+
 /*
  * A struct sim on 4096 pages with a fast tier of 1024 and the watermarks
  * 10/20/30/40, every page allocated by hand (the first 1024 - 20 on the
@@ -138,13 +150,8 @@ static inline void part_alloc(struct setup *st, struct sim *s,
 	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)),
 			 0);
 	policy(p, spec, &st->cfg);
-	memset(s, 0, sizeof(*s));
 	memset(r, 0, sizeof(*r));
-	s->c = &st->cfg;
-	s->p = p;
-	s->src = &st->src;
-	s->r = r;
-	assert_int_equal(sim_setup(s), 0);
+	sim_begin(s, st, p, r);
 	for (u = 0; u < 4096; u++)
 		alloc_unit(s, u);
 	assert_int_equal(fast_free_pages(s), 20);

@@ -390,8 +390,7 @@ static void json_run(FILE *f, const struct run_set *rs,
 			"\"pte_updates\": %llu, \"hint_faults\": %llu, "
 			"\"promotions\": %llu, \"scans\": %llu, \"skips\": "
 			"%llu}", i ? ", " : "",
-			(unsigned long long)(s->pages * (rs->cfg->scale ?
-							 rs->cfg->scale : 1)),
+			(unsigned long long)(s->pages * r->scale),
 			(unsigned long long)s->pte_scanned,
 			(unsigned long long)s->pte_updates,
 			(unsigned long long)s->hint_faults,

@@ -422,10 +422,11 @@ _Static_assert(NR_NUM_KEYS + NR_STR_KEYS < 32,
 static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		       size_t errlen)
 {
-	static const struct {
+	struct key_why {
 		const char *key;
-		const char *needs;
-	} goal_keys[] = {
+		const char *why;
+	};
+	static const struct key_why goal_keys[] = {
 		{ "target", "a goal (goal=used|free|pingpong)" },
 		{ "ctl", "a goal (goal=used|free|pingpong)" },
 		{ "rate-min", "a goal (goal=used|free|pingpong)" },
@@ -433,10 +434,7 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		{ "goal-out", "a goal (goal=used|free|pingpong)" },
 	};
 	/* damon's own reasons, whatever the value (a default one too) */
-	static const struct {
-		const char *key;
-		const char *why;
-	} damon_keys[] = {
+	static const struct key_why damon_keys[] = {
 		{ "goal", "damon sets its quotas with its own goals" },
 		{ "target", "damon sets its quotas with its own goals" },
 		{ "ctl", "damon sets its quotas with its own goals" },
@@ -448,6 +446,11 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		{ "abit", "damon keeps no hotness record" },
 		{ "migrate", "damon's kdamonds migrate" },
 	};
+	static const char no_hot[] = "hot-page selection (+hotness): without "
+				     "it no latency is judged";
+	static const char abit_only[] = "hint faults to time (src=hint|both): "
+					"the accessed-bit scanner's pages are "
+					"hot or not";
 	const char *key = NULL, *why = NULL;
 	unsigned int i;
 
@@ -464,7 +467,7 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		if (GIVEN(goal_keys[i].key) && p->goal.metric == GOAL_NONE &&
 		    !p->damon.on) {
 			key = goal_keys[i].key;
-			why = goal_keys[i].needs;
+			why = goal_keys[i].why;
 			break;
 		}
 	if (key)
@@ -477,8 +480,7 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 	} else if (GIVEN("hot") && !(p->cfg.flags & TP_POL_HOTNESS)) {
 		/* tp_decide() compares a latency with hot= only under it */
 		key = "hot";
-		why = "hot-page selection (+hotness): without it no latency "
-		      "is judged";
+		why = no_hot;
 	} else if ((GIVEN("thresh") || GIVEN("period")) &&
 		   !(p->cfg.flags & TP_POL_ADAPTIVE)) {
 		/*
@@ -505,8 +507,7 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		 * and goal-out=threshold read hot= for their bounds.)
 		 */
 		key = "hot";
-		why = "hint faults to time (src=hint|both): the accessed-bit "
-		      "scanner's pages are hot or not";
+		why = abit_only;
 	} else if (GIVEN("hot") && p->lat_src == LAT_FAULTS) {
 		key = "hot";
 		why = "a latency in time (lat=ring|atime): with lat=faults "
@@ -538,13 +539,11 @@ static int check_needs(const struct sim_policy *p, u32 given, char *err,
 		   p->cfg.mode != TP_MODE_DISABLED &&
 		   !(p->cfg.flags & TP_POL_HOTNESS)) {
 		key = "lat";
-		why = "hot-page selection (+hotness): without it no latency "
-		      "is judged";
+		why = no_hot;
 	} else if (GIVEN("lat") && p->hot.record != REC_NONE &&
 		   !(p->hot.sources & SRC_HINT)) {
 		key = "lat";
-		why = "hint faults to time (src=hint|both): the accessed-bit "
-		      "scanner's pages are hot or not";
+		why = abit_only;
 	}
 #undef GIVEN
 	if (!key)
