@@ -663,14 +663,17 @@ model:
 #                         linux-source (build/kunit/<tree>/um; JOBS=,
 #                         TP_ST_SKIP=, KSRC=)
 #   make kunit32          the same on a 32-bit x86 kernel under qemu, 2 CPUs
+#   make klatest          make kunit and make kcheck on the newest kernel
+#                         Debian ships (trixie-backports), fetched into
+#                         build/klatest/ (KLATEST_SUITE=, KLATEST_STEPS=)
 #   make kstyle           checkpatch --strict, kernel-doc, sparse: no findings
 #   make check32          the CMocka suites as i386 programs under qemu-i386
 #   make kclean           remove kbuild's output (make clean does it too)
 #
-# The work is done by kernel/{kmod,kexample,kcheck,kstyle,kunit}.sh and
-# tests/check32.sh; .ci/kcheck.sh, .ci/kstyle.sh, .ci/kunit.sh and
-# .ci/check32.sh install their packages first. How to vendor tierpol into a
-# kernel tree or use it from a module: docs/kernel.md.
+# The work is done by kernel/{kmod,kexample,kcheck,kstyle,kunit,klatest}.sh
+# and tests/check32.sh; .ci/kcheck.sh, .ci/kstyle.sh, .ci/kunit.sh,
+# .ci/klatest.sh and .ci/check32.sh install their packages first. How to
+# vendor tierpol into a kernel tree or use it from a module: docs/kernel.md.
 
 KDIR		?=
 KBUILD_OUT	= $(wildcard *.ko *.mod *.mod.c *.o .*.o .*.cmd .*.d \
@@ -693,6 +696,9 @@ kunit:
 kunit32:
 	$(Q)KUNIT_ARCH=i386 TP_ST_SKIP="$(TP_ST_SKIP)" sh kernel/kunit.sh
 
+klatest:
+	$(Q)sh kernel/klatest.sh
+
 kstyle:
 	$(Q)KDIR="$(KDIR)" sh kernel/kstyle.sh
 
@@ -704,7 +710,7 @@ kclean:
 
 clean: kclean
 
-.PHONY: kmod kmod-example kcheck kunit kunit32 kstyle check32 kclean
+.PHONY: kmod kmod-example kcheck kunit kunit32 klatest kstyle check32 kclean
 
 # ---- bench: performance figures and targets (issues 6 and 12) ------------
 #
