@@ -35,6 +35,7 @@
 #include "../examples/tiersim/sim.c"
 #include "../examples/tiersim/sim_preset.c"
 #include "../examples/tiersim/sim_policy.c"
+#include "../examples/tiersim/sim_policy_check.c"
 #include "../examples/tiersim/svg.c"
 #include "../examples/tiersim/out.c"
 #include "tiersim_test.h"

@@ -564,7 +564,10 @@ u32 sim_scan_period_ms(const struct sim_cfg *c, u64 footprint_pages);
 /* Policy specs (sim_policy.c). Returns 0 or -1 with the reason. */
 int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		     size_t errlen);
-/* Apply the global sysctl options and validate with tp_policy_init(). */
+/*
+ * Apply the global sysctl options and validate with tp_policy_init()
+ * (sim_policy_check.c).
+ */
 int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 			char *err, size_t errlen);
 void sim_policy_help(FILE *f);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * tiersim policy specs, once parsed (sim_policy.c): the simulator's own
+ * choices that do not fit together, and the sysctl-like options applied to
+ * what a spec did not set.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <string.h>
+
+/*
+ * The simulator's own choices that do not fit together; the goal's default
+ * target; the goal controller's first rate, inside its bounds.
+ */
+static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
+{
+	static const u32 def_target[] = {
+		[GOAL_USED] = 9970, [GOAL_FREE] = 50, [GOAL_PINGPONG] = 1000,
+	};
+	const char *why = NULL;
+
+	if (p->goal.metric != GOAL_NONE) {
+		if (!p->goal.target)
+			p->goal.target = def_target[p->goal.metric];
+		if (p->goal.rate_min > p->goal.rate_max)
+			why = "rate-min is above rate-max";
+		else if (p->goal.out != GOAL_OUT_RATE)
+			;	/* the rate is the policy's own */
+		else if (p->cfg.rate_limit_mbps < p->goal.rate_min)
+			p->cfg.rate_limit_mbps = p->goal.rate_min;
+		else if (p->cfg.rate_limit_mbps > p->goal.rate_max)
+			p->cfg.rate_limit_mbps = p->goal.rate_max;
+	}
+	if ((p->hot.sources & SRC_ABIT) && p->hot.record == REC_NONE)
+		why = "src=abit needs a hotness record (record=byte|precise)";
+	else if ((p->hot.sources & SRC_ABIT) && p->migrate != MIG_KMIGRATED)
+		why = "src=abit needs migrate=kmigrated (a scanner is no fault "
+		      "to migrate in)";
+	else if (p->hot.promo_max && p->migrate != MIG_KMIGRATED)
+		why = "promo-max needs migrate=kmigrated (the budget is "
+		      "kmigrated's)";
+	else if (p->hot.record != REC_NONE) {
+		struct tp_hot h;
+		struct tp_hot_cfg hc;
+		int ret;
+
+		sim_hot_cfg(p, &hc);
+		ret = tp_hot_init(&h, &hc);
+		if (ret == -EINVAL)
+			why = "freq is above what the record counts (byte: 3, "
+			      "precise: 7)";
+		else if (ret)
+			why = "window is longer than the record spans (byte: "
+			      "about 4 s, precise: about 16 s)";
+	}
+	if (!why && !p->damon.on &&
+	    (p->damon.feedback != DAMON_FB_TIERPOL || p->damon.start_min))
+		why = "feedback= and quota-start= set damon's quotas (base "
+		      "damon)";
+	/* damon's goal, record and migrate= keys: check_needs() */
+	if (!why && p->damon.on && p->cfg.mode != TP_MODE_DISABLED)
+		why = "damon runs with NUMA balancing off (mode=0)";
+	if (!why && !p->damon.on && p->cfg.mode == TP_MODE_DISABLED &&
+	    (p->hot.record != REC_NONE || p->migrate != MIG_FAULT))
+		why = "mode=0 leaves the hotness record and kmigrated nothing "
+		      "to do: with NUMA balancing off tierpol admits no page";
+	if (!why && p->oracle && p->cfg.mode != TP_MODE_DISABLED)
+		why = "the oracle pins its pages and scans nothing (mode=0): "
+		      "its NUMA balancing would be ignored";
+	if (!why && p->goal.out == GOAL_OUT_THRESHOLD) {
+		if (p->goal.metric == GOAL_NONE)
+			why = "goal-out=threshold needs a goal (goal=...)";
+		else if (!(p->cfg.flags & TP_POL_HOTNESS))
+			why = "goal-out=threshold needs a hot threshold "
+			      "(+hotness)";
+		else if (p->cfg.flags & TP_POL_ADAPTIVE)
+			why = "goal-out=threshold and the adaptive threshold "
+			      "would both set it (-adaptive)";
+		else if (p->cfg.flags & TP_POL_LAT_FAULTS)
+			why = "goal-out=threshold sets milliseconds, not hint "
+			      "faults (lat=faults)";
+		else if (p->cfg.hot_threshold_ms < 8)
+			why = "goal-out=threshold needs hot=8 ms or more (its "
+			      "floor is 2 x hot / 16)";
+	}
+	if (why) {
+		snprintf(err, errlen, "policy \"%s\": %s", p->name, why);
+		return -1;
+	}
+	return 0;
+}
+
+int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
+			char *err, size_t errlen)
+{
+	struct tp_policy tpp;
+	int ret;
+
+	if (c->hot_threshold_ms && !(p->set & SPEC_HOT))
+		p->cfg.hot_threshold_ms = c->hot_threshold_ms;
+	if (!(p->set & SPEC_PERIOD) &&
+	    (c->thresh_period_ms || c->scan_period_max_ms))
+		p->cfg.scan_period_max_ms = c->thresh_period_ms ?
+					    c->thresh_period_ms :
+					    c->scan_period_max_ms;
+	if (c->rate_limit_mbps >= 0 && !(p->set & SPEC_RATE))
+		p->cfg.rate_limit_mbps = (u32)c->rate_limit_mbps;
+	if (sim_policy_check(p, err, errlen))
+		return -1;
+	ret = tp_policy_init(&tpp, &p->cfg);
+	if (ret) {
+		snprintf(err, errlen, "policy \"%s\": tierpol refuses the "
+			 "combination (tp_policy_init: %d)%s", p->name, ret,
+			 (p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_WRITE_DOUBLE |
+					  TP_POL_HOT_STRICT)) &&
+			 !(p->cfg.flags & TP_POL_HOTNESS) ?
+			 ": adaptive, write-double and hot-strict need hotness" :
+			 (p->cfg.flags & TP_POL_BYPASS_RESET) ?
+			 ": bypass-reset needs bypass and adaptive" : "");
+		return -1;
+	}
+	return 0;
+}
