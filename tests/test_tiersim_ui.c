@@ -220,6 +220,71 @@ static void expect_policy_err(const char *spec, const char *want)
 	}
 }
 
+/*
+ * mode=1: NUMA balancing scans but tierpol refuses every hint fault
+ * (TP_REFUSE_MODE), so the keys and switches only tiering reads, and the
+ * base's hotness record or kmigrated, are refused; the scanner's keys are
+ * taken.
+ */
+static void test_policy_untiered(void **state)
+{
+	static const char why[] = "does nothing: without tiering (mode=1) "
+				  "tierpol refuses every hint fault "
+				  "(TP_REFUSE_MODE)";
+	static const char *const keys[] = {
+		"rate=64", "hot=50", "period=100", "burst=5", "hot-faults=5",
+		"limiter=bucket", "thresh=rfc2020", "wmark=rfc2020",
+		"lat=ring", "goal=used", "target=50", "ctl=100",
+		"rate-min=2", "rate-max=50", "goal-out=threshold",
+		"record=byte", "src=both", "freq=2", "window=100", "abit=10",
+		"room-record=1", "migrate=kmigrated", "promo-max=5",
+	};
+	struct sim_policy p;
+	char err[SIM_ERRLEN], spec[96], want[SIM_ERRLEN];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(spec, sizeof(spec), "mainline:mode=1:%s", keys[i]);
+		snprintf(want, sizeof(want), "policy \"%s\": %s %s", spec,
+			 keys[i], why);
+		expect_policy_err(spec, want);
+	}
+	/* the first one in the spec is named, a switch too */
+	snprintf(want, sizeof(want), "policy \"mainline+young:mode=1:"
+		 "rate=64\": +young %s", why);
+	expect_policy_err("mainline+young:mode=1:rate=64", want);
+	snprintf(want, sizeof(want), "policy \"rfc2020-p5-young:vma=pid:"
+		 "mode=1\": -young %s", why);
+	expect_policy_err("rfc2020-p5-young:vma=pid:mode=1", want);
+	/* a hint fault would record into a record never set up */
+	expect_policy_err("pghot:mode=1", "policy \"pghot:mode=1\": mode=1 "
+			  "leaves the hotness record and kmigrated nothing to "
+			  "do: without tiering tierpol admits no page");
+	expect_policy_err("pghot-abit:mode=1", "policy \"pghot-abit:mode=1\": "
+			  "mode=1 leaves the hotness record and kmigrated "
+			  "nothing to do: without tiering tierpol admits no "
+			  "page");
+	/* mode= sets the scan of the fast tier: scan-top before it is lost */
+	expect_policy_err("mainline+scan-top:mode=1", "policy \"mainline+"
+			  "scan-top:mode=1\": scan-top does nothing with mode= "
+			  "(which sets the scan of the fast tier: mode=1 or 3 "
+			  "scans it)");
+	expect_policy_err("rfc2020-p3-scan-top:mode=2", "policy \"rfc2020-p3-"
+			  "scan-top:mode=2\": scan-top does nothing with mode= "
+			  "(which sets the scan of the fast tier: mode=1 or 3 "
+			  "scans it)");
+	/* the scanner's keys are read; damon and the oracle say why not */
+	assert_int_equal(sim_policy_parse("mainline:mode=1", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("mainline:mode=1:vma=pid:demote=0",
+					  &p, err, sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("rfc2020-p4:mode=3:rate=64", &p, err,
+					  sizeof(err)), 0);
+	assert_int_equal(sim_policy_parse("damon:mode=1", &p, err,
+					  sizeof(err)), 0);
+}
+
 static void test_policy_keys(void **state)
 {
 	struct sim_policy p;
@@ -607,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_opt_ranges),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_policy_keys),
+		cmocka_unit_test(test_policy_untiered),
 		cmocka_unit_test(test_nice_step),
 		cmocka_unit_test(test_axis_fit),
 		cmocka_unit_test(test_buckets),

@@ -308,6 +308,13 @@ for spec in rfc2020-p6:hot=50 rfc2020-p6+adaptive:thresh=mainline:period=100 \
 	run "$T" -q -w zipf --accesses 1000 -p "$spec"
 	[ "$rc" = 0 ] || bad "-p $spec: exit $rc, $(cat "$tmp/err")"
 done
+# mode=1: tierpol refuses every hint fault; what only tiering reads is refused
+usage 'policy "mainline:mode=1:rate=64": rate=64 does nothing: without tiering (mode=1) tierpol refuses every hint fault (TP_REFUSE_MODE)' \
+	-p mainline:mode=1:rate=64
+usage 'policy "pghot:mode=1": mode=1 leaves the hotness record and kmigrated nothing to do: without tiering tierpol admits no page' \
+	-p pghot:mode=1
+run "$T" -q -w zipf --accesses 1000 -p mainline:mode=1:vma=pid:demote=0
+[ "$rc" = 0 ] || bad "-p mainline:mode=1:vma=pid:demote=0: exit $rc, $(cat "$tmp/err")"
 usage 'policy "mainline-young": -young changes nothing: mainline does not have it' \
 	-p mainline-young
 usage 'policy "mainline+hotness": +hotness changes nothing: mainline has it' \

@@ -363,6 +363,63 @@ static int check_off(const struct sim_policy *p, const char *base,
 }
 
 /*
+ * The keys that only tiering mode reads: with mode=1 (NUMA balancing's
+ * scanning without TP_MODE_TIERING) tp_decide() refuses every hint fault
+ * (TP_REFUSE_MODE) before it reads a setting, tp_demotion_target() answers
+ * the high watermark, and kthread_setup() starts no goal controller,
+ * hotness record, accessed-bit scanner or kmigrated. The scanner still
+ * runs: vma=, demote= (the allocator's kswapd wakeup) and mode= are read.
+ */
+static int tiering_key(const char *key)
+{
+	static const char *const keys[] = {
+		"rate", "hot", "period", "burst", "hot-faults", "limiter",
+		"thresh", "wmark", "lat", "goal", "target", "ctl", "rate-min",
+		"rate-max", "goal-out", "record", "src", "freq", "window",
+		"abit", "room-record", "migrate", "promo-max",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * With mode=1 a switch but scan-top or a tiering_key() (@mod, the first in
+ * the spec) would be ignored, and so would the base's hotness record or
+ * kmigrated (a hint fault would record into a record never set up): refuse
+ * them. damon and the oracle refuse a mode other than 0 themselves.
+ */
+static int check_untiered(const struct sim_policy *p, const char *mod,
+			  char *err, size_t errlen)
+{
+	const char *why = "without tiering (mode=1) tierpol refuses every "
+			  "hint fault (TP_REFUSE_MODE)";
+	size_t n;
+
+	if (p->cfg.mode != TP_MODE_NORMAL || p->damon.on || p->oracle)
+		return 0;
+	if (mod) {
+		if (*mod == ':')
+			n = strcspn(mod + 1, ":");
+		else
+			n = switch_at(mod + 1, "+-:", NULL) + 1;
+		snprintf(err, errlen, "policy \"%s\": %.*s does nothing: %s",
+			 p->name, (int)n, *mod == ':' ? mod + 1 : mod, why);
+		return -1;
+	}
+	if (p->hot.record != REC_NONE || p->migrate != MIG_FAULT) {
+		snprintf(err, errlen, "policy \"%s\": mode=1 leaves the "
+			 "hotness record and kmigrated nothing to do: without "
+			 "tiering tierpol admits no page", p->name);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A switch in the value @val of a key ("64+young"): where it starts, or
  * NULL. The grammar takes switches before keys only, as a value may hold
  * '-' ("window-rfc2020").
@@ -557,7 +614,7 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 		     size_t errlen)
 {
 	size_t best;
-	const char *s, *nb_mod = NULL;
+	const char *s, *nb_mod = NULL, *tier_mod = NULL;
 	char base[32], key[32], val[64];
 	u32 given = 0, sw_given = 0;
 	unsigned int k;
@@ -617,6 +674,8 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 				return -1;
 			}
 			sw_given |= 1U << (sw - switches);
+			if (!tier_mod && sw->bit != SW_SCAN_TOP)
+				tier_mod = s - 1;
 			/*
 			 * A switch the base already has (+) or lacks (-)
 			 * would leave the row the base's. (With NUMA
@@ -684,9 +743,21 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 			return -1;
 		}
 		given |= 1U << k;
+		if (!tier_mod && tiering_key(key))
+			tier_mod = s - 1;
 		s += n;
 	}
-	if (check_off(p, base, nb_mod, err, errlen))
+	if (check_off(p, base, nb_mod, err, errlen) ||
+	    check_untiered(p, tier_mod, err, errlen))
 		return -1;
+	/* mode= sets the whole mode: a scan-top switch before it is lost */
+	if ((given & 1U << key_index("mode")) &&
+	    (sw_given & 1U << (sizeof(switches) / sizeof(switches[0]) - 1))) {
+		/* scan-top, the last of switches[] */
+		snprintf(err, errlen, "policy \"%s\": scan-top does nothing "
+			 "with mode= (which sets the scan of the fast tier: "
+			 "mode=1 or 3 scans it)", spec);
+		return -1;
+	}
 	return check_needs(p, given, err, errlen);
 }
