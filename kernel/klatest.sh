@@ -67,10 +67,12 @@ stanzas() {
 		/^Filename: /{print p, v, $2}' "$1"
 }
 # The newest linux-source-X.Y, and its version.
-set -- $(stanzas "$all" | awk '$1 ~ /^linux-source-[0-9]+\.[0-9]+$/' |
+newest=$(stanzas "$all" | awk '$1 ~ /^linux-source-[0-9]+\.[0-9]+$/' |
 	sort -k2,2V | tail -n 1)
-[ $# -eq 3 ] || die "no linux-source in $suite"
-src_pkg=$1 version=$2 src_file=$3
+[ -n "$newest" ] || die "no linux-source in $suite"
+src_pkg=${newest%% *}
+version=${newest#* }
+version=${version%% *}
 # The ABI name the binary packages of that version carry (7.2.11+deb13).
 abi=$(stanzas "$amd64" |
 	awk -v v="$version" '$2 == v && $1 ~ /^linux-kbuild-/ {
