@@ -154,7 +154,7 @@ static void test_specs(void **state)
 	assert_non_null(strstr(e, "freq is above"));
 	e = refused("pghot:window=5000", &c);
 	assert_non_null(strstr(e, "window is longer"));
-	assert_null(refused("pghot-precise:freq=7:window=5000", &c));
+	assert_null(refused("pghot-precise:freq=7:window=16000", &c));
 	e = refused("pghot-precise:window=17000", &c);
 	assert_non_null(strstr(e, "too large"));
 	e = refused("pghot:room-record=2", &c);
@@ -165,7 +165,10 @@ static void test_specs(void **state)
 	assert_non_null(strstr(e, "promo-max needs migrate=kmigrated"));
 	e = refused("pghot:promo-max=-1", &c);
 	assert_non_null(e);
-	assert_null(refused("pghot:promo-max=0", &c));
+	/* 0, no budget, is the base's: the key would change nothing */
+	e = refused("pghot:promo-max=0", &c);
+	assert_non_null(strstr(e, "promo-max=0 changes nothing"));
+	assert_null(refused("pghot:promo-max=1", &c));
 	e = refused("mainline:migrate=later", &c);
 	assert_non_null(strstr(e, "unknown value"));
 	e = refused("mainline:thresh=median", &c);

@@ -429,11 +429,113 @@ static void test_policy_keys(void **state)
 					  sizeof(err)), 0);
 	/* the ends of the ranges are allowed */
 	assert_int_equal(sim_policy_parse("token-bucket:rate=16777216:hot=1:"
-					  "burst=0:mode=3:demote=0", &p, err,
+					  "mode=3:demote=0", &p, err,
 					  sizeof(err)), 0);
 	assert_int_equal(p.cfg.rate_limit_mbps, 16777216);
 	assert_int_equal(p.cfg.hot_threshold_ms, 1);
 	assert_int_equal(p.demote, 0);
+}
+
+/*
+ * A key that sets what the base already has, or the default that the spec's
+ * other keys pick, would label the base's row as a variant: refused, as a
+ * switch the base has, after the keys that nothing reads.
+ */
+static void test_policy_unchanged(void **state)
+{
+	static const struct {
+		const char *spec;
+		const char *what;
+	} same[] = {
+		{ "mainline:thresh=mainline", "thresh=mainline" },
+		{ "token-bucket:limiter=bucket", "limiter=bucket" },
+		{ "rfc2020:wmark=rfc2020", "wmark=rfc2020" },
+		{ "rfc2020-p3:mode=3", "mode=3" },
+		{ "mainline+young:vma=none", "vma=none" },
+		{ "mainline:lat=atime", "lat=atime" },
+		{ "fault-clock:lat=faults", "lat=faults" },
+		{ "token-bucket:burst=0", "burst=0" },
+		{ "goal-bucket:goal=used", "goal=used" },
+		{ "goal-threshold:goal-out=threshold", "goal-out=threshold" },
+		{ "goal-bucket:ctl=1000", "ctl=1000" },
+		{ "goal-bucket:rate-max=200", "rate-max=200" },
+		{ "pghot:record=byte", "record=byte" },
+		{ "pghot:migrate=kmigrated", "migrate=kmigrated" },
+		{ "pghot-abit:src=abit", "src=abit" },
+		{ "pghot-abit:room-record=1", "room-record=1" },
+		{ "damon:mode=0", "mode=0" },
+		{ "damon:feedback=tierpol", "feedback=tierpol" },
+		{ "mainline:demote=1", "demote=1" },
+		/* a default filled in later: the value it stands for */
+		{ "goal-bucket:target=9970", "target=9970" },
+		{ "fault-clock:hot-faults=1000000", "hot-faults=1000000" },
+		{ "pghot:freq=2", "freq=2" },
+		{ "pghot:window=3000", "window=3000" },
+		{ "pghot-precise:window=5000", "window=5000" },
+		/* the first one in the spec is named */
+		{ "goal-bucket:rate-min=5:ctl=1000:rate-max=200", "ctl=1000" },
+	};
+	static const char *const differ[] = {
+		"mainline:thresh=histogram", "mainline:limiter=bucket",
+		"rfc2020:wmark=mainline", "rfc2020-p4:mode=3",
+		"mainline:vma=pid", "token-bucket:burst=1",
+		"goal-bucket:goal=free", "goal-bucket:target=9969",
+		"fault-clock:hot-faults=999999", "pghot:freq=3",
+		"pghot:window=2999", "pghot-precise:window=3000",
+		"pghot:record=precise", "damon:feedback=damos",
+		"mainline:demote=0", "goal-bucket:goal=free:target=9970",
+		/* they pin the value against the command line's options */
+		"mainline:rate=65536", "mainline:hot=1000",
+		"mainline:period=60000", "rfc2020:rate=0",
+	};
+	struct sim_policy p;
+	char err[SIM_ERRLEN], want[SIM_ERRLEN];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		snprintf(want, sizeof(want), "policy \"%s\": %s changes "
+			 "nothing: %.*s has it", same[i].spec, same[i].what,
+			 (int)strcspn(same[i].spec, "+:"), same[i].spec);
+		expect_policy_err(same[i].spec, want);
+	}
+	for (i = 0; i < sizeof(differ) / sizeof(differ[0]); i++) {
+		if (sim_policy_parse(differ[i], &p, err, sizeof(err))) {
+			print_error("%s: %s\n", differ[i], err);
+			fail();
+		}
+	}
+	/* the default that the spec's other keys pick, in any order */
+	expect_policy_err("mainline:goal=used:target=9970", "policy \"mainline:"
+			  "goal=used:target=9970\": target=9970 changes "
+			  "nothing: with the other keys it is the default");
+	expect_policy_err("mainline:target=50:goal=free", "policy \"mainline:"
+			  "target=50:goal=free\": target=50 changes nothing: "
+			  "with the other keys it is the default");
+	expect_policy_err("pghot:record=precise:window=5000", "policy \"pghot:"
+			  "record=precise:window=5000\": window=5000 changes "
+			  "nothing: with the other keys it is the default");
+	/* a key nothing reads, or one given twice, says so first */
+	expect_policy_err("damon:goal=none", "policy \"damon:goal=none\": "
+			  "damon sets its quotas with its own goals (goal=)");
+	expect_policy_err("none:lat=atime", "policy \"none:lat=atime\": lat="
+			  "atime does nothing with NUMA balancing off (base "
+			  "none): no scanning, no hint faults");
+	expect_policy_err("mainline:mode=1:thresh=mainline", "policy "
+			  "\"mainline:mode=1:thresh=mainline\": "
+			  "thresh=mainline does "
+			  "nothing: without tiering (mode=1) tierpol refuses "
+			  "every hint fault (TP_REFUSE_MODE)");
+	expect_policy_err("rfc2020-p6:thresh=rfc2020", "policy \"rfc2020-p6:"
+			  "thresh=rfc2020\": thresh= needs the adaptive "
+			  "threshold (+adaptive): without it the threshold is "
+			  "fixed");
+	expect_policy_err("mainline:target=9970", "policy \"mainline:target="
+			  "9970\": target= needs a goal (goal=used|free|"
+			  "pingpong)");
+	expect_policy_err("mainline:vma=none:vma=none", "policy \"mainline:"
+			  "vma=none:vma=none\": vma= is given twice (the last "
+			  "one, vma=none, would win)");
 }
 
 /* ---- plots -------------------------------------------------------------------- */
@@ -672,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_opt_ranges),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_policy_keys),
+		cmocka_unit_test(test_policy_unchanged),
 		cmocka_unit_test(test_policy_untiered),
 		cmocka_unit_test(test_nice_step),
 		cmocka_unit_test(test_axis_fit),

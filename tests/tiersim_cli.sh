@@ -319,6 +319,11 @@ usage 'policy "mainline-young": -young changes nothing: mainline does not have i
 	-p mainline-young
 usage 'policy "mainline+hotness": +hotness changes nothing: mainline has it' \
 	-p mainline+hotness
+# ... and a key that sets what the base has, or its default
+usage 'policy "mainline:thresh=mainline": thresh=mainline changes nothing: mainline has it' \
+	-p mainline:thresh=mainline
+usage 'policy "mainline:goal=used:target=9970": target=9970 changes nothing: with the other keys it is the default' \
+	-p mainline:goal=used:target=9970
 usage 'zipf: --clock serial does nothing with one thread (--threads 2 or more share a clock)' \
 	-w zipf --clock serial
 run "$T" -q -w zipf --threads 2 --accesses 1000 --clock serial -p none

@@ -570,6 +570,16 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
  */
 int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 			char *err, size_t errlen);
+/*
+ * A key of a spec (@p once parsed) that changes nothing: it sets what @b,
+ * base @base with the spec's switches, has, or what the spec's other keys
+ * make the default (target= with goal=, window= with record=). @at: where
+ * each key is in the spec, @nr of them. Returns 0 or -1 with the reason
+ * (sim_policy_check.c).
+ */
+int sim_policy_unchanged(const struct sim_policy *p, const struct sim_policy *b,
+			 const char *base, const char *const *at,
+			 unsigned int nr, char *err, size_t errlen);
 void sim_policy_help(FILE *f);
 /*
  * Named policies (sim_preset.c): the help lines of the bases, the length

@@ -617,7 +617,9 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 	const char *s, *nb_mod = NULL, *tier_mod = NULL;
 	char base[32], key[32], val[64];
 	u32 given = 0, sw_given = 0;
-	unsigned int k;
+	unsigned int k, nr_keys = 0;
+	const char *key_at[NR_NUM_KEYS + NR_STR_KEYS + 1];
+	struct sim_policy b;
 
 	memset(p, 0, sizeof(*p));
 	if (strlen(spec) >= sizeof(p->name)) {
@@ -720,6 +722,9 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 			memcpy(val, eq + 1, n - (size_t)(eq - s) - 1);
 			val[n - (size_t)(eq - s) - 1] = 0;
 		}
+		/* the switches come first: the base with them, for its keys */
+		if (!nr_keys)
+			b = *p;
 		if (set_key(p, key, val, err, errlen)) {
 			char tmp[SIM_ERRLEN];
 			int swn;
@@ -743,6 +748,7 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 			return -1;
 		}
 		given |= 1U << k;
+		key_at[nr_keys++] = s;
 		if (!tier_mod && tiering_key(key))
 			tier_mod = s - 1;
 		s += n;
@@ -759,5 +765,8 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err,
 			 "mode=1 or 3 scans it)", spec);
 		return -1;
 	}
-	return check_needs(p, given, err, errlen);
+	/* a key nothing reads says so first */
+	if (check_needs(p, given, err, errlen))
+		return -1;
+	return sim_policy_unchanged(p, &b, base, key_at, nr_keys, err, errlen);
 }

@@ -9,15 +9,121 @@
 #include <errno.h>
 #include <string.h>
 
+/* The goal's target when target= is not given: parts per 10000 */
+static const u32 def_target[] = {
+	[GOAL_USED] = 9970, [GOAL_FREE] = 50, [GOAL_PINGPONG] = 1000,
+};
+
+/*
+ * What key @key sets in @p, as the run reads it: a 0 that the simulator or
+ * tierpol reads as a default (target=, hot-faults=, freq=, window=) counts
+ * as that default, which @ctx's other settings (the goal, the record) pick.
+ * Each key sets fields of its own: @p may be the spec's policy or the base
+ * it started from. -1 for a key read as given whatever its value.
+ */
+static s64 key_value(const struct sim_policy *p, const struct sim_policy *ctx,
+		     const char *key)
+{
+	struct sim_policy q;
+	struct tp_hot_cfg hc;
+
+	if (!strcmp(key, "burst"))
+		return (s64)p->cfg.burst_pages;
+	if (!strcmp(key, "mode"))
+		return p->cfg.mode;
+	if (!strcmp(key, "demote"))
+		return p->demote;
+	if (!strcmp(key, "hot-faults"))
+		return (s64)(p->cfg.hot_threshold_faults ?
+			     p->cfg.hot_threshold_faults :
+			     TP_DEFAULT_HOT_THRESHOLD_FAULTS);
+	if (!strcmp(key, "target"))
+		return p->goal.target || ctx->goal.metric == GOAL_NONE ?
+		       p->goal.target : def_target[ctx->goal.metric];
+	if (!strcmp(key, "ctl"))
+		return p->goal.ctl_ms;
+	if (!strcmp(key, "rate-min"))
+		return p->goal.rate_min;
+	if (!strcmp(key, "rate-max"))
+		return p->goal.rate_max;
+	if (!strcmp(key, "goal"))
+		return p->goal.metric;
+	if (!strcmp(key, "goal-out"))
+		return p->goal.out;
+	if (!strcmp(key, "freq"))	/* lib/hotness.c's HOT_THRESHOLD */
+		return p->hot.freq ? p->hot.freq : 2;
+	if (!strcmp(key, "window")) {
+		/* the record's own default, then lib/hotness.c's 3000 ms */
+		q = *ctx;
+		q.hot.window_ms = p->hot.window_ms;
+		sim_hot_cfg(&q, &hc);
+		return hc.window_ms ? hc.window_ms : 3000;
+	}
+	if (!strcmp(key, "abit"))
+		return p->hot.abit_ms;
+	if (!strcmp(key, "room-record"))
+		return p->hot.room;
+	if (!strcmp(key, "promo-max"))
+		return p->hot.promo_max;
+	if (!strcmp(key, "record"))
+		return p->hot.record;
+	if (!strcmp(key, "src"))
+		return p->hot.sources;
+	if (!strcmp(key, "migrate"))
+		return p->migrate;
+	if (!strcmp(key, "feedback"))
+		return p->damon.feedback;
+	if (!strcmp(key, "quota-start"))
+		return p->damon.start_min;
+	if (!strcmp(key, "limiter"))
+		return p->cfg.limiter_variant;
+	if (!strcmp(key, "thresh"))
+		return p->cfg.thresh_variant;
+	if (!strcmp(key, "wmark"))
+		return p->cfg.wmark_variant;
+	if (!strcmp(key, "lat"))	/* and TP_POL_LAT_FAULTS with it */
+		return p->lat_src;
+	if (!strcmp(key, "vma"))
+		return p->vma_filter;
+	/*
+	 * rate=, hot= and period= (and a key not named here): they pin the
+	 * spec's value against --rate-limit-mbps, --hot-threshold-ms and
+	 * --thresh-period-ms (sim_policy_finalize()), so they change the run
+	 * whatever the base has.
+	 */
+	return -1;
+}
+
+int sim_policy_unchanged(const struct sim_policy *p, const struct sim_policy *b,
+			 const char *base, const char *const *at,
+			 unsigned int nr, char *err, size_t errlen)
+{
+	char key[32];
+	unsigned int i;
+	s64 v;
+
+	for (i = 0; i < nr; i++) {
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(at[i], "="),
+			 at[i]);
+		v = key_value(p, p, key);
+		if (v < 0 || v != key_value(b, p, key))
+			continue;
+		snprintf(err, errlen, "policy \"%s\": %.*s changes nothing: "
+			 "%s%s", p->name, (int)strcspn(at[i], ":"), at[i],
+			 v == key_value(b, b, key) ? base :
+			 "with the other keys it is the default",
+			 v == key_value(b, b, key) ? " has it" : "");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The simulator's own choices that do not fit together; the goal's default
  * target; the goal controller's first rate, inside its bounds.
  */
 static int sim_policy_check(struct sim_policy *p, char *err, size_t errlen)
 {
-	static const u32 def_target[] = {
-		[GOAL_USED] = 9970, [GOAL_FREE] = 50, [GOAL_PINGPONG] = 1000,
-	};
 	const char *why = NULL;
 
 	if (p->goal.metric != GOAL_NONE) {
