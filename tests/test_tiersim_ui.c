@@ -43,6 +43,7 @@
 #include "../examples/tiersim/set.c"
 #include "../examples/tiersim/warn.c"
 #include "../examples/tiersim/progress.c"
+#include "tiersim_test.h"
 
 /* ---- the option table ------------------------------------------------------ */
 
@@ -767,6 +768,66 @@ static void test_warnings(void **state)
 	free(s.rs.res);
 }
 
+/*
+ * pghot-abit and damon on 32 folios, which fit the default TLB (2048
+ * entries): after the first clear no fill sets an accessed bit again and
+ * the scanner finds no candidate, which tiersim warns about (not for
+ * mainline, whose scanner flushes the TLB); with 16 entries, it does not
+ * fit, candidates come, no warning.
+ */
+static void test_warn_tlb_fit(void **state)
+{
+	static const char *const specs[] = { "pghot-abit", "damon",
+					     "mainline" };
+	static struct set s;
+	struct setup st;
+	struct sim_result *r;
+	char err[SIM_ERRLEN], *w;
+	u32 i, nr, fit;
+
+	(void)state;
+	small_setup(&st, WL_PMBENCH, 512 * 32, 4000000, 512 * 8);
+	st.cfg.thp = 1;
+	for (fit = 0; fit < 2; fit++) {
+		st.cfg.tlb_entries = fit ? 2048 : 16;
+		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
+					      sizeof(err)), 0);
+		memset(&s, 0, sizeof(s));
+		s.cfg = st.cfg;
+		s.src.pages = st.src.pages;
+		snprintf(s.label, sizeof(s.label), "pmbench");
+		s.has_wl = 1;
+		s.nr_pol = s.rs.nr = 3;
+		s.rs.res = r = calloc(3, sizeof(*r));
+		assert_non_null(r);
+		for (i = 0; i < 3; i++) {
+			policy(&s.pol[i], specs[i], &st.cfg);
+			assert_int_equal(sim_run(&st.cfg, &s.pol[i], &st.src,
+						 &r[i], NULL), 0);
+		}
+		w = warnings(&s, 0, &nr);
+		if (!fit) {
+			assert_true(r[0].node.pgpromote_candidate > 0);
+			assert_int_equal(nr, 0);
+		} else {
+			assert_int_equal(r[0].node.pgpromote_candidate, 0);
+			assert_int_equal(r[0].promotions, 0);
+			assert_int_equal(nr, 1);
+			assert_non_null(strstr(w, "pmbench: pghot-abit, damon: "
+					       "the footprint's 32 folios fit "
+					       "each thread's TLB (2048 "
+					       "entries"));
+			assert_non_null(strstr(w, "; --tlb-entries 16 or less, "
+					       "no --thp, or --tlb-entries 0 "));
+		}
+		free(w);
+		for (i = 0; i < 3; i++)
+			sim_result_free(&r[i]);
+		free(r);
+	}
+	small_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_same_series),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_warn_tlb_fit),
 		cmocka_unit_test(test_policy_key_bits),
 	};
 

@@ -646,6 +646,15 @@ run "$T" -q -w uniform --pages 65536 --threads 64 --accesses 4000000 -p none \
 [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] ||
 	bad "ten times the bandwidth still warns: exit $rc, $(cat "$tmp/err")"
 
+# The default suite's machine with --thp: 128 folios, a TLB of 128 entries.
+set -- -q -w pmbench --pages 65536 --threads 4 --scale 16 --accesses 2000000 \
+	--thp -p pghot-abit,damon
+run "$T" "$@"
+stderr_is "tiersim: warning: pmbench: pghot-abit, damon: the footprint's 128 folios fit each thread's TLB (128 entries: --tlb-entries 2048 at --scale 16) and no NUMA scan flushes it: an accessed bit, cleared without a flush as x86 clears it, is set again only by a TLB fill, so after the first clear no access was seen (but to a migrated folio); --tlb-entries 1024 or less, no --thp, or --tlb-entries 0 (the bit set by every access) lets accesses be seen"
+run "$T" "$@" --tlb-entries 1024
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] ||
+	bad "folios that do not fit the TLB warn: exit $rc, $(cat "$tmp/err")"
+
 run "$T" -q -w zipf --pages 65536 --accesses 300000 --scan-delay-ms 1 \
 	--scan-period-ms 5 -p mainline
 stderr_is "tiersim: warning: zipf: mainline: the run ended at *, before the hot-threshold controller's first period (60000 ms after the 1 ms scan delay): \"thr ms\" is the starting threshold, never adapted; --thresh-period-ms (below the run's length) or a longer run (--accesses) changes that"

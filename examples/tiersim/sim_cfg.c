@@ -166,6 +166,20 @@ u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages)
 }
 
 /*
+ * Each thread's TLB in the model, entries: a TLB entry maps one page (or
+ * one 2 MiB folio), and with --scale K of the machine's entries map one
+ * unit here; a power of 2, at least one (--tlb-entries 0 uses none).
+ */
+u64 sim_tlb_units(const struct sim_cfg *c)
+{
+	u64 n = c->tlb_entries / (c->scale ? c->scale : 1), i;
+
+	for (i = 1; 2 * i <= n; i *= 2)
+		;
+	return i;
+}
+
+/*
  * task_scan_min() of an RSS, ms: scan_period_min_ms over the RSS's scan
  * windows, but never more than MAX_SCAN_WINDOW MB/s.
  */

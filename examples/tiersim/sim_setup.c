@@ -414,13 +414,7 @@ int sim_setup(struct sim *s)
 	s->bw = c->costs.bw_mbps[0] || c->costs.bw_mbps[1] ||
 		c->costs.bw_mbps[2] || c->costs.bw_mbps[3];
 	s->next_bw = s->bw ? BW_EPOCH_NS : T_NEVER;
-	/*
-	 * A TLB entry maps one page (or one 2 MiB folio): with --scale, K of
-	 * the machine's entries map one unit here (at least one entry).
-	 */
-	for (i = 1; 2 * i <= c->tlb_entries / s->K; i *= 2)
-		;
-	s->tlb_mask = i - 1;
+	s->tlb_mask = sim_tlb_units(c) - 1;
 	s->next_ctl = s->kmig_clock = s->abit_clock = s->next_age = T_NEVER;
 	s->damon_clock = T_NEVER;
 	if (kthread_setup(s))

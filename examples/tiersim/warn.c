@@ -20,6 +20,12 @@
  *  - WARN_NO_ADAPT: an adaptive policy's threshold never moved, and the run
  *    ended before the controller's first period could end: its "thr ms" is
  *    the starting value, not the controller's.
+ *  - WARN_TLB_FIT: a policy that sees accesses only through accessed bits
+ *    (DAMON; an accessed-bit scanner with no hint faults) ran a footprint
+ *    whose units fit each thread's TLB model: the bit, cleared without a
+ *    flush as x86 clears it, is set only by a TLB fill, and with no NUMA
+ *    scan to flush the TLB, a unit's entry, once filled, stays: after the
+ *    first clear the policy saw no access (but to a unit it migrated).
  *  - WARN_SATURATED (any policy, besides the others): a tier's loaded
  *    latency was at its cap (u = UTIL_MAX) for more than a tenth of the
  *    run: the demand reached its bandwidth, which the model meets with
@@ -33,7 +39,7 @@
 
 enum {
 	WARN_NO_SCAN, WARN_PART_SCAN, WARN_FEW_PTES, WARN_NO_FAULT,
-	WARN_NO_ADAPT, WARN_SATURATED, WARN_NR
+	WARN_NO_ADAPT, WARN_TLB_FIT, WARN_SATURATED, WARN_NR
 };
 
 /* The controller's period of policy @p, ms. */
@@ -54,6 +60,37 @@ static int skipped(const struct sim_result *r)
 	return 0;
 }
 
+/* The footprint of set @s in TLB units: pages, or 2 MiB folios. */
+static u64 tlb_units(const struct set *s)
+{
+	return s->cfg.thp ? (s->src.pages + 511) >> 9 : s->src.pages;
+}
+
+/*
+ * Policy @p sees accesses only through accessed bits (DAMON, or a record
+ * fed by the accessed-bit scanner alone) and the units of set @s fit each
+ * thread's TLB (direct-mapped: units 0 to n - 1 each have an entry of
+ * their own), so that no fill sets a bit again.
+ */
+static int tlb_fit(const struct set *s, const struct sim_policy *p)
+{
+	if (!p->damon.on && (p->hot.record == REC_NONE ||
+			     (p->hot.sources & SRC_HINT) ||
+			     !(p->hot.sources & SRC_ABIT)))
+		return 0;
+	return s->cfg.tlb_entries && tlb_units(s) <= sim_tlb_units(&s->cfg);
+}
+
+/* The largest power of 2 below @x (@x at least 2). */
+static u64 pow2_below(u64 x)
+{
+	u64 p = 1;
+
+	while (2 * p < x)
+		p *= 2;
+	return p;
+}
+
 /* Which of the scanner's warnings run @i of set @s earns, or -1. */
 static int classify(const struct set *s, u32 i)
 {
@@ -62,6 +99,8 @@ static int classify(const struct set *s, u32 i)
 	const struct sim_cfg *c = &s->cfg;
 	u64 k = c->scale ? c->scale : 1, end_ms = r->sim_time_ns / 1000000;
 
+	if (tlb_fit(s, p))
+		return WARN_TLB_FIT;
 	if (p->oracle || p->cfg.mode == TP_MODE_DISABLED ||
 	    (p->hot.record != REC_NONE && !(p->hot.sources & SRC_HINT)))
 		return -1;	/* takes no hint faults */
@@ -190,6 +229,30 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 			"bandwidth (--%s-read-mbps, --%s-write-mbps) keep the "
 			"run inside the model", name, UTIL_MAX,
 			100.0 * capped(r, tier), name, name);
+		break;
+	}
+	case WARN_TLB_FIT: {
+		u64 n = tlb_units(s), k = c->scale ? c->scale : 1, e = 1;
+		const char *unit = c->thp ? "folio" : "page";
+
+		/* Units fit from e * k entries (e: n up to a power of 2). */
+		while (e < n)
+			e *= 2;
+		fprintf(f, "the footprint's %llu %s%s fit%s each thread's TLB "
+			"(%llu entries: --tlb-entries %u at --scale %llu) and no "
+			"NUMA scan flushes it: an accessed bit, cleared without "
+			"a flush as x86 clears it, is set again only by a TLB "
+			"fill, so after the first clear no access was seen (but "
+			"to a migrated %s); ", (unsigned long long)n, unit,
+			n == 1 ? "" : "s", n == 1 ? "s" : "",
+			(unsigned long long)sim_tlb_units(c), c->tlb_entries,
+			(unsigned long long)k, unit);
+		if (e * k > 1)
+			fprintf(f, "--tlb-entries %llu or less, ",
+				(unsigned long long)pow2_below(e * k));
+		fprintf(f, "%s--tlb-entries 0 (the bit set by every access) "
+			"lets accesses be seen", c->thp && s->src.pages >
+			sim_tlb_units(c) ? "no --thp, or " : "");
 		break;
 	}
 	case WARN_NO_FAULT:
