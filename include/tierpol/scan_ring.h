@@ -21,7 +21,7 @@ extern "C" {
 
 /** The largest accepted ring depth (a power of two). */
 #define TP_RING_DEPTH_MAX	1024U
-/** How many times a reader retries while the writer updates the ring. */
+/** How many attempts a reader makes while the writer updates the ring. */
 #define TP_RING_READ_RETRIES	8U
 
 /**
@@ -176,10 +176,10 @@ TP_API void tp_scan_ring_reset(struct tp_scan_ring *ring);
  *
  * Context: Any context, concurrently with the writer and other readers;
  * never sees a start of one pass paired with the time of another. Lock-free:
- * retries at most %TP_RING_READ_RETRIES times while the writer is mid-update.
+ * at most %TP_RING_READ_RETRIES attempts while the writer is mid-update.
  * Return: %TP_LAT_EXACT or %TP_LAT_OLDEST with *@latency set; -ENOENT if
  * nothing is recorded; -EBUSY if the writer kept the ring busy for every
- * retry. *@latency is only written on success.
+ * attempt. *@latency is only written on success.
  */
 TP_API int tp_scan_ring_latency(const struct tp_scan_ring *ring,
 				uint64_t addr, uint64_t now, uint64_t *latency);

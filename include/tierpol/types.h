@@ -170,7 +170,7 @@ struct tp_seqcount {
 /** the largest accepted candidate batch */
 #define TP_CAND_BATCH_MAX		65536U
 /**
- * TP_RETRIES - how many times a reader retries when settings or state
+ * TP_RETRIES - how many attempts a reader makes when settings or state
  * change under it; then it fails closed (a refusal, counted) rather than
  * wait
  */
