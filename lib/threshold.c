@@ -128,7 +128,7 @@ static u64 bin_edge(u32 shift, u32 b)
 
 /*
  * Halve a shared bin that held @v: a cmpxchg from @v to @v - @v / 2,
- * retried from the value it found at most TP_RETRIES times, as CPUs may be
+ * tried from the value it found at most TP_RETRIES times, as CPUs may be
  * adding their batches meanwhile; a bin that keeps changing stays as it is
  * until the next close. Closes are not serialised end to end: closers of
  * three periods in a row can be cooling at once, and the 1.0 subtraction
