@@ -102,7 +102,7 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	assert_int_equal(fast_free_pages(&s), wm[1]);
 	/* The first allocation on the slow tier woke kswapd. */
 	assert_true(s.kswapd_awake);
-	wake_kswapd(&s, 0);
+	wake_kswapd(&s);
 	t0 = s.kswapd_clock;
 	s.now = 1000000 * SIM_NS_PER_MS;	/* kswapd is never ahead of it */
 	kswapd_run(&s);
@@ -217,16 +217,16 @@ static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
 	assert_int_equal(fast_free_pages(&s), 512);
 	assert_true(s.kswapd_awake);
 	if (folio_first)
-		wake_kswapd(&s, s.upages);
+		wake_kswapd_unit(&s);
 	kswapd_settle(&s);
 	if (!folio_first) {
 		/* Above the promo watermark: balanced, no room for a folio. */
 		assert_int_equal(fast_free_pages(&s), 512);
 		assert_int_equal(r->demotions, 0);
-		wake_kswapd(&s, 0);
+		wake_kswapd(&s);
 		kswapd_settle(&s);
 		assert_int_equal(fast_free_pages(&s), 512);
-		wake_kswapd(&s, s.upages);
+		wake_kswapd_unit(&s);
 		kswapd_settle(&s);
 	}
 	fast_mem(&s, &m);

@@ -313,7 +313,7 @@ static int kd_room(struct sim *s)
 	u64 fr = fast_free_pages(s);
 
 	if (fr < s->wm[1] + s->upages)
-		wake_kswapd(s, 0);
+		wake_kswapd(s);
 	return s->fused < s->fcap && fr >= s->wm[0] + s->upages;
 }
 

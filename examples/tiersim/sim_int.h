@@ -398,7 +398,8 @@ void reader_close(struct reader *rd);
 
 /* sim_reclaim.c */
 void slot_insert(struct sim *s, u64 u, u32 promo_ms);
-void wake_kswapd(struct sim *s, u64 nr);
+void wake_kswapd(struct sim *s);
+void wake_kswapd_unit(struct sim *s);
 void kswapd_run(struct sim *s);
 void kswapd_finish(struct sim *s);
 void demote_now(struct sim *s, u64 sl, u64 *clock);

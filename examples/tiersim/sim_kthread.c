@@ -269,7 +269,7 @@ static int kmig_batch(struct sim *s)
 	}
 	if (!s->kq_n)
 		return 0;
-	wake_kswapd(s, s->upages);
+	wake_kswapd_unit(s);
 	return KMIG_NOROOM;
 }
 
@@ -331,7 +331,7 @@ static void abit_ready(struct sim *s, u64 u, int ready)
 	if (tp_verdict_promotes(v) || v == TP_REFUSE_NOSPACE)
 		kmig_queue(s, u);
 	if (v == TP_REFUSE_NOSPACE)
-		wake_kswapd(s, s->upages);
+		wake_kswapd_unit(s);
 }
 
 /*

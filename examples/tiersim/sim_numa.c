@@ -258,12 +258,12 @@ u8 hint_fault(struct sim *s, struct sthread *t, u64 u, u32 write, u32 tid)
 		/* Admitted: kmigrated moves it once there is room. */
 		kmig_queue(s, u);
 		if (v == TP_REFUSE_NOSPACE)
-			wake_kswapd(s, s->upages);
+			wake_kswapd_unit(s);
 	} else if (tp_verdict_promotes(v)) {
 		promote(s, u);
 		numa_fault_stats(s, t, 0);
 	} else if (v == TP_REFUSE_NOSPACE) {
-		wake_kswapd(s, s->upages);
+		wake_kswapd_unit(s);
 	}
 	if (fast)
 		numa_fault_stats(s, t, 1);

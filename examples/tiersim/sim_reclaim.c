@@ -73,13 +73,12 @@ static void slot_remove(struct sim *s, u64 sl)
 }
 
 /*
- * Wake kswapd on the fast node. @nr: the pages of the unit a promotion
- * found no room for, 0 for any other wakeup. numamigrate_isolate_page()
- * wakes kswapd with the folio's order, and one asked for while kswapd
- * runs is not lost (pgdat->kswapd_order keeps the largest): kswapd
- * balances for the largest unit asked for until it sleeps again.
+ * Wake kswapd on the fast node, to leave room for @nr pages (0: none
+ * asked for). One asked for while kswapd runs is not lost
+ * (pgdat->kswapd_order keeps the largest): kswapd balances for the
+ * largest unit asked for until it sleeps again.
  */
-void wake_kswapd(struct sim *s, u64 nr)
+static void wake_kswapd_nr(struct sim *s, u64 nr)
 {
 	if (!s->p->demote)
 		return;
@@ -93,6 +92,21 @@ void wake_kswapd(struct sim *s, u64 nr)
 	if (s->kswapd_clock < s->now)
 		s->kswapd_clock = s->now;
 	update_next_event(s);
+}
+
+/* Wake kswapd with order 0 (the allocator's wakeup). */
+void wake_kswapd(struct sim *s)
+{
+	wake_kswapd_nr(s, 0);
+}
+
+/*
+ * Wake kswapd for a promotion that found no room for a unit:
+ * numamigrate_isolate_page() wakes kswapd with the folio's order.
+ */
+void wake_kswapd_unit(struct sim *s)
+{
+	wake_kswapd_nr(s, s->upages);
 }
 
 /* kswapd looks at one page: reclaim_ns of its time. */
@@ -441,7 +455,7 @@ u8 alloc_unit(struct sim *s, u64 u)
 		 * "Allocation"), so only where the NUMA scanner takes them.
 		 */
 		if (s->scan_on && s->fused < s->init_fast_cap)
-			wake_kswapd(s, 0);
+			wake_kswapd(s);
 	}
 	/* Zeroing the new page. */
 	media_traffic(s, fast, 1, s->ubytes);
