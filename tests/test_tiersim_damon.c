@@ -526,6 +526,72 @@ static void test_apply_pauses(void **state)
 	part_teardown(&st, &s);
 }
 
+/*
+ * A promotion of a --scale unit short of room wakes kswapd for the unit.
+ * Units of 16 pages on 1024 fast-tier frames, watermarks 20/24/28/30:
+ * first touch stops at 32 free pages (one unit more would take the node
+ * below low + a unit), above the high watermark, which is kswapd's target
+ * for damon, but below min + a unit, the room a promotion needs. Woken at
+ * order 0, kswapd found the node balanced and demoted nothing, and no
+ * unit was ever promoted again; woken for the unit, it demotes until one
+ * fits (above high + a unit: 48 free) and the next application promotes
+ * it.
+ */
+static void test_promote_unit_room(void **state)
+{
+	static const u64 wm[4] = { 20, 24, 28, 30 };
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result r;
+	struct sim_kdamond *kd;
+	char err[SIM_ERRLEN];
+	int i;
+	u64 u;
+
+	(void)state;
+	small_setup(&st, WL_UNIFORM, 4096, 1000, 1024);
+	memcpy(st.cfg.wmark, wm, sizeof(wm));
+	st.cfg.scale = 16;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "damon", &st.cfg);
+	memset(&r, 0, sizeof(r));
+	sim_begin(&s, &st, &p, &r);
+	assert_int_equal(s.upages, 16);
+	for (u = 0; u < s.nr_units; u++)
+		alloc_unit(&s, u);
+	assert_int_equal(fast_free_pages(&s), 32);
+	assert_false(s.kswapd_awake);	/* no NUMA scanner: no wakeup */
+	all_old(&s);
+	kd = &s.kd[1];
+	set_reg(kd, 0, 0, 4096, 5, 5, 0);
+	kd->nr = 1;
+
+	/* No room (32 < 20 + 16): nothing moves, kswapd is woken. */
+	for (u = 3000; u < 3010; u++)
+		s.flags[u] |= PF_YOUNG;
+	apply(&s, kd);
+	assert_int_equal(r.promotions, 0);
+	assert_true(s.kswapd_awake);
+	for (i = 0; s.kswapd_awake && i < 100; i++) {
+		s.now += 1000 * SIM_NS_PER_MS;
+		kswapd_run(&s);
+	}
+	assert_false(s.kswapd_awake);
+	/* It demoted until a unit fits above high: one unit. */
+	assert_int_equal(r.demotions, 16);
+	assert_int_equal(fast_free_pages(&s), 48);
+
+	/* The next application promotes one unit, and kswapd is woken again. */
+	for (u = 3000; u < 3010; u++)
+		s.flags[u] |= PF_YOUNG;
+	apply(&s, kd);
+	assert_int_equal(r.promotions, 16);
+	assert_int_equal(fast_free_pages(&s), 32);
+	assert_true(s.kswapd_awake);
+	part_teardown(&st, &s);
+}
+
 static void test_demote(void **state)
 {
 	struct setup st;
@@ -673,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_young),
 		cmocka_unit_test(test_promote),
 		cmocka_unit_test(test_apply_pauses),
+		cmocka_unit_test(test_promote_unit_room),
 		cmocka_unit_test(test_demote),
 		cmocka_unit_test(test_specs),
 		cmocka_unit_test(test_run),

@@ -307,13 +307,24 @@ static int kd_eligible(const struct sim_kdamond *kd, const struct kd_region *r)
 	return kd->promote ? r->nr >= 1 : r->nr == 0;
 }
 
-/* Room on the fast node for one unit without reclaim (GFP_NOWAIT). */
+/*
+ * Room on the fast node for one unit without reclaim (GFP_NOWAIT); below
+ * the low watermark kswapd is woken for the unit. The kernel's wakeup is
+ * order 0: a base page's target is allocated with GFP_NOWAIT, a large
+ * folio's without __GFP_RECLAIM (alloc_migration_target()), and
+ * migrate_pages() splits a folio it found no room for (MR_DAMON) and
+ * moves its pages one at a time. tiersim moves whole units (a 2 MiB folio
+ * with --thp, K pages with --scale K): woken at order 0, its kswapd could
+ * stop above the high watermark but below min + a unit, where no unit is
+ * ever promoted again. So it is woken for the unit, as for a hint fault's
+ * promotion.
+ */
 static int kd_room(struct sim *s)
 {
 	u64 fr = fast_free_pages(s);
 
 	if (fr < s->wm[1] + s->upages)
-		wake_kswapd(s);
+		wake_kswapd_unit(s);
 	return s->fused < s->fcap && fr >= s->wm[0] + s->upages;
 }
 
