@@ -409,6 +409,13 @@ static void test_warnings(void **state)
 	w = warnings(&s, 0, &nr);
 	assert_int_equal(nr, 0);
 	free(w);
+	/* without tiering (mode=1) there is no threshold to adapt */
+	r[1].node.th_raised = 0;
+	assert_int_equal(sim_policy_parse("mainline:mode=1", &s.pol[1], err,
+					  sizeof(err)), 0);
+	w = warnings(&s, 0, &nr);
+	assert_int_equal(nr, 0);
+	free(w);
 	free(s.rs.res);
 }
 

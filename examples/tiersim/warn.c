@@ -17,7 +17,8 @@
  *  - WARN_NO_FAULT: PTEs were marked, but no access faulted on one before the
  *    run ended. (No PTE marked at all, as under a VMA filter that skips the
  *    VMAs, is a result, not a warning.)
- *  - WARN_NO_ADAPT: an adaptive policy's threshold never moved, and the run
+ *  - WARN_NO_ADAPT: an adaptive policy's threshold never moved (in tiering
+ *    mode: without it tierpol judges no page), and the run
  *    ended before the controller's first period could end: its "thr ms" is
  *    the starting value, not the controller's.
  *  - WARN_TLB_FIT: a policy that sees accesses only through accessed bits
@@ -113,7 +114,9 @@ static int classify(const struct set *s, u32 i)
 		return WARN_FEW_PTES;
 	if (!r->hint_faults && r->pte_updates)
 		return WARN_NO_FAULT;
-	if ((p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_HOTNESS)) ==
+	/* (without tiering, mode=1, tierpol judges no page: no threshold) */
+	if ((p->cfg.mode & TP_MODE_TIERING) &&
+	    (p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_HOTNESS)) ==
 	    (TP_POL_ADAPTIVE | TP_POL_HOTNESS) &&
 	    !r->node.th_raised && !r->node.th_lowered &&
 	    end_ms < c->scan_delay_ms + thresh_period_ms(p))
