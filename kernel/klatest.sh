@@ -48,6 +48,14 @@ die() {
 for tool in curl xz dpkg-deb; do
 	command -v $tool >/dev/null || die "$tool is missing"
 done
+kunit='' kcheck=''
+for step in $steps; do
+	case $step in
+	kunit) kunit=y ;;
+	kcheck) kcheck=y ;;
+	*) die "unknown step $step (kunit, kcheck)" ;;
+	esac
+done
 
 index() { # <binary-all|binary-amd64>: the suite's Packages, cached a day
 	f=$base/Packages-$suite-$1
@@ -97,19 +105,14 @@ r=$dir/root
 hdr=$r/usr/src/linux-headers-$abi-amd64
 kbuild=$r/usr/lib/linux-kbuild-$abi
 
-for step in $steps; do
-	case $step in
-	kunit) fetch "$all" "$src_pkg" ;;
-	kcheck)
-		fetch "$all" "$src_pkg"
-		fetch "$all" "linux-headers-$abi-common"
-		fetch "$amd64" "linux-headers-$abi-amd64"
-		fetch "$amd64" "linux-kbuild-$abi"
-		fetch "$amd64" "linux-binary-$abi-amd64"
-		;;
-	*) die "unknown step $step (kunit, kcheck)" ;;
-	esac
-done
+# The source for both steps: kcheck rebuilds host tools from it.
+fetch "$all" "$src_pkg"
+if [ -n "$kcheck" ]; then
+	fetch "$all" "linux-headers-$abi-common"
+	fetch "$amd64" "linux-headers-$abi-amd64"
+	fetch "$amd64" "linux-kbuild-$abi"
+	fetch "$amd64" "linux-binary-$abi-amd64"
+fi
 
 # The source tree, extracted once (kernel/ksrc.sh adds lib/tierpol to it;
 # make kunit builds in build/kunit/linux-source-X.Y/).
@@ -121,16 +124,11 @@ if [ ! -f "$ksrc/Makefile" ]; then
 	tar -xJf "$tarball" -C "$dir"
 fi
 
-for step in $steps; do
-	[ "$step" = kunit ] || continue
+if [ -n "$kunit" ]; then
 	echo "klatest: make kunit on $abi's source"
 	KSRC=$ksrc JOBS=$jobs sh kernel/kunit.sh
-done
-
-case " $steps " in
-*" kcheck "*) ;;
-*) exit 0 ;;
-esac
+fi
+[ -n "$kcheck" ] || exit 0
 
 # The headers name their siblings by absolute /usr/src paths: point them at
 # build/klatest/ instead.
