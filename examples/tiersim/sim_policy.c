@@ -368,22 +368,21 @@ static int check_off(const struct sim_policy *p, const char *base,
  * (TP_REFUSE_MODE) before it reads a setting, tp_demotion_target() answers
  * the high watermark, and kthread_setup() starts no goal controller,
  * hotness record, accessed-bit scanner or kmigrated. The scanner still
- * runs: vma=, demote= (the allocator's kswapd wakeup) and mode= are read.
+ * runs: vma=, demote= (the allocator's kswapd wakeup) and mode= are read;
+ * feedback= and quota-start= are damon's (check_needs() says so). Every
+ * other key set_key() takes is tiering's.
  */
 static int tiering_key(const char *key)
 {
-	static const char *const keys[] = {
-		"rate", "hot", "period", "burst", "hot-faults", "limiter",
-		"thresh", "wmark", "lat", "goal", "target", "ctl", "rate-min",
-		"rate-max", "goal-out", "record", "src", "freq", "window",
-		"abit", "room-record", "migrate", "promo-max",
+	static const char *const read_untiered[] = {
+		"mode", "demote", "vma", "feedback", "quota-start",
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(key, keys[i]))
-			return 1;
-	return 0;
+	for (i = 0; i < sizeof(read_untiered) / sizeof(read_untiered[0]); i++)
+		if (!strcmp(key, read_untiered[i]))
+			return 0;
+	return 1;
 }
 
 /*
