@@ -166,6 +166,15 @@ u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages)
 }
 
 /*
+ * The units @pages stream pages take: pages, or with --thp 2 MiB folios
+ * (the last one partly used).
+ */
+u64 sim_units(const struct sim_cfg *c, u64 pages)
+{
+	return c->thp ? (pages + 511) >> 9 : pages;
+}
+
+/*
  * Each thread's TLB in the model, entries: a TLB entry maps one page (or
  * one 2 MiB folio), and with --scale K of the machine's entries map one
  * unit here; a power of 2, at least one (--tlb-entries 0 uses none).

@@ -386,6 +386,7 @@ static inline void node_stats(const struct sim *s, struct sim_node_stats *o)
 /* sim_cfg.c */
 u64 sim_isqrt(u64 x);
 u64 sim_scan_windows(const struct sim_cfg *c, u64 rss_pages);
+u64 sim_units(const struct sim_cfg *c, u64 pages);
 u64 sim_tlb_units(const struct sim_cfg *c);
 u64 sim_task_scan_min_ms(const struct sim_cfg *c, u64 rss_pages);
 

@@ -270,7 +270,7 @@ int sim_setup(struct sim *s)
 	s->K = c->scale ? c->scale : 1;
 	s->upages = (u64)s->K << s->ushift;
 	s->ubytes = s->upages << 12;
-	s->nr_units = (src->pages + (1ULL << s->ushift) - 1) >> s->ushift;
+	s->nr_units = sim_units(c, src->pages);
 	s->fcap = c->fast_pages >> s->ushift;
 	s->scap = c->slow_pages >> s->ushift;
 	memcpy(s->wm, c->wmark, sizeof(s->wm));

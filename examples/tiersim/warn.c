@@ -61,12 +61,6 @@ static int skipped(const struct sim_result *r)
 	return 0;
 }
 
-/* The footprint of set @s in TLB units: pages, or 2 MiB folios. */
-static u64 tlb_units(const struct set *s)
-{
-	return s->cfg.thp ? (s->src.pages + 511) >> 9 : s->src.pages;
-}
-
 /*
  * Policy @p sees accesses only through accessed bits (DAMON, or a record
  * fed by the accessed-bit scanner alone) and the units of set @s fit each
@@ -79,7 +73,8 @@ static int tlb_fit(const struct set *s, const struct sim_policy *p)
 			     (p->hot.sources & SRC_HINT) ||
 			     !(p->hot.sources & SRC_ABIT)))
 		return 0;
-	return s->cfg.tlb_entries && tlb_units(s) <= sim_tlb_units(&s->cfg);
+	return s->cfg.tlb_entries &&
+	       sim_units(&s->cfg, s->src.pages) <= sim_tlb_units(&s->cfg);
 }
 
 /* The largest power of 2 below @x (@x at least 2). */
@@ -235,7 +230,8 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 		break;
 	}
 	case WARN_TLB_FIT: {
-		u64 n = tlb_units(s), k = c->scale ? c->scale : 1, e = 1;
+		u64 n = sim_units(c, s->src.pages), e = 1;
+		u64 k = c->scale ? c->scale : 1;
 		const char *unit = c->thp ? "folio" : "page";
 
 		/* Units fit from e * k entries (e: n up to a power of 2). */
