@@ -78,10 +78,25 @@ bad() {
 
 # compile LANG COMPILER STD FLAGS TEXT: syntax-check TEXT; errors on stdout.
 compile() {
+	# shellcheck disable=SC2086 # FLAGS: the options, split
 	printf '%s\n' "$5" | $2 -x "$1" -std="$3" $4 -I"$inc" -fsyntax-only - \
 		>"$tmp/out" 2>&1 && return 0
 	sed 's/^/    /' "$tmp/out" | head -20
 	return 1
+}
+
+# alone_and_twice LANG COMPILER STD FLAGS: the header ($one) compiles on
+# its own and included twice ($two). $two is $one followed by the header
+# again, and a compiler reads a unit in order: whatever $one is told (an
+# error, or a warning made one) $two is told as well, so $one is compiled
+# only when $two fails, to say which of the two rules the header breaks.
+alone_and_twice() {
+	compile "$1" "$2" "$3" "$4" "$two" >"$tmp/twice" && return 0
+	if ! compile "$1" "$2" "$3" "$4" "$one"; then
+		bad "$h: does not compile on its own ($2 -std=$3)"
+	fi
+	cat "$tmp/twice"
+	bad "$h: cannot be included twice ($2 -std=$3)"
 }
 
 # macros LANG COMPILER TEXT: the macro definitions of TEXT, sorted.
@@ -104,18 +119,12 @@ $one"
 	# 1. On its own, and twice, in every language and compiler.
 	for cc in $HDR_CCS; do
 		for std in c99 c11; do
-			compile c "$cc" "$std" "$WC" "$one" ||
-				bad "$h: does not compile on its own ($cc -std=$std)"
-			compile c "$cc" "$std" "$WC" "$two" ||
-				bad "$h: cannot be included twice ($cc -std=$std)"
+			alone_and_twice c "$cc" "$std" "$WC"
 		done
 	done
 	for cxx in $HDR_CXXS; do
 		for std in c++11 c++17; do
-			compile c++ "$cxx" "$std" "$WCXX" "$one" ||
-				bad "$h: does not compile on its own ($cxx -std=$std)"
-			compile c++ "$cxx" "$std" "$WCXX" "$two" ||
-				bad "$h: cannot be included twice ($cxx -std=$std)"
+			alone_and_twice c++ "$cxx" "$std" "$WCXX"
 		done
 	done
 
