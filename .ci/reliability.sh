@@ -8,14 +8,18 @@
 # when an earlier one failed; the summary at the end names the failures and
 # the exit status is 1 if there was any.
 #
-# Environment: FUZZ_SECONDS (default 20, per fuzz target), STRESS_ARGS,
-# JOBS (parallel compile jobs, default: online CPUs).
+# Environment: FUZZ_SECONDS (default 20, per fuzz target), FUZZ_JOBS (the
+# targets fuzzed at once; default all of them, sharing the CPUs, so the
+# step takes FUZZ_SECONDS and not a multiple of it), STRESS_ARGS, JOBS
+# (parallel compile jobs, default: online CPUs).
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
 export DEBIAN_FRONTEND=noninteractive
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+targets=(tests/fuzz/fuzz_*.c)
+export FUZZ_JOBS=${FUZZ_JOBS:-${#targets[@]}}
 STRESS_ARGS=${STRESS_ARGS:-}
 logdir=build/reliability
 start_all=$(date +%s)
