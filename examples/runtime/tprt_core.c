@@ -316,6 +316,15 @@ out_tp:
  * the live region is the one that counts. @gen: the generation of the
  * region found, read before its range (acquire: a range read after the
  * generation of a registration is that registration's).
+ *
+ * The state is loaded seq_cst: with the handler's seq_cst increment of
+ * tprt_inflight before it, against the drains' seq_cst store of the state
+ * (DEAD, FREE) then seq_cst load of the count, either the drain sees the
+ * handler counted or the handler sees the new state. An acquire load
+ * could be satisfied before the increment is visible (store buffering:
+ * C11 allows it, ARMv8.3's LDAPR and POWER do it): the drain read 0 and
+ * the handler went on with the region alive, in a range the program owned
+ * again and arrays about to be freed (tests/model/region.pml, mutant 5).
  */
 struct tprt_region *tprt_region_find(struct tprt_rt *rt, uintptr_t addr,
 				     bool dead, uint64_t *gen)
@@ -326,7 +335,7 @@ struct tprt_region *tprt_region_find(struct tprt_rt *rt, uintptr_t addr,
 
 	for (i = 0; i < TPRT_MAX_REGIONS; i++) {
 		struct tprt_region *r = &rt->region[i];
-		int st = atomic_load_explicit(&r->state, memory_order_acquire);
+		int st = atomic_load(&r->state);	/* seq_cst: above */
 		uint64_t g;
 
 		if (st == TPRT_R_FREE || (st == TPRT_R_DEAD && (!dead || gone)))
@@ -502,7 +511,11 @@ int tprt_register(void *addr, size_t len, unsigned int source)
 		 * at it: FREE tells it the slot is not its region any more
 		 * (it retries without touching the old range, which may be
 		 * the program's own again), and the arrays go only when no
-		 * handler runs.
+		 * handler runs. A second guard: region_retire()'s drain has
+		 * waited for every handler that saw the region alive, and
+		 * region_state() turns a later one away (the range stored
+		 * before the generation, the generation checked); each
+		 * guard alone suffices (tests/model/region.pml).
 		 */
 		atomic_store(&r->state, TPRT_R_FREE);
 		inflight_drain(rt);

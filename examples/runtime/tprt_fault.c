@@ -263,12 +263,14 @@ static bool filling(const struct tprt_rt *rt, const struct tprt_mem *m)
 /*
  * The state of @r for a handler that found it at generation @gen: LIVE or
  * DYING while the slot still holds that region (its arrays and range are
- * then its own until the handler returns: tprt_register() drains the
- * handlers before it reuses a slot); DEAD otherwise. That is: dead, a slot
- * tprt_register() is reusing (FREE: the old range may be the program's own
- * again, read-only say, and the arrays are about to go), or a slot reused
- * for a new region since (its generation differs: tprt_init() clears the
- * slots without draining).
+ * then its own until the handler returns: region_retire() drains the
+ * handlers after DEAD, tprt_register() again before it reuses a slot);
+ * DEAD otherwise. That is: dead, a slot tprt_register() is reusing (FREE:
+ * the old range may be the program's own again, read-only say, and the
+ * arrays are about to go), or a slot reused for a new region since (its
+ * generation differs: tprt_init() clears the slots without draining).
+ * Acquire is enough here: the lookup's seq_cst load of the state came
+ * first (tprt_region_find()).
  */
 static int region_state(struct tprt_region *r, uint64_t gen)
 {

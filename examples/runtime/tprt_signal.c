@@ -141,6 +141,11 @@ static void handler(int sig, siginfo_t *info, void *uc)
 	unsigned int kind = TPRT_K_OTHER;
 	int res = TPRT_FR_NOT_OURS;
 
+	/*
+	 * Counted before the lookup reads a region's state, which is a
+	 * seq_cst load for that (tprt_region_find()): a drain that reads no
+	 * handler in flight has stored the state this one then sees.
+	 */
 	atomic_fetch_add(&tprt_inflight, 1);
 	rt = __atomic_load_n(&tprt_rt, __ATOMIC_ACQUIRE);
 	if (rt) {
