@@ -236,6 +236,28 @@ __attribute__((unused)) static int count_vmas(const void *a, size_t len)
 	return n;
 }
 
+/*
+ * Every mapping that overlaps [a, a + len) has rights @perm ("r--p"); false
+ * if /proc/self/maps cannot be read. No cmocka assert: children call it.
+ */
+__attribute__((unused)) static bool maps_perm(const void *a, size_t len,
+					      const char *perm)
+{
+	uintptr_t s = (uintptr_t)a, e = s + len;
+	unsigned long lo, hi;
+	char line[512], rights[5];
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool ok = f != NULL;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, rights) == 3 &&
+		    lo < e && hi > s && strcmp(rights, perm))
+			ok = false;
+	if (f)
+		fclose(f);
+	return ok;
+}
+
 __attribute__((unused)) static void mem_set(uint64_t free, uint64_t low)
 {
 	struct tprt_mem m = {

@@ -616,24 +616,6 @@ static void test_uffd_unregister_race(void **state)
 
 /* ---- a dead region's slot reused ------------------------------------------ */
 
-/* Every mapping that overlaps [a, a + len) has rights @perm ("r--p"). */
-static bool maps_perm(const void *a, size_t len, const char *perm)
-{
-	uintptr_t s = (uintptr_t)a, e = s + len;
-	unsigned long lo, hi;
-	char line[512], rights[5];
-	FILE *f = fopen("/proc/self/maps", "r");
-	bool ok = true;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, rights) == 3 &&
-		    lo < e && hi > s && strcmp(rights, perm))
-			ok = false;
-	fclose(f);
-	return ok;
-}
-
 /*
  * A handler found a dead region, then tprt_register() reused its slot:
  * the slot FREE while the handlers drain, or (had it not drained) a new
