@@ -23,6 +23,7 @@
 static struct tprt_rt rt_storage;
 struct tprt_rt *tprt_rt;
 _Atomic uint64_t tprt_inflight;
+_Atomic uint64_t tprt_retired;
 _Atomic uint32_t tprt_gen;
 /*
  * The last generation given to a registration (struct tprt_region.gen):
@@ -575,7 +576,8 @@ static void region_retire(struct tprt_rt *rt, struct tprt_region *r)
 	} else {
 		mprotect((void *)r->start, len, PROT_READ | PROT_WRITE);
 	}
-	/* Access is restored: a fault from here on is retried (dead). */
+	/* Access is restored: a fault from here on is retried (gone()). */
+	atomic_fetch_add(&tprt_retired, 1);
 	atomic_store(&r->state, TPRT_R_DEAD);
 	inflight_drain(rt);
 	/* No handler can reserve in it any more: give its VMAs back. */

@@ -29,8 +29,11 @@
 
 #define TLS	static __thread __attribute__((tls_model("initial-exec")))
 
-/* The address this thread last retried in an unregistered region. */
-TLS uintptr_t retry_addr;
+/* tprt_retired when this thread last retried a fault in no live region. */
+TLS uint64_t retired_seen;
+/* Such retries in a row at one address (see gone()). */
+TLS uintptr_t gone_addr;
+TLS unsigned int gone_n;
 /* Stale faults in a row on one address (see the stale case below). */
 TLS uintptr_t stale_addr;
 TLS unsigned int stale_n;
@@ -307,6 +310,38 @@ static int stale(struct tprt_slot *slot, uintptr_t addr)
 }
 
 /*
+ * A fault of the runtime's kind whose address is in no live region: none
+ * holds it, or the handler found its region dead (its slot maybe being
+ * reused, or reused since). It is ours all the same if a region protected
+ * the block when the thread faulted and was retired (tprt_unregister(),
+ * tprt_shutdown()) before the handler looked; access is back then, and the
+ * access is retried. Such a retire came after the fault, so after this
+ * thread's previous look at tprt_retired: the fault is retried when the
+ * count moved since then. One that comes back with no retire in between is
+ * the program's own (its protection of a range it got back, say) and goes
+ * to the previous handler, as does one retried TPRT_STALE_MAX times in a
+ * row at one address while regions keep being retired. region_retire()
+ * bumps the count before it marks the region dead, and a slot is freed or
+ * reused only after that: a handler whose lookup (seq_cst) saw the region
+ * dead, its slot free or another region in it, sees the count moved.
+ */
+static int gone(uintptr_t addr)
+{
+	uint64_t c = atomic_load(&tprt_retired);
+
+	if (gone_addr != addr) {
+		gone_addr = addr;
+		gone_n = 0;
+	}
+	if (c == retired_seen || ++gone_n >= TPRT_STALE_MAX) {
+		gone_addr = 0;
+		return TPRT_FR_NOT_OURS;
+	}
+	retired_seen = c;
+	return TPRT_FR_RETRY;
+}
+
+/*
  * A fault on a protected block. The block is the unit of protection: the
  * fault is the first access to any of its pages since the scanner
  * protected it, and its latency (from the block's stamp) is the faulting
@@ -322,7 +357,7 @@ int tprt_fault(struct tprt_rt *rt, uintptr_t addr, unsigned int kind,
 		return TPRT_FR_NOT_OURS;
 	r = tprt_region_find(rt, addr, true, &gen);
 	if (!r)
-		return TPRT_FR_NOT_OURS;
+		return gone(addr);
 	return tprt_fault_at(rt, r, gen, addr, kind, write, now);
 }
 
@@ -341,22 +376,11 @@ int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
 	 * is live or dying and still the region the lookup found.
 	 */
 	st = region_state(r, gen);
-	if (st == TPRT_R_DEAD) {
-		/*
-		 * The fault raced tprt_unregister(), which has restored
-		 * access since: retry once. The same address faulting again
-		 * is not ours (the program protected it itself).
-		 */
-		if (retry_addr == addr) {
-			retry_addr = 0;
-			return TPRT_FR_NOT_OURS;
-		}
-		retry_addr = addr;
-		return TPRT_FR_RETRY;
-	}
+	if (st == TPRT_R_DEAD)
+		return gone(addr);	/* raced tprt_unregister() */
 	if ((kind == TPRT_K_ACCERR) != (r->source == TPRT_SRC_MPROTECT))
 		return TPRT_FR_NOT_OURS;
-	retry_addr = 0;
+	gone_addr = 0;
 	slot = tprt_my_slot(rt);
 	page = (addr - r->start) >> rt->page_shift;
 	b = page / rt->cfg.block_pages;

@@ -327,6 +327,8 @@ static inline uint32_t tprt_count_slow(const struct tprt_region *r,
 extern struct tprt_rt *tprt_rt;
 /* Handlers running now; outside the runtime, which a restart clears. */
 extern _Atomic uint64_t tprt_inflight;
+/* Regions retired so far (unregistered, shut down): see tprt_fault.c gone(). */
+extern _Atomic uint64_t tprt_retired;
 /* Bumped by every tprt_init(): a thread's slot is claimed again after it. */
 extern _Atomic uint32_t tprt_gen;
 

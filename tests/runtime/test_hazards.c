@@ -616,6 +616,31 @@ static void test_uffd_unregister_race(void **state)
 
 /* ---- a dead region's slot reused ------------------------------------------ */
 
+struct fault_args {
+	struct tprt_region *r;
+	uint64_t gen;
+	uintptr_t addr;
+	int res;
+};
+
+/*
+ * A fault on another thread, one it has not retried yet: the handler
+ * after its lookup (tprt_fault_at() on @r), or with @r NULL the whole
+ * handler (tprt_fault(), the lookup included).
+ */
+static void *fault_at_thread(void *arg)
+{
+	struct fault_args *a = arg;
+
+	if (a->r)
+		a->res = tprt_fault_at(tprt_rt, a->r, a->gen, a->addr,
+				       TPRT_K_ACCERR, true, fake_now());
+	else
+		a->res = tprt_fault(tprt_rt, a->addr, TPRT_K_ACCERR, true,
+				    fake_now());
+	return NULL;
+}
+
 /*
  * A handler found a dead region, then tprt_register() reused its slot:
  * the slot FREE while the handlers drain, or (had it not drained) a new
@@ -629,6 +654,8 @@ static void test_slot_reused(void **state)
 {
 	char *fill[TPRT_MAX_REGIONS - 1], *m, *y;
 	struct tprt_stats s0, s;
+	struct fault_args fa;
+	pthread_t th;
 	struct tprt_region *r;
 	uint64_t gen, b;
 	int i;
@@ -665,14 +692,31 @@ static void test_slot_reused(void **state)
 	assert_int_equal(s.restore_block + s.restore_chunk +
 			 s.restore_region + s.restore_fail, 0);
 
-	/* The slot reused for a new region: another generation. */
+	/*
+	 * The slot reused for a new region: another generation. This
+	 * thread's fault comes back with no region retired since it retried:
+	 * the program's own (m is read-only), passed on. Another thread's
+	 * first one is retried.
+	 */
 	assert_int_equal(tprt_register(y, 64 * PG, TPRT_SRC_MPROTECT), 0);
 	assert_ptr_equal(tprt_region_of(tprt_rt, (uintptr_t)y, false), r);
 	tprt_scan_now();
 	tprt_stats(&s0);
 	assert_int_equal(tprt_fault_at(tprt_rt, r, gen, (uintptr_t)m + 40 * PG,
 				       TPRT_K_ACCERR, true, fake_now()),
-			 TPRT_FR_RETRY);
+			 TPRT_FR_NOT_OURS);
+	fa = (struct fault_args){ r, gen, (uintptr_t)m + 40 * PG, -1 };
+	assert_int_equal(pthread_create(&th, NULL, fault_at_thread, &fa), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(fa.res, TPRT_FR_RETRY);
+	/* Its lookup finds no region of m's now: retried all the same. */
+	fa = (struct fault_args){ NULL, 0, (uintptr_t)m + 41 * PG, -1 };
+	assert_int_equal(pthread_create(&th, NULL, fault_at_thread, &fa), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(fa.res, TPRT_FR_RETRY);
+	assert_int_equal(tprt_fault(tprt_rt, (uintptr_t)m + 41 * PG,
+				    TPRT_K_ACCERR, true, fake_now()),
+			 TPRT_FR_NOT_OURS);
 	for (b = 0; b < r->nblocks; b++)
 		assert_true(atomic_load(&r->blk[b]) & TPRT_BLK_PROT);
 	assert_true(maps_perm(m, 64 * PG, "r--p"));
