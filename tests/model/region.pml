@@ -40,6 +40,18 @@
  *    handlers that never stop faulting can keep a drain waiting for ever
  *    (it needs a moment with no handler in flight, of any region).
  *
+ * And the retire count (gone() in tprt_fault.c, tprt_retired bumped in
+ * region_retire() after the restore, before DEAD): A's block starts
+ * protected by the runtime (P_RT), B's range by the program (P_PROG); the
+ * program may protect A's range after its unregister, the scanner a new
+ * region's block; a thread's access faults only on a protected page, and
+ * after "handled" or "retry" it runs again at any later point (MAXF faults
+ * at most, asserted: no retry loop; -DNACC=2 a second access, either
+ * range; -DNORETRY no access again, for the larger configurations):
+ *  - a fault on the runtime's protection is never passed on;
+ *  - a retry needs a retire since the thread's last one: with none in
+ *    between, the program's own fault is passed on.
+ *
  * Redundant guards (checks that pass with one removed): with the drain
  * after DEAD in region_retire(), the reuse's FREE store (-DNOFREE) and its
  * drain (-DNOREDRAIN) are a second guard. The drain after DEAD has waited
@@ -67,6 +79,16 @@
  *  -DMUTANT=6  region_state() takes FREE for alive (it only turned DEAD
  *              away: the code before the generation): a handler that
  *              found the dead region acts while tprt_register() drains
+ *  -DMUTANT=7  the code before tprt_retired: a fault that finds no region
+ *              is passed on, a dead one retried once per address: A's
+ *              fault whose handler runs after B took the slot is passed on
+ *  -DMUTANT=8  the count bumped after the DEAD store (10: after the
+ *              drain): a handler that reads DEAD sees the old count
+ *  -DMUTANT=9  the count bumped before the restore (-DNACC=2): a thread's
+ *              retry of its other access reads the new count before its
+ *              fault on A's still protected block, which is passed on
+ * (With -DMUTANT=5 the new assertion, a runtime fault passed on, is the
+ * one hit first.)
  */
 
 #ifndef MUTANT
@@ -77,6 +99,12 @@
 #endif
 #ifndef NFAULT
 #define NFAULT		2	/* -DLIVE: faults per handler */
+#endif
+#ifndef NACC
+#define NACC		1	/* accesses per handler, each at either range */
+#endif
+#ifndef MAXF
+#define MAXF		6	/* faults per handler: more is a retry loop */
 #endif
 
 #define R_FREE		0	/* TPRT_R_FREE */
@@ -96,6 +124,33 @@ byte inflight;
 /* Ghosts: whose arrays the slot maps (0: none); ranges the program owns. */
 byte arr = 1;
 bool prog[2] = true;		/* prog[1] (A's) is set false in init */
+#ifndef LIVE
+byte retired;			/* tprt_retired */
+/*
+ * Ghost: each range's protection, 0 open, P_RT a registration's block
+ * (the scanner's mprotect()), P_PROG the program's own. In init A's block
+ * is protected and B's range the program's, protected by the program.
+ */
+#define P_RT		1
+#define P_PROG		2
+byte prot[2];
+#define RETIRE		retired++
+#define RESTORE(k)	prot[RANGE(k)] = 0
+/*
+ * the program protects the range it got back, or not (A's: B's range is
+ * the program's, protected, in init; after B's unregister, not again)
+ */
+#define PROGPROT(k)	if :: (k) != 2 -> prot[RANGE(k)] = P_PROG :: skip fi
+/* the scanner protects the new region's block, or not (prot_lock) */
+#define SCAN(k)		if :: prot[RANGE(k)] = P_RT :: skip fi
+#define HANDIN(k)	prot[RANGE(k)] = 0;
+#else
+#define RETIRE		skip
+#define RESTORE(k)	skip
+#define PROGPROT(k)	skip
+#define SCAN(k)		skip
+#define HANDIN(k)
+#endif
 
 /*
  * inflight_drain(): while (atomic_load(&tprt_inflight)) sched_yield();
@@ -111,18 +166,34 @@ bool prog[2] = true;		/* prog[1] (A's) is set false in init */
  * region_retire(), under prot_lock, then tprt_unregister() returns:
  *	atomic_store(&r->state, TPRT_R_DYING);
  *	mprotect(start, len, PROT_READ | PROT_WRITE);	// the runtime's range
+ *	atomic_fetch_add(&tprt_retired, 1);
  *	atomic_store(&r->state, TPRT_R_DEAD);
  *	inflight_drain(rt);
  *	tprt_est_set(rt, r, c, 0) for each chunk;	// its own arrays
+ * then the program may protect the range it got back itself.
  */
 inline unregister(k)
 {
 	state = R_DYING;
+#if MUTANT == 9
+	RETIRE;
+#endif
+	RESTORE(k);
+#if MUTANT != 8 && MUTANT != 9 && MUTANT != 10
+	RETIRE;
+#endif
 	state = R_DEAD;
+#if MUTANT == 8
+	RETIRE;
+#endif
 #if MUTANT != 1
 	DRAIN;
 #endif
-	prog[RANGE(k)] = true		/* returned: the program's range */
+#if MUTANT == 10
+	RETIRE;
+#endif
+	prog[RANGE(k)] = true;		/* returned: the program's range */
+	PROGPROT(k)
 }
 
 /*
@@ -149,6 +220,7 @@ inline fill(k)
 #if MUTANT == 3
 	gen = k;
 #endif
+	SCAN(k)
 }
 
 /*
@@ -162,6 +234,7 @@ inline reuse(k)
 {
 	atomic {
 		prog[RANGE(k)] = false;
+		HANDIN(k)		/* open: the program hands it in */
 #ifndef NOFREE
 		state = R_FREE
 #endif
@@ -204,6 +277,7 @@ progress:	skip
 	od;
 	/* tprt_register() into the free slot: no drain, no FREE store */
 	prog[RANGE(2)] = false;
+	HANDIN(2)
 	fill(2)
 #else
 	reuse(2);
@@ -228,6 +302,23 @@ progress:	skip
 #define COUNTED	if :: !inc -> atomic { inflight++; inc = true } :: else fi
 
 /*
+ * gone()'s seq_cst load of tprt_retired may be satisfied before the
+ * relaxed loads before it in program order (an LDAR after an LDR on
+ * ARMv8; C11 allows it), not before an acquire: SNAP takes the count at
+ * such an earlier point (before the lookup's start and end, the earliest
+ * and so the stalest; before region_state()'s relaxed generation), and
+ * region_state()'s acquire load of the state drops one taken before it
+ * (UNSNAP).
+ */
+#ifndef LIVE
+#define SNAP	if :: !cs -> atomic { c = retired; cs = true } :: true fi
+#define UNSNAP	cs = false
+#else
+#define SNAP	skip
+#define UNSNAP	skip
+#endif
+
+/*
  * handler():
  *	atomic_fetch_add(&tprt_inflight, 1);
  *	tprt_fault():
@@ -248,6 +339,14 @@ proctype handler()
 	byte addr, st, g, s, e;
 	bool inc;
 	byte n;
+#ifndef LIVE
+	/* kind: whose protection the access faulted on; seen: retired_seen */
+	byte kind, seen, c, nf, na;
+	bool cs, pass;
+#if MUTANT == 7
+	byte ra;			/* retry_addr */
+#endif
+#endif
 
 #if defined(STARVE)
 	do
@@ -255,46 +354,67 @@ proctype handler()
 #elif defined(LIVE)
 	for (n : 1 .. NFAULT) {
 #endif
+#ifndef LIVE
+access:
+#endif
 	if
 	:: addr = 3		/* A's range (C's) */
 	:: addr = 1		/* B's range */
 	fi;
+#ifndef LIVE
+	/*
+	 * The thread's access (again after a retry, at any later point):
+	 * the page open, it succeeds; protected, it faults, on the
+	 * runtime's protection (P_RT) or the program's (P_PROG).
+	 */
+fault:
+	atomic {
+		if
+		:: prot[addr / 2] == 0 -> goto next
+		:: else -> kind = prot[addr / 2]; nf++;
+			cs = false
+		fi
+	}
+	assert(nf <= MAXF);		/* no retry loop */
+#endif
 #if MUTANT != 5
 	atomic { inflight++; inc = true };
 #endif
 	EARLY;
 	st = state;
 	if
-	:: st == R_FREE -> goto out		/* not found: not ours */
+	:: st == R_FREE -> goto nofind		/* not found */
 	:: else
 	fi;
 	EARLY;
 	g = gen;
+	SNAP;
 	if
 	:: EARLY; s = start; EARLY; e = end
 	:: EARLY; e = end; EARLY; s = start
 	fi;
 	if
-	:: addr < s || addr >= e -> goto out	/* not found */
+	:: addr < s || addr >= e -> goto nofind	/* not found */
 	:: else
 	fi;
 	EARLY;
-	st = state;
+	atomic { st = state; UNSNAP };
+	SNAP;
 #if MUTANT == 6
 	if
-	:: st == R_DEAD -> goto out
+	:: st == R_DEAD -> goto dead
 	:: else
 	fi;
 #else
 	if
-	:: st != R_LIVE && st != R_DYING -> goto out	/* retry */
+	:: st != R_LIVE && st != R_DYING -> goto dead	/* TPRT_R_DEAD */
 	:: else
 	fi;
 #endif
 #if MUTANT != 2
 	EARLY;
 	if
-	:: gen != g -> goto out			/* retry */
+	:: gen != g -> goto dead			/* TPRT_R_DEAD */
 	:: else
 	fi;
 #endif
@@ -306,13 +426,81 @@ proctype handler()
 	 */
 	assert(g != 0 && arr == g && IN(g, addr) && start == RS(g));
 	/* tprt_restore_blocks(): mprotect() (or UFFDIO_WRITEPROTECT) */
-	assert(!prog[addr / 2]);
+	atomic { assert(!prog[addr / 2]); prot[addr / 2] = 0 };
 	/* decide_pages(): the slow bits, the stamp, the pushes */
 	assert(arr == g);
+	/* handled, or stale (retried): the access again */
+#if MUTANT == 7
+	ra = 0;
+#endif
+	pass = false;
+	goto out;
+nofind:
+#if MUTANT == 7
+	pass = true;		/* the code before gone(): not ours */
+	goto out;
+#endif
+	goto gone;
+dead:
+#if MUTANT == 7
+	/* before gone(): retried once per address (TLS retry_addr) */
+	if
+	:: ra == addr -> atomic { ra = 0; pass = true }
+	:: else -> atomic { ra = addr; pass = false }
+	fi;
+	goto out;
+#endif
+	/*
+	 * gone(): c = atomic_load(&tprt_retired);	// seq_cst
+	 * the same as retired_seen: not ours; else retired_seen = c, retry.
+	 */
+gone:
+	if
+	:: !cs -> c = retired
+	:: else
+	fi;
+	if
+	:: c == seen -> pass = true
+	:: else ->
+		/*
+		 * A retry needs a retire since the thread's last one: with
+		 * none in between, the fault (the program's own) is passed
+		 * on, not retried for ever.
+		 */
+		assert(retired != seen);
+		atomic { seen = c; pass = false }
+	fi;
+#else
+nofind:
+dead:
+	skip;
 #endif
 out:
 	COUNTED;
 	atomic { inflight--; inc = false };
+#ifndef LIVE
+	if
+	:: pass ->
+		/* passed on: never a fault on the runtime's protection */
+		assert(kind != P_RT);
+		goto next
+	:: else ->
+#ifdef NORETRY
+		goto next		/* the retried access not modelled */
+#endif
+		atomic { st = 0; g = 0; s = 0; e = 0; c = 0; cs = false };
+		goto fault
+	fi;
+next:
+	atomic {
+		na++; nf = 0; kind = 0; c = 0; cs = false;
+		pass = false; st = 0; g = 0; s = 0; e = 0
+	};
+	if
+	:: na < NACC -> goto access
+	:: else
+	fi
+#endif
 #ifdef LIVE
 	atomic { addr = 0; st = 0; g = 0; s = 0; e = 0 }
 #endif
@@ -329,6 +517,10 @@ init
 
 	atomic {
 		prog[1] = false;
+#ifndef LIVE
+		prot[0] = P_PROG;
+		prot[1] = P_RT;
+#endif
 		run registrar();
 		for (i : 1 .. NH) {
 			run handler()
