@@ -3,7 +3,7 @@
 #
 # The Promela models (issue 12): installs spin when it is missing (as root
 # on Debian), then runs make model, which checks every model exhaustively
-# and requires each mutant to be caught. About a minute on two CPUs.
+# and requires each mutant to be caught. About a minute and a half on two CPUs.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
