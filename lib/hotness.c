@@ -24,8 +24,6 @@ static const struct hot_layout hot_layouts[2] = {
 };
 
 #define HOT_BUCKET_SHIFT_MAX	40U
-#define HOT_WINDOW_MS		3000U
-#define HOT_THRESHOLD		2U
 
 /* ceil(log2(x)) for x >= 1. */
 static u32 ceil_log2(u64 x)
@@ -45,7 +43,7 @@ int tp_hot_init(struct tp_hot *h, const struct tp_hot_cfg *cfg)
 	    cfg->tps > TP_TPS_MAX || cfg->bucket_shift > HOT_BUCKET_SHIFT_MAX)
 		return -EINVAL;
 	lo = &hot_layouts[cfg->format];
-	thr = cfg->freq_threshold ? cfg->freq_threshold : HOT_THRESHOLD;
+	thr = cfg->freq_threshold ? cfg->freq_threshold : TP_HOT_DEFAULT_FREQ;
 	if (thr > lo->cnt_max)
 		return -EINVAL;
 	shift = cfg->bucket_shift;
@@ -59,7 +57,7 @@ int tp_hot_init(struct tp_hot *h, const struct tp_hot_cfg *cfg)
 		shift = ceil_log2(cfg->format == TP_HOT_BYTE ?
 				  (cfg->tps + 7) / 8 : (cfg->tps + 999) / 1000);
 	window = __tp_ms_to_ticks(cfg->window_ms ? cfg->window_ms :
-				  HOT_WINDOW_MS, cfg->tps);
+				  TP_HOT_DEFAULT_WINDOW_MS, cfg->tps);
 	/* Whole buckets, rounded up; the span keeps one bucket spare. */
 	window = (window + (1ULL << shift) - 1) >> shift;
 	if (window >= lo->time_mask)

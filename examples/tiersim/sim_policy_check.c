@@ -50,14 +50,14 @@ static s64 key_value(const struct sim_policy *p, const struct sim_policy *ctx,
 		return p->goal.metric;
 	if (!strcmp(key, "goal-out"))
 		return p->goal.out;
-	if (!strcmp(key, "freq"))	/* lib/hotness.c's HOT_THRESHOLD */
-		return p->hot.freq ? p->hot.freq : 2;
+	if (!strcmp(key, "freq"))
+		return p->hot.freq ? p->hot.freq : TP_HOT_DEFAULT_FREQ;
 	if (!strcmp(key, "window")) {
-		/* the record's own default, then lib/hotness.c's 3000 ms */
+		/* the record's own default, then the library's */
 		q = *ctx;
 		q.hot.window_ms = p->hot.window_ms;
 		sim_hot_cfg(&q, &hc);
-		return hc.window_ms ? hc.window_ms : 3000;
+		return hc.window_ms ? hc.window_ms : TP_HOT_DEFAULT_WINDOW_MS;
 	}
 	if (!strcmp(key, "abit"))
 		return p->hot.abit_ms;

@@ -64,6 +64,10 @@ enum tp_hot_format {
 #define TP_HOT_PRECISE_READY	0x80000000U
 /** The largest node number a %TP_HOT_PRECISE record holds. */
 #define TP_HOT_NID_MAX		1023U
+/** The accesses that make a page ready when freq_threshold is 0 (pghot). */
+#define TP_HOT_DEFAULT_FREQ	2U
+/** The window in milliseconds when window_ms is 0 (pghot). */
+#define TP_HOT_DEFAULT_WINDOW_MS	3000U
 
 /**
  * struct tp_hot_cfg - hotness record settings
@@ -71,11 +75,11 @@ enum tp_hot_format {
  * @format: &enum tp_hot_format
  * @tps: ticks per second of the caller's clock, 1..%TP_TPS_MAX
  * @freq_threshold: accesses within the window that make a page ready:
- *	1..3 (%TP_HOT_BYTE) or 1..7 (%TP_HOT_PRECISE); 0 selects 2, pghot's
- *	default
+ *	1..3 (%TP_HOT_BYTE) or 1..7 (%TP_HOT_PRECISE); 0 selects
+ *	%TP_HOT_DEFAULT_FREQ (2), pghot's default
  * @window_ms: the window in milliseconds, at most the format's span less
- *	two buckets (30 of 32 byte-format buckets); 0 selects 3000, pghot's
- *	default
+ *	two buckets (30 of 32 byte-format buckets); 0 selects
+ *	%TP_HOT_DEFAULT_WINDOW_MS (3000), pghot's default
  * @bucket_shift: log2 of a time bucket in ticks, 0..40; 0 selects the
  *	smallest power of two of ticks that is at least 1/8 s (%TP_HOT_BYTE)
  *	or 1 ms (%TP_HOT_PRECISE), so the default window always fits
