@@ -29,14 +29,16 @@
 
 #define TLS	static __thread __attribute__((tls_model("initial-exec")))
 
+/* Retries in a row at one address: again() counts them. */
+struct tprt_fault_run {
+	uintptr_t addr;
+	unsigned int n;
+};
+
 /* tprt_retired when this thread last retried a fault in no live region. */
 TLS uint64_t retired_seen;
-/* Such retries in a row at one address (see gone()). */
-TLS uintptr_t gone_addr;
-TLS unsigned int gone_n;
-/* Stale faults in a row on one address (see the stale case below). */
-TLS uintptr_t stale_addr;
-TLS unsigned int stale_n;
+/* Stale faults in a row (stale()); faults in no live region (gone()). */
+TLS struct tprt_fault_run stale_run, gone_run;
 TLS struct tprt_slot *my_slot;
 TLS uint32_t my_gen;
 
@@ -286,6 +288,20 @@ static int region_state(struct tprt_region *r, uint64_t gen)
 	return st;
 }
 
+/* One more retry at @addr, unless it is the TPRT_STALE_MAX-th in a row. */
+static bool again(struct tprt_fault_run *run, uintptr_t addr)
+{
+	if (run->addr != addr) {
+		run->addr = addr;
+		run->n = 0;
+	}
+	if (++run->n >= TPRT_STALE_MAX) {
+		run->addr = 0;
+		return false;
+	}
+	return true;
+}
+
 /*
  * A fault whose block is open already, or whose region is going away:
  * access is back (or coming back with tprt_unregister()), so the access is
@@ -298,15 +314,7 @@ static int region_state(struct tprt_region *r, uint64_t gen)
 static int stale(struct tprt_slot *slot, uintptr_t addr)
 {
 	INC(slot->faults_stale);
-	if (stale_addr != addr) {
-		stale_addr = addr;
-		stale_n = 0;
-	}
-	if (++stale_n >= TPRT_STALE_MAX) {
-		stale_addr = 0;
-		return TPRT_FR_NOT_OURS;
-	}
-	return TPRT_FR_RETRY;
+	return again(&stale_run, addr) ? TPRT_FR_RETRY : TPRT_FR_NOT_OURS;
 }
 
 /*
@@ -329,12 +337,8 @@ static int gone(uintptr_t addr)
 {
 	uint64_t c = atomic_load(&tprt_retired);
 
-	if (gone_addr != addr) {
-		gone_addr = addr;
-		gone_n = 0;
-	}
-	if (c == retired_seen || ++gone_n >= TPRT_STALE_MAX) {
-		gone_addr = 0;
+	if (c == retired_seen || !again(&gone_run, addr)) {
+		gone_run.addr = 0;
 		return TPRT_FR_NOT_OURS;
 	}
 	retired_seen = c;
@@ -380,7 +384,7 @@ int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
 		return gone(addr);	/* raced tprt_unregister() */
 	if ((kind == TPRT_K_ACCERR) != (r->source == TPRT_SRC_MPROTECT))
 		return TPRT_FR_NOT_OURS;
-	gone_addr = 0;
+	gone_run.addr = 0;
 	slot = tprt_my_slot(rt);
 	page = (addr - r->start) >> rt->page_shift;
 	b = page / rt->cfg.block_pages;
@@ -420,7 +424,7 @@ int tprt_fault_at(struct tprt_rt *rt, struct tprt_region *r, uint64_t gen,
 	/* Another thread restored the block first, or it is going away. */
 	if (!(prev & TPRT_BLK_PROT) || st != TPRT_R_LIVE)
 		return stale(slot, addr);
-	stale_addr = 0;
+	stale_run.addr = 0;
 	INC(slot->faults);
 	if (write)
 		INC(slot->faults_write);
