@@ -109,17 +109,33 @@ int tp_vma_scan_check(struct tp_vma_scan *v, const struct tp_vma_profile *p,
 	if (f->scan_seq && tp_time_before(now, v->next_scan))
 		return TP_VMA_SKIP_DELAY;
 
+	if (p->filter == TP_VMA_FILTER_PID) {
+		/*
+		 * Linux 6.4 to 6.6: the access check comes first, and only a
+		 * VMA that passes it rotates its windows ("to avoid clearing
+		 * PID info before access"); 6.7 and the disjoint-VMA RFC's
+		 * patch 1/6 moved the rotation up, before the check.
+		 */
+		if (f->scan_seq < 2) {
+			vma_rotate(v, p, f->scan_seq, now);
+			return TP_VMA_SCAN_EARLY;
+		}
+		if (!vma_pid_seen(v, f->pid))
+			return TP_VMA_SKIP_INACTIVE;
+		vma_rotate(v, p, f->scan_seq, now);
+		return TP_VMA_SCAN_ACCESSED;
+	}
+
 	vma_rotate(v, p, f->scan_seq, now);
 
-	if (p->filter == TP_VMA_FILTER_DISJOINT || p->filter == TP_VMA_FILTER_PID) {
+	if (p->filter == TP_VMA_FILTER_DISJOINT) {
 		/* Linux 6.5: the mm's first two sequences, or the PID. */
 		if (f->scan_seq < 2)
 			return TP_VMA_SCAN_EARLY;
 		if (vma_pid_seen(v, f->pid))
 			return TP_VMA_SCAN_ACCESSED;
 		/* The disjoint-VMA RFC: then the size-based countdown. */
-		if (p->filter == TP_VMA_FILTER_DISJOINT &&
-		    vma_disjoint_select(v, f->vma_end - f->vma_start))
+		if (vma_disjoint_select(v, f->vma_end - f->vma_start))
 			return TP_VMA_SCAN_DISJOINT;
 		return TP_VMA_SKIP_INACTIVE;
 	}

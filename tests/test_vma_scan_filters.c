@@ -133,6 +133,41 @@ static void test_pid_hash_collision(void **state)
 			 TP_VMA_SKIP_INACTIVE);
 }
 
+/*
+ * Linux 6.4 to 6.6 check the PID before they rotate the windows, and rotate
+ * only the VMAs that pass ("Resetting after checking vma for recent access
+ * to avoid clearing PID info before access"); 6.7 (and the disjoint-VMA
+ * RFC, whose patch 1/6 moved the rotation up) rotate first. So under the
+ * PID filter a bit that only the previous window holds still scans at a
+ * due rotation, and a VMA the task does not pass keeps its windows.
+ */
+static void test_pid_filter_rotates_after_check(void **state)
+{
+	struct tp_vma_profile p = profile(TP_VMA_FILTER_PID);
+	struct tp_vma_scan v;
+
+	(void)state;
+	tp_vma_scan_init(&v, &p, 0, 0);		/* rotations: 5000, 9000 */
+	tp_vma_scan_note(&v, PID_A);
+	assert_int_equal(check(&v, &p, 5, 6000, CHK()),
+			 TP_VMA_SCAN_ACCESSED);	/* then rotated: A in [0] */
+	/* due at 9000: A is still in the previous window when checked */
+	assert_int_equal(check(&v, &p, 6, 10000, CHK()),
+			 TP_VMA_SCAN_ACCESSED);	/* then rotated: A gone */
+	assert_int_equal(check(&v, &p, 7, 10001, CHK()),
+			 TP_VMA_SKIP_INACTIVE);
+
+	/* B's skipped checks do not rotate A's bit away */
+	tp_vma_scan_init(&v, &p, 0, 0);
+	tp_vma_scan_note(&v, PID_A);
+	assert_int_equal(check(&v, &p, 5, 6000, CHK(.pid = PID_B)),
+			 TP_VMA_SKIP_INACTIVE);
+	assert_int_equal(check(&v, &p, 6, 10000, CHK(.pid = PID_B)),
+			 TP_VMA_SKIP_INACTIVE);
+	assert_int_equal(check(&v, &p, 7, 10001, CHK()),
+			 TP_VMA_SCAN_ACCESSED);
+}
+
 static void test_new_vma_delay(void **state)
 {
 	static const u32 filters[] = { TP_VMA_FILTER_DISJOINT,
@@ -542,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_disjoint_pid_accessed),
 		cmocka_unit_test(test_pid_filter_no_countdown),
 		cmocka_unit_test(test_pid_hash_collision),
+		cmocka_unit_test(test_pid_filter_rotates_after_check),
 		cmocka_unit_test(test_new_vma_delay),
 		cmocka_unit_test(test_window_rotation),
 		cmocka_unit_test(test_linux67_early_own_start_seq),

@@ -32,8 +32,11 @@
  * All filters except NONE delay new VMAs by one scan delay (from the mm's
  * second scan sequence on: in its first, numa_scan_seq 0, nothing is
  * delayed, as in the kernel's task_numa_work()) and rotate the access
- * bitmap windows every 4 x scan delay. The caller (the scanner) supplies
- * the facts; the library decides.
+ * bitmap windows every 4 x scan delay: %TP_VMA_FILTER_PID as Linux 6.4 to
+ * 6.6, after the access check and only in a check that scans;
+ * %TP_VMA_FILTER_DISJOINT and %TP_VMA_FILTER_LINUX67 before it (the
+ * disjoint-VMA RFC's patch 1/6, merged for 6.7). The caller (the scanner)
+ * supplies the facts; the library decides.
  */
 #ifndef TP_VMA_SCAN_H
 #define TP_VMA_SCAN_H
