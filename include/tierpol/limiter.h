@@ -287,9 +287,10 @@ TP_API uint64_t tp_limiter_busy(const struct tp_limiter_cpu *cpu);
  * @tp_mbps: megabytes (2^20 bytes) per second
  * @tp_page_shift: log2 of the page size, 0..63
  *
- * The kernel's MB_TO_PAGES() shifts an unsigned int, which wraps at
- * 2^24 MB/s with 4 KiB pages on 32-bit; this saturates at 2^64 - 1 instead,
- * and handles pages larger than 1 MiB.
+ * The kernel's MB_TO_PAGES() (an open-coded shift in Linux 6.1) shifts
+ * the sysctl, an unsigned int, so it wraps at 2^24 MB/s with 4 KiB pages
+ * on 64-bit kernels too; this saturates at 2^64 - 1 instead, and handles
+ * pages larger than 1 MiB.
  *
  * Context: Any context, wait-free.
  * Return: pages per second.
