@@ -238,9 +238,12 @@ TP_API int tp_limiter_tune(struct tp_limiter *l,
  * they refuse a request of more than %TP_RATE_MAX pages (2^32, more than
  * any folio) without counting it, so that no request wraps their count.
  *
- * Context: Any context, lock-free with at most %TP_RETRIES attempts: when
- * the state or the settings keep changing under it, it refuses and counts
- * the refusal in @cpu's busy counter (fail closed).
+ * Context: Any context that owns @cpu (in the kernel, preemption disabled
+ * or the slot otherwise the caller's alone; any context with @cpu NULL),
+ * lock-free with at most %TP_RETRIES attempts: when the state or the
+ * settings keep changing under it, it refuses (fail closed) and counts the
+ * refusal in @cpu's busy counter; with @cpu NULL the refusal is not
+ * counted.
  * Return: true if the pages are admitted.
  */
 TP_API bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,

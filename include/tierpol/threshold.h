@@ -244,9 +244,10 @@ TP_API int tp_thresh_update(struct tp_thresh *t, uint64_t nr_cand,
  * %TP_THRESH_HISTOGRAM counts every fault whose latency is compared with
  * the threshold, hot or not; the other variants ignore this call.
  *
- * Context: Any context that owns @cpu, wait-free (a batch's addition to
- * the shared bins is %TP_THRESH_BINS atomic additions at most; at most
- * %TP_RETRIES attempts to read the settings, then nothing is recorded).
+ * Context: Any context that owns @cpu, lock-free with bounded retries: at
+ * most %TP_RETRIES attempts to read the settings, then nothing is recorded
+ * (fail closed: one sample less); after the read, wait-free (a batch's
+ * addition to the shared bins is %TP_THRESH_BINS atomic additions at most).
  */
 TP_API void tp_thresh_record(struct tp_thresh *t, struct tp_thresh_cpu *cpu,
 			     uint64_t latency, uint64_t n);
