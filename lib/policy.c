@@ -115,6 +115,15 @@ static int policy_check(const struct tp_policy_cfg *cfg, struct tp_policy_set *o
 	rate = tp_mbps_to_pages(cfg->rate_limit_mbps, shift);
 	if (rate > TP_RATE_MAX)
 		return -ERANGE;
+	/*
+	 * Pages above 1 MiB: a limit below one page a second would truncate
+	 * to 0, the sysctl's "refuse every promotion" or, with
+	 * TP_POL_RL_WMARK_DEFAULT, the high watermark per second. A non-zero
+	 * limit is at least one page a second, as a non-zero threshold's step
+	 * is at least one tick.
+	 */
+	if (!rate && cfg->rate_limit_mbps)
+		rate = 1;
 
 	lc.variant = cfg->limiter_variant;
 	lc.tps = cfg->tps;

@@ -637,6 +637,47 @@ static void test_rl_wmark_default_clamped(void **state)
 	assert_int_equal(tp_demotion_target(&e.pol, &m), 2 * TP_RATE_MAX);
 }
 
+/*
+ * Pages above 1 MiB: a non-zero limit below one page a second is one page
+ * a second, never the meaning of 0. 1 MB/s of 2 MiB pages truncated to 0
+ * pages: the RFC's preset then took the high watermark per second (a
+ * demotion target of 2 x high), Linux 6.1's refused every promotion.
+ */
+static void test_rate_below_one_page(void **state)
+{
+	struct env e;
+	struct tp_node_mem m = {
+		.free = 0, .wmark_min = 10, .wmark_low = 20,
+		.wmark_high = 50000, .wmark_promo = 0, .present = 1 << 20,
+	};
+	int k, prom;
+
+	(void)state;
+	env_preset(&e, TP_PRESET_RFC2020);
+	e.cfg.page_shift = 21;
+	e.cfg.rate_limit_mbps = 1;
+	env_init(&e, 0);
+	assert_int_equal(tp_demotion_target(&e.pol, &m), 50000 + 1);
+	m.free = 50000 + 2;
+	assert_false(tp_free_space_enough(&e.pol, &m));
+	m.free = 50000 + 3;
+	assert_true(tp_free_space_enough(&e.pol, &m));
+	/* 0 keeps its meaning: the high watermark per second */
+	e.cfg.rate_limit_mbps = 0;
+	env_tune(&e);
+	assert_int_equal(tp_demotion_target(&e.pol, &m), 2 * 50000);
+
+	env_preset(&e, TP_PRESET_LINUX61);
+	e.cfg.page_shift = 21;
+	e.cfg.rate_limit_mbps = 1;
+	env_init(&e, 0);
+	m.free = 60000;
+	/* one hot fault every 10 ms for 10 s: one page per window */
+	for (k = 0, prom = 0; k < 1000; k++)
+		prom += decide(&e, 1, 1, 0, &m, 2000 + 10 * k) == TP_PROMOTE;
+	assert_true(prom >= 5 && prom <= 10);
+}
+
 /* ---- presets side by side ------------------------------------------------ */
 
 static void test_presets_differ(void **state)
@@ -721,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_nospace_on_bypass_path),
 		cmocka_unit_test(test_rl_wmark_default_retunes),
 		cmocka_unit_test(test_rl_wmark_default_clamped),
+		cmocka_unit_test(test_rate_below_one_page),
 		cmocka_unit_test(test_presets_differ),
 	};
 

@@ -108,7 +108,9 @@ enum tp_preset {
  *	only: a per-fault rate would cost the bucket a division per fault),
  *	clamped to %TP_RATE_MAX (2^32) pages per second: above that watermark
  *	the limiter, the threshold's budget, the bypass mark and
- *	tp_demotion_target() all use 2^32
+ *	tp_demotion_target() all use 2^32. With pages above 1 MiB the pages
+ *	per second are rounded down, but a non-zero limit is at least one
+ *	page per second (never the meaning of 0)
  * @scan_period_max_ms: the threshold controller's period
  *	(numa_balancing_scan_period_max_ms); 0 closes a period at every tick,
  *	as the sysctl
