@@ -71,7 +71,7 @@ struct tp_goal_set {
 /**
  * struct tp_goal - a goal controller
  * @out: the current output
- * @latch: sequence count of @set
+ * @latch: the sequence count of @set, the settings' two copies
  * @set: the settings, two copies (tp_goal_tune() publishes them as one)
  *
  * All fields are private.

@@ -160,7 +160,7 @@ struct tp_limiter_state {
  * @tps: ticks per second (fixed at init)
  * @shift: units per tick, as a power of two (fixed at init)
  * @stale: ticks after which an idle bucket's TAT is stale (fixed at init)
- * @latch: sequence count of @set
+ * @latch: the sequence count of @set, the settings' two copies
  * @set: the settings, two copies (see tp_limiter_tune())
  *
  * All fields are private.
@@ -260,13 +260,14 @@ TP_API bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
  *
  * The windows: in an open window, the limit minus the pages counted since
  * it opened, as the shared count sees them (0 once they reach the limit).
- * A request of n pages made now is admitted when n <= this value under
- * %TP_LIMITER_WINDOW_RFC2020 (refused when count - base > limit), but only
- * when n < this value under %TP_LIMITER_WINDOW_LINUX61 (refused when
- * count - base >= limit): for Linux 6.1 the value is one page more than
- * the window admits. For a window that has expired (more than one second
- * since it opened), the limit: the request that opens the next window is
- * not counted in it, so with single pages the RFC's window then admits
+ * In an open window, a request of n pages made now is admitted when
+ * n <= this value under %TP_LIMITER_WINDOW_RFC2020 (refused when
+ * count - base > limit), but only when n < this value under
+ * %TP_LIMITER_WINDOW_LINUX61 (refused when count - base >= limit): for
+ * Linux 6.1 the value is one page more than the window admits. For a
+ * window that has expired (more than one second since it opened), the
+ * limit: the request that opens the next window is admitted whatever its
+ * size (with a limit above 0) and not counted in it, so with single pages the RFC's window then admits
  * the opener and the limit, 6.1's the opener and limit - 1 (a limit of 0
  * refuses everything).
  *

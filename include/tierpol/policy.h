@@ -185,7 +185,7 @@ struct tp_policy_set {
  * @tps: ticks per second (fixed at init)
  * @shift: the token bucket's units per tick, log2 (fixed at init)
  * @stale: ticks after which an idle bucket is full again (fixed at init)
- * @latch: sequence count of @set
+ * @latch: the sequence count of @set, the settings' two copies
  * @set: the settings, two copies
  *
  * Read-mostly; private. See tp_policy_tune().
@@ -337,9 +337,11 @@ struct tp_node {
  *
  * Zero-filled memory aligned to %TP_CACHELINE_BYTES is a ready slot: in
  * the kernel alloc_percpu(); in userspace a static or automatic variable,
- * aligned_alloc() or posix_memalign() then memset(), or C++17 new. Not
- * calloc() or malloc(), nor new before C++17: they align to 16 bytes, and
- * a slot off its alignment is undefined behaviour. Each slot
+ * aligned_alloc() or posix_memalign() then memset(), or C++17 new with
+ * an initializer: new tp_node_cpu() zero-fills, and an array new with ()
+ * too; without the parentheses the slot is not initialised. Not calloc()
+ * or malloc(), nor new before C++17: they align to 16 bytes, and a slot
+ * off its alignment is undefined behaviour. Each slot
  * is written by one CPU (kernel: tp_decide() with preemption disabled, on
  * this_cpu_ptr()) or one thread (userspace) at a time; an interrupt or a
  * signal handler on that CPU or thread may decide on it too. Any CPU may

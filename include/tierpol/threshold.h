@@ -146,7 +146,7 @@ struct tp_thresh_cpu {
  * struct tp_thresh - a hot-threshold controller (one per target node)
  * @st: live state
  * @tps: ticks per second (fixed at init)
- * @latch: sequence count of @set
+ * @latch: the sequence count of @set, the settings' two copies
  * @set: the settings, two copies (see tp_thresh_tune())
  *
  * All fields are private.

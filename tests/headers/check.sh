@@ -11,7 +11,8 @@
 #  1. It compiles on its own, and included twice, as C99 and C11 with every
 #     compiler of HDR_CCS (gcc clang) and as C++11 and C++17 with every one
 #     of HDR_CXXS (g++ clang++), with -Wall -Wextra -pedantic -Werror and
-#     the further warnings below.
+#     the further warnings below (with clang, -Wdocumentation too: the
+#     kernel-doc comments are read by a user's clang as Doxygen).
 #  2. It defines no macro outside TP_ and tp_, and changes or removes none
 #     that the program had: the macros of a program that includes
 #     <stdbool.h>, <stddef.h> and <stdint.h> (the headers tierpol may
@@ -51,6 +52,14 @@ WC="$W -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
 # C++ programs often build with these; g++ does not warn of an old-style
 # cast inside extern "C" (the headers' inline functions), clang++ does.
 WCXX="$W -Wold-style-cast -Wzero-as-null-pointer-constant"
+
+# docw COMPILER: clang's check of the comments as Doxygen (its
+# -Wdocumentation-unknown-command would flag kernel-doc's @member: lines).
+docw() {
+	case $1 in
+	*clang*) echo -Wdocumentation ;;
+	esac
+}
 BASE='#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>'
@@ -119,12 +128,12 @@ $one"
 	# 1. On its own, and twice, in every language and compiler.
 	for cc in $HDR_CCS; do
 		for std in c99 c11; do
-			alone_and_twice c "$cc" "$std" "$WC"
+			alone_and_twice c "$cc" "$std" "$WC $(docw "$cc")"
 		done
 	done
 	for cxx in $HDR_CXXS; do
 		for std in c++11 c++17; do
-			alone_and_twice c++ "$cxx" "$std" "$WCXX"
+			alone_and_twice c++ "$cxx" "$std" "$WCXX $(docw "$cxx")"
 		done
 	done
 
