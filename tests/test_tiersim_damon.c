@@ -706,10 +706,16 @@ static void test_run(void **state)
 			    r1.damon_sample_us[i] <= 10000000);
 		assert_true(r1.damon_tried[i] > 0);
 	}
-	/* The promotion scheme's quota is the samples' rate: at most 200 MiB */
+	/*
+	 * The promotion scheme's quota is the samples' rate, in MB/s of
+	 * 2^20 bytes as every rate limit's: at most its 200 MiB/s cap, which
+	 * it starts at (not 209, its bytes over 10^6).
+	 */
+	assert_int_equal(r1.sample[0].rate, 200);
 	for (i = 0; i < r1.nr_samples; i++)
 		assert_true(r1.sample[i].rate >= 1 &&
-			    r1.sample[i].rate <= 209);
+			    r1.sample[i].rate <= 200);
+	assert_true(r1.rate_end <= 200);
 	/* Deterministic: the same run again gives the same counts. */
 	assert_int_equal(sim_run(&st.cfg, &p, &st.src, &r2, NULL), 0);
 	assert_int_equal(r1.promotions, r2.promotions);

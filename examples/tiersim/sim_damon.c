@@ -584,10 +584,14 @@ void damon_run(struct sim *s)
 	update_next_event(s);
 }
 
-/* The promotion scheme's quota now, MB/s (the samples' rate). */
+/*
+ * The promotion scheme's quota now, MB/s (the samples' rate): MB of 2^20
+ * bytes, as every rate limit's (tp_mbps_to_pages()), so that its cap of
+ * 200 MiB/s reads 200, as goal-bucket's does.
+ */
 u64 damon_quota_mbps(const struct sim *s)
 {
-	return s->kd[1].esz * 4096 / 1000000;
+	return (s->kd[1].esz * 4096) >> 20;
 }
 
 /* The kdamonds' state at the end of the run, for the result. */
