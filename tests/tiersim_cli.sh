@@ -196,6 +196,14 @@ last=$(tr -d '\n' <"$tmp/damon.json" |
 end=$(sed -n 's/.*"rate_end_mbps": \([0-9]*\).*/\1/p' "$tmp/damon.json")
 [ -n "$last" ] && [ "$end" = "$last" ] && [ "$end" != 65536 ] ||
 	bad "damon: rate_end_mbps $end, the series ends at $last"
+# phase-shift's response time when the phase before the shift is shorter
+# than five sampling intervals (here 10 ms against about 25 ms): the level
+# before comes from the last interval sampled, not "never" recovered; the
+# oracle's ratio does not drop at the shift.
+run "$T" -q -p oracle -w phase-shift --pages 16384 --accesses 500000 \
+	--json "$tmp/shift.json"
+grep -q '"response_ms": 0,' "$tmp/shift.json" ||
+	bad "phase-shift, oracle, short phases: $(grep -o '"response_ms": [^,]*' "$tmp/shift.json")"
 # A scale model's JSON gives the machine's pages everywhere: the source,
 # the tiers and the VMAs as the used pages at the end (K x the stream's).
 run "$T" -q -p none -w zipf --pages 4096 --accesses 40000 --scale 4 \

@@ -105,7 +105,10 @@ static void map_end(const struct sim *s, struct sim_result *r)
 /*
  * phase-shift: time from the shift until the fast-tier ratio is back at
  * 90 % of its level just before (0 if it never fell below; -1 if it did
- * not recover within the run).
+ * not recover within the run). The level before is the last fifth of the
+ * phase before the shift, or where no sample falls inside it (a phase
+ * shorter than five sampling intervals), the last interval sampled before
+ * the shift: not a run that "never" recovers.
  */
 static double response_ms(const struct sim_result *r, const struct sim_src *src)
 {
@@ -128,6 +131,8 @@ static double response_ms(const struct sim_result *r, const struct sim_src *src)
 		if (r->sample[i].t_ns <= t0)
 			b = &r->sample[i];
 	}
+	if (b && (!a || a >= b) && b > r->sample)
+		a = b - 1;
 	if (!a || !b || b->acc <= a->acc)
 		return -1;
 	pre = (double)(b->fast - a->fast) / (double)(b->acc - a->acc);
