@@ -204,6 +204,23 @@ run "$T" -q -p oracle -w phase-shift --pages 16384 --accesses 500000 \
 	--json "$tmp/shift.json"
 grep -q '"response_ms": 0,' "$tmp/shift.json" ||
 	bad "phase-shift, oracle, short phases: $(grep -o '"response_ms": [^,]*' "$tmp/shift.json")"
+# A trace's name is whatever bytes its path has, but the JSON and the SVG
+# must be UTF-8 (and the SVG XML, which has no control characters): a byte
+# of another encoding and a control character are written as U+FFFD.
+odd="$tmp/$(printf 'x\377\001y').trace"
+printf 'R 1000\nR 2000\nR 3000\nR 4000\n' >"$odd"
+run "$T" -q -p none -t "$odd" --fast 2 --wmark 0,0,0,1 \
+	--json "$tmp/odd.json" --svg "$tmp/odd.svg"
+[ "$rc" = 0 ] || bad "a trace whose name is not UTF-8: exit $rc, $(cat "$tmp/err")"
+command -v iconv >/dev/null &&
+	for f in "$tmp/odd.json" "$tmp/odd.svg"; do
+		iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 ||
+			bad "$f: not UTF-8 for a trace whose name is not"
+	done
+! LC_ALL=C grep -q "$(printf '\001')" "$tmp/odd.svg" ||
+	bad "the SVG of a trace whose name has a control character has it"
+grep -q 'x\\ufffd\\u0001y.trace' "$tmp/odd.json" ||
+	bad "the JSON names the trace $(grep -o '"name": "[^"]*' "$tmp/odd.json")"
 # A scale model's JSON gives the machine's pages everywhere: the source,
 # the tiers and the VMAs as the used pages at the end (K x the stream's).
 run "$T" -q -p none -w zipf --pages 4096 --accesses 40000 --scale 4 \

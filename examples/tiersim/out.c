@@ -7,6 +7,7 @@
  * the same bytes.
  */
 #include "out.h"
+#include "svg.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -129,18 +130,24 @@ static u32 run_fields(const struct run_set *rs, const struct sim_result *r,
 	return i;
 }
 
+/* @s as a JSON string; a byte that is not UTF-8 is written as U+FFFD. */
 static void json_str(FILE *f, const char *s)
 {
+	size_t n;
+
 	fputc('"', f);
-	for (; *s; s++) {
+	for (; *s; s += n ? n : 1) {
 		unsigned char c = (unsigned char)*s;
 
+		n = utf8_len(s);
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
 	}
 	fputc('"', f);
 }

@@ -29,7 +29,10 @@ int svg_close(FILE *f)
 
 void svg_esc(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = utf8_len(s);
 		if (*s == '<')
 			fputs("&lt;", f);
 		else if (*s == '>')
@@ -38,8 +41,11 @@ void svg_esc(FILE *f, const char *s)
 			fputs("&amp;", f);
 		else if (*s == '"')
 			fputs("&quot;", f);
+		else if (!n || ((unsigned char)*s < 0x20 && *s != '\t' &&
+				*s != '\n' && *s != '\r'))
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD */
 		else
-			fputc(*s, f);
+			fwrite(s, 1, n, f);
 	}
 }
 

@@ -7,7 +7,46 @@
 #ifndef _TIERSIM_SVG_H
 #define _TIERSIM_SVG_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+/*
+ * The length of the UTF-8 character @s starts with (1 to 4 bytes), or 0
+ * where its bytes are not one (a byte of another encoding, a sequence cut
+ * short, overlong or past U+10FFFF, a surrogate). The JSON and the SVG
+ * must be UTF-8, and a trace's name is whatever bytes its path has.
+ */
+static inline size_t utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		n = 2;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		n = 3;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (u[0] == 0xe0)
+		lo = 0xa0;
+	else if (u[0] == 0xed)
+		hi = 0x9f;
+	else if (u[0] == 0xf0)
+		lo = 0x90;
+	else if (u[0] == 0xf4)
+		hi = 0x8f;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xbf)
+			return 0;
+	return n;
+}
 
 /*
  * Create @path and write the document's start: the licence comment, the
@@ -19,7 +58,11 @@ FILE *svg_open(const char *path, int width, int height, int font_size);
 /* End the document and close the file: 0, or -1 on a write error. */
 int svg_close(FILE *f);
 
-/* @s as SVG character data or attribute value ('<', '>', '&', '"' escaped). */
+/*
+ * @s as SVG character data or attribute value ('<', '>', '&', '"' escaped;
+ * a byte that is not UTF-8 and a control character XML does not allow
+ * written as U+FFFD).
+ */
 void svg_esc(FILE *f, const char *s);
 
 /*
