@@ -296,6 +296,9 @@ examples: $(EXAMPLE_BINS)
 #                            in tests/test_bad_input*.c
 #                            (tests/docs/bad-input-rows.sh); part of make
 #                            check
+#   make check-api-table     docs/mainpage.md's object table names every
+#                            exported function (tests/docs/api-table.sh);
+#                            part of make check
 
 DOC_EXAMPLES	:= README.md docs/mainpage.md
 
@@ -306,9 +309,12 @@ check-bad-input-doc:
 	$(Q)sh tests/docs/bad-input-rows.sh docs/BAD_INPUT.md \
 		$(wildcard tests/test_bad_input*.c)
 
-check: check-doc-examples check-bad-input-doc
+check-api-table:
+	$(Q)sh tests/docs/api-table.sh docs/mainpage.md $(PUB_HDRS)
 
-.PHONY: check-doc-examples check-bad-input-doc
+check: check-doc-examples check-bad-input-doc check-api-table
+
+.PHONY: check-doc-examples check-bad-input-doc check-api-table
 
 
 docs:
