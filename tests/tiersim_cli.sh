@@ -552,6 +552,19 @@ for fix in "--wmark 1,2,3,4" "--fast 23"; do
 	run "$T" -q -p none -t "$tmp/p30.trace" $fix
 	[ "$rc" = 0 ] || bad "$fix does not fit: $(cat "$tmp/err")"
 done
+# A --slow too small for the footprint is named, with the --slow that
+# fits (the hint grew --fast, or called 4096 pages too small for two tiers).
+input 'uniform: zero capacity: the slow tier has no pages; --slow 0 is too small: beside a fast tier of 1024 pages, a footprint of 4096 pages needs --slow 3072 or more (or no --slow: the whole footprint)' \
+	-w uniform --pages 4096 --accesses 100000 --slow 0 -p none
+input 'uniform: the footprint (4096 pages) does not fit in the two tiers (1024 + 409 pages); --slow 10% is too small: beside a fast tier of 1024 pages, a footprint of 4096 pages needs --slow 3072 or more (or no --slow: the whole footprint)' \
+	-w uniform --pages 4096 --slow 10%
+run "$T" -q -p none -w uniform --pages 4096 --accesses 1000 --slow 3072
+[ "$rc" = 0 ] || bad "the suggested --slow does not fit: $(cat "$tmp/err")"
+# ... and the fast tier's hint, when the defaults do not fit either
+input "$tmp/p30.trace: zero capacity: the slow tier has no pages; --slow 0 is too small: beside a fast tier of 7 pages, a footprint of 30 pages needs --slow 23 or more; a footprint of 30 pages fits --wmark 1,2,3,4" \
+	-t "$tmp/p30.trace" --slow 0
+run "$T" -q -p none -t "$tmp/p30.trace" --slow 23 --wmark 1,2,3,4
+[ "$rc" = 0 ] || bad "the suggested --slow and --wmark do not fit: $(cat "$tmp/err")"
 # A fast tier so small a share of the machine that Linux's gap is 0: kswapd
 # stops where no promotion finds room (the run promoted nothing).
 input 'pmbench: the fast tier (100 pages) is too small for the computed watermarks to leave room for a promotion (min 3, low 3, high 3, promo 3): give --wmark or a larger --fast' \

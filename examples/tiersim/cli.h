@@ -30,6 +30,7 @@ struct size_opt {
 	int set;
 	double frac;		/* > 0: fraction of the footprint */
 	u64 pages;
+	const char *arg;	/* the value as given, for messages */
 };
 
 /* The cost options, each overriding one field of the cost profile. */

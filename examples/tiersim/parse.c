@@ -151,6 +151,7 @@ void parse_size(const char *opt, const char *s, struct size_opt *o)
 		die_usage("%s: %s is too small (allowed: 0 or more)", opt, s);
 	o->set = 1;
 	o->frac = 0;
+	o->arg = s;
 	if (!strcmp(end, "%")) {
 		o->frac = v / 100;
 		if (o->frac <= 0)

@@ -257,6 +257,42 @@ static void fit_hint(const struct sim_cfg *c, const struct sim_src *src,
 			 src->pages == 1 ? "" : "s");
 }
 
+/*
+ * Whether the slow tier is one sim_validate() refuses: none at all, or too
+ * small to hold the footprint beside the fast tier.
+ */
+static int slow_short(const struct sim_cfg *c, const struct sim_src *src)
+{
+	return !c->slow_pages || c->fast_pages + c->slow_pages < src->pages;
+}
+
+/*
+ * The slow tier --slow @arg gave is too small (slow_short()): add to @err
+ * the option and the smallest --slow that holds the footprint beside the
+ * fast tier, and set @t's slow tier to it. With it @t passes
+ * sim_validate(), and leaving --slow out is said to do as well, or @t is
+ * refused for something else (a fast tier of none), which fit_hint() can
+ * then fit. (fit_hint() alone made the fast tier larger, or called the
+ * footprint too small for two tiers.)
+ */
+static void slow_hint(struct sim_cfg *t, const struct sim_src *src,
+		      const char *arg, char *err, size_t errlen)
+{
+	struct sim_cfg v;
+	char e[SIM_ERRLEN];
+	size_t n = strlen(err);
+	u64 need = src->pages > t->fast_pages ? src->pages - t->fast_pages : 1;
+
+	t->slow_pages = need;
+	v = *t;
+	snprintf(err + n, errlen - n, "; --slow %s is too small: beside a fast "
+		 "tier of %llu pages, a footprint of %llu pages needs --slow "
+		 "%llu or more%s", arg, (unsigned long long)t->fast_pages,
+		 (unsigned long long)src->pages, (unsigned long long)need,
+		 sim_validate(&v, src, e, sizeof(e)) ? "" :
+		 " (or no --slow: the whole footprint)");
+}
+
 /* Set the field @f describes in @base to @v. */
 static void set_field(void *base, const struct field_opt *f, double v)
 {
@@ -483,10 +519,19 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	if (o->scale >= 0)
 		c->scale = (u32)o->scale;
 	if (sim_validate(c, &s->src, err, sizeof(err))) {
+		struct sim_cfg t = *c, v;
+		char e[SIM_ERRLEN];
+
+		/* the options' watermarks: sim_validate() computes them in @c */
+		memcpy(t.wmark, o->wmark, sizeof(t.wmark));
+		if (slow.set && slow_short(c, &s->src))
+			slow_hint(&t, &s->src, slow.arg, err, sizeof(err));
+		v = t;
 		if (!o->fast.set && !(it && it->fast) && !o->wmark[0] &&
 		    !o->wmark[1] && !o->wmark[2] && !o->wmark[3] &&
-		    capacity_error(c, &s->src))
-			fit_hint(c, &s->src, err, sizeof(err));
+		    sim_validate(&v, &s->src, e, sizeof(e)) &&
+		    capacity_error(&t, &s->src))
+			fit_hint(&t, &s->src, err, sizeof(err));
 		set_fail(s, NULL, err);
 	}
 
