@@ -8,6 +8,7 @@
  * build of the tests covers them, sanitizers included.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -505,14 +506,14 @@ static void test_workload_bad_params(void **state)
 	(void)state;
 	wl_defaults(&p, WL_PMBENCH);
 	p.write_frac = 1.5;
-	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -EINVAL);
 	wl_defaults(&p, WL_DISJOINT_VMA);
 	p.threads = 1;
-	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -EINVAL);
 	/* a sigma so wide that almost no draw lands inside: never ended */
 	wl_defaults(&p, WL_PMBENCH);
 	p.sigma_frac = 1e6;
-	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -1);
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "sigma must be in (0, 10]");
 	assert_int_equal(wl_kind_parse("nope"), -1);
 	assert_int_equal(wl_kind_parse("gups-hotset"), WL_GUPS_HOTSET);

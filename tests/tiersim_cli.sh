@@ -117,6 +117,16 @@ usage '--fast: 1099511627776 is too large (allowed: up to 1099511627775 pages, 4
 run "$T" --pages 4096 --fast 1099511627775 --allow-no-pressure -p none
 [ "$rc" = 1 ] || bad "a 4 PiB fast tier: exit $rc, not 1"
 stderr_is 'tiersim: out of memory: the page state of 4096 pages (a fast tier of 1099511627775) takes 20971521 MiB, the machine has * MiB'
+# A workload's table that does not fit in memory is a resource failure,
+# exit 1 (it was a usage error, "see tiersim --help", exit 2).
+# shellcheck disable=SC3045 # dash, bash and busybox sh have ulimit -v
+if (ulimit -v 1000000) 2>/dev/null; then
+	# shellcheck disable=SC3045
+	run sh -c 'ulimit -v 1000000 && exec "$0" "$@"' "$T" -q -p none \
+		-w zipf --pages 100000000
+	[ "$rc" = 1 ] || bad "the zipf table out of memory: exit $rc, not 1"
+	stderr_is 'tiersim: workload zipf: out of memory for the zipf table of 100000000 pages (2289 MiB while it is built)'
+fi
 usage '--wmark: "1,2" is not MIN,LOW,HIGH,PROMO (four page counts)' --wmark 1,2
 # All 0 was silently replaced by the computed watermarks.
 usage '--wmark: 0,0,0,0 is too small (allowed: MIN <= LOW <= HIGH <= PROMO, PROMO at least 1; all 0 would select the computed watermarks: leave --wmark out)' \

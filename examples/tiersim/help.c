@@ -298,6 +298,6 @@ void usage(FILE *f)
 "which); the options above override their settings, and -w, -t and -p are\n"
 "refused with a suite.\n"
 "\n"
-"Exit status: 0 success, 1 simulation or I/O failure, 2 bad usage, bad input,\n"
-"an impossible configuration, or a warning with --strict.\n");
+"Exit status: 0 success, 1 simulation, I/O or out-of-memory failure, 2 bad\n"
+"usage, bad input, an impossible configuration, or a warning with --strict.\n");
 }

@@ -342,7 +342,7 @@ static void build_workload(struct set *s, const struct opts *o,
 {
 	const char *wname = it ? it->workload : o->workload;
 	char err[SIM_ERRLEN] = "";
-	int kind = wl_kind_parse(wname ? wname : "pmbench"), i;
+	int kind = wl_kind_parse(wname ? wname : "pmbench"), i, rc;
 
 	wl_defaults(&s->wp, (u32)kind);
 	wl_machine_defaults((u32)kind, m);
@@ -368,7 +368,11 @@ static void build_workload(struct set *s, const struct opts *o,
 			set_field(&s->wp, &wl_opts[i], o->wl[i]);
 	if (kind == WL_COLD_BURST)
 		check_burst(&s->wp, o->wl[W_BURST] >= 0);
-	if (wl_init(&s->wl, &s->wp, err, sizeof(err)))
+	rc = wl_init(&s->wl, &s->wp, err, sizeof(err));
+	/* a resource failure (exit 1), not bad usage */
+	if (rc == -ENOMEM)
+		die(1, "workload %s: %s", wl_kind_name(kind), err);
+	if (rc)
 		die_usage("workload %s: %s", wl_kind_name(kind), err);
 	s->has_wl = 1;
 	if (sim_src_workload(&s->src, &s->wl))

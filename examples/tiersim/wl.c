@@ -25,6 +25,7 @@
  */
 #include "wl_int.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,7 +259,7 @@ static int zipf_build(struct wl *w, char *err, size_t errlen)
 
 	if (n > 0xffffffffULL) {
 		snprintf(err, errlen, "zipf supports at most 2^32-1 pages");
-		return -1;
+		return -EINVAL;
 	}
 	q = calloc(n, sizeof(*q));
 	small = malloc(n * sizeof(*small));
@@ -269,8 +270,13 @@ static int zipf_build(struct wl *w, char *err, size_t errlen)
 		free(q);
 		free(small);
 		free(large);
-		snprintf(err, errlen, "out of memory for the zipf table");
-		return -1;
+		wl_free(w);
+		/* q, small, large, alias_prob, alias_idx: 24 bytes a page */
+		snprintf(err, errlen, "out of memory for the zipf table of "
+			 "%llu pages (%llu MiB while it is built)",
+			 (unsigned long long)n,
+			 (unsigned long long)((n * 24 + (1 << 20) - 1) >> 20));
+		return -ENOMEM;
 	}
 	for (r = 0; r < n; r++) {
 		double wt = pow((double)(r + 1), -w->p.zipf_s);
@@ -397,32 +403,33 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 {
 	uint64_t n = p->pages, x, acc = p->accesses, before;
 	uint32_t i;
+	int rc;
 
 	memset(w, 0, sizeof(*w));
 	w->p = *p;
 	if (p->kind >= WL_NR_KINDS) {
 		snprintf(err, errlen, "unknown workload kind %u", p->kind);
-		return -1;
+		return -EINVAL;
 	}
 	if (n < 16 || n > WL_PAGE_MASK) {
 		snprintf(err, errlen, "pages must be in [16, 2^40): %llu",
 			 (unsigned long long)n);
-		return -1;
+		return -EINVAL;
 	}
 	if (p->write_frac < 0 || p->write_frac > 1 || p->hot_prob < 0 ||
 	    p->hot_prob > 1 || p->shift_at < 0 || p->shift_at > 1) {
 		snprintf(err, errlen,
 			 "write-frac, hot-prob and shift-at must be in [0, 1]");
-		return -1;
+		return -EINVAL;
 	}
 	if (!(p->hot_frac > 0 && p->hot_frac <= 0.5)) {
 		snprintf(err, errlen, "hot-frac must be in (0, 0.5]");
-		return -1;
+		return -EINVAL;
 	}
 	if (!p->threads || p->threads > WL_MAX_THREADS) {
 		snprintf(err, errlen, "threads must be in [1, %d]",
 			 WL_MAX_THREADS);
-		return -1;
+		return -EINVAL;
 	}
 	w->write_th = frac32(p->write_frac);
 	w->hot_th = frac32(p->hot_prob);
@@ -436,7 +443,7 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		if (!(p->sigma_frac > 0 && p->sigma_frac <= WL_SIGMA_MAX)) {
 			snprintf(err, errlen, "sigma must be in (0, %g]",
 				 WL_SIGMA_MAX);
-			return -1;
+			return -EINVAL;
 		}
 		gauss_init();
 		w->mean = (double)n / 2;
@@ -445,10 +452,11 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 	case WL_ZIPF:
 		if (!(p->zipf_s > 0)) {
 			snprintf(err, errlen, "zipf exponent must be positive");
-			return -1;
+			return -EINVAL;
 		}
-		if (zipf_build(w, err, errlen))
-			return -1;
+		rc = zipf_build(w, err, errlen);
+		if (rc)
+			return rc;
 		break;
 	case WL_GUPS_HOTSET:
 	case WL_PHASE_SHIFT:
@@ -462,7 +470,7 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 		if (!p->burst_pages || w->hot_n + p->burst_pages > n) {
 			snprintf(err, errlen,
 				 "burst pages must be in [1, pages - hot set]");
-			return -1;
+			return -EINVAL;
 		}
 		w->mult = wl_scatter_mult(n);
 		w->inv_mult = modinv(w->mult, n);
@@ -473,7 +481,7 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 
 		if (p->threads < 2) {
 			snprintf(err, errlen, "disjoint-vma needs 2+ threads");
-			return -1;
+			return -EINVAL;
 		}
 		if (!small)
 			small = 1;
@@ -483,7 +491,7 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 				 "rounds to %llu)", p->small_frac,
 				 (unsigned long long)n,
 				 (unsigned long long)small);
-			return -1;
+			return -EINVAL;
 		}
 		w->nr_vmas = 2;
 		w->vma[0].pages = small;

@@ -204,8 +204,9 @@ int wl_kind_parse(const char *name);
 void wl_defaults(struct wl_params *p, uint32_t kind);
 
 /*
- * Set up a generator. Returns 0, or -1 with a reason in @err for
- * parameters out of range.
+ * Set up a generator. Returns 0, or with a reason in @err -EINVAL for
+ * parameters out of range, -ENOMEM when its tables (zipf's) do not fit in
+ * memory. Nothing is left to wl_free() after an error.
  */
 int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen);
 void wl_free(struct wl *w);
