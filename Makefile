@@ -337,8 +337,9 @@ docs:
 #                    the loader's path; otherwise it says what to do.
 #   make uninstall   removes the same files (and refreshes the cache)
 #   make check-man   tiersim's man page lists every option, policy and
-#                    workload of "tiersim --help" and no other option
-#                    (tests/man/check.sh); part of "make check"
+#                    workload of "tiersim --help" and no other option, and
+#                    keeps the case of the names that start an option's
+#                    text (tests/man/check.sh); part of "make check"
 
 BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man

@@ -8,9 +8,11 @@
 # Every long option of "TIERSIM --help" must appear in MANPAGE, and every
 # long option of MANPAGE's OPTIONS section must be one of --help's; every policy --help lists
 # (the "Policies (-p, comma-separated):" table) and every workload (the
-# names under --workload) must have an entry (".B name") in MANPAGE. With groff installed,
-# the page must also format without a warning (groff -man -ww). Prints what
-# is missing; exits 1 if anything is.
+# names under --workload) must have an entry (".B name") in MANPAGE, and an
+# option's text may not start with a name capitalised (a policy, a workload,
+# a profile, a sysctl, a value: "Numa_balancing_scan_size_mb", "Auto, lackey
+# or tiersim"). With groff installed, the page must also format without a
+# warning (groff -man -ww). Prints what is missing; exits 1 if anything is.
 set -u
 
 [ $# = 2 ] || { echo "usage: $0 TIERSIM MANPAGE" >&2; exit 2; }
@@ -54,6 +56,41 @@ for n in $policies $workloads; do
 	printf '%s\n' "$text" | grep -qx "\.B $n" ||
 		{ echo "FAIL: $page has no entry for $n (in $prog --help)"; fail=1; }
 done
+
+# Names keep their case where an option's paragraph starts with one
+# ("zipf: the exponent", not "Zipf: ..."), as in --help: the policies,
+# workloads and profiles --help lists, its identifiers with an underscore
+# (the sysctls), the values of a description that is a list of them
+# ("auto, lackey or tiersim") and Linux's kernel threads. (The other
+# sections are prose: "Uniform addresses" describes -w uniform.)
+# shellcheck disable=SC2086 # the names, one a word
+names=$( {
+	printf '%s\n' $policies $workloads kswapd kmigrated kdamond
+	printf '%s\n' "$help" | sed -n 's/^                            \([a-z][a-z0-9-]*\) .*/\1/p'
+	printf '%s\n' "$help" | grep -oE '[A-Za-z0-9]*_[A-Za-z0-9_]*'
+	printf '%s\n' "$help" | sed -nE 's/^  (-[a-zA-Z], |    )--[a-z0-9-]+( [^ ]+)?  +(([a-z][a-z0-9-]*, )+[a-z][a-z0-9-]* or [a-z][a-z0-9-]*).*/\3/p' |
+		sed 's/,//g; s/ or / /' | tr ' ' '\n'
+} | LC_ALL=C sort -u | tr '\n' ' ')
+capitalised=$(printf '%s\n' "$text" | sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' |
+	awk -v names="$names" '
+	BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) name[a[i]] = 1 }
+	/^\.TP/ { tp = 1; next }
+	tp == 1 { tp = 2; next }
+	tp == 2 {
+		tp = 0
+		if (/^\./)
+			next
+		w = $1
+		sub(/[,:;.]+$/, "", w)
+		sub(/\047s$/, "", w)
+		if (w ~ /^[A-Z]/ && (tolower(substr(w, 1, 1)) substr(w, 2)) in name)
+			print
+	}')
+[ -z "$capitalised" ] || {
+	echo "FAIL: $page capitalises a name at the start of an option's text:"
+	printf '%s\n' "$capitalised" | sed 's/^/  /'
+	fail=1
+}
 
 if command -v groff >/dev/null; then
 	w=$(groff -man -ww -z "$page" 2>&1)
