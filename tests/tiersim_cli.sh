@@ -370,6 +370,13 @@ for list in mainline, none,,oracle; do
 		-p "$list"
 done
 usage 'no policy named' -p ''
+# A spec named twice: two runs under one name, the same numbers.
+usage '-p "mainline,mainline": mainline is named twice (its runs would be the same)' \
+	-p mainline,mainline
+usage '-p "mainline,none, mainline": mainline is named twice (its runs would be the same)' \
+	-p mainline -p "none, mainline"
+run "$T" -q -w zipf --accesses 1000 -p mainline,mainline:rate=64
+[ "$rc" = 0 ] || bad "-p mainline,mainline:rate=64: exit $rc, $(cat "$tmp/err")"
 
 # The policies past Linux 6.1: ranges, and the combinations that cannot work.
 usage 'policy "goal-bucket:target=0": target=0 is too small (allowed: 1 to 10000 parts per 10000)' \

@@ -418,8 +418,10 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	struct sim_cfg *c = &s->cfg;
 	const char *pols;
 	char err[SIM_ERRLEN] = "", buf[4096], *tok, *save;
+	const char *names[SIM_MAX_POLICIES];
 	struct size_opt fast = o->fast, slow = o->slow;
 	struct wl_machine m;
+	u32 j;
 	int i;
 
 	memset(s, 0, sizeof(*s));
@@ -550,6 +552,12 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 
 		if (s->nr_pol == SIM_MAX_POLICIES)
 			die_usage("at most %d policies", SIM_MAX_POLICIES);
+		/* two runs of one spec under one name: the same numbers */
+		for (j = 0; j < s->nr_pol; j++)
+			if (!strcmp(names[j], tok))
+				die_usage("-p \"%s\": %s is named twice (its "
+					  "runs would be the same)", pols, tok);
+		names[s->nr_pol] = tok;
 		if (sim_policy_parse(tok, p, err, sizeof(err)))
 			die_usage("%s", err);
 		if (sim_policy_finalize(p, c, err, sizeof(err)))
