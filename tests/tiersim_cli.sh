@@ -88,6 +88,12 @@ usage "--cpu-ns: 0 is too small (allowed: 1 to 4294967295; 0 would select the wo
 usage '--rate-limit-mbps: 16777217 is too large (allowed: 0 to 16777216)' \
 	--rate-limit-mbps 16777217
 usage '--write-frac: 1.5 is too large (allowed: 0 to 1)' --write-frac 1.5
+# strtod() underflows to 0 (ERANGE): 1e-400 was taken as 0, unsaid; an
+# infinite exponent sent every access to one page.
+usage '--write-frac: 1e-400 is too small to tell from 0 (allowed: 0 to 1; the least above 0 is 2.22507e-308)' \
+	--write-frac 1e-400
+usage '--write-frac: -1e-400 is too small (allowed: 0 to 1)' --write-frac -1e-400
+usage '--zipf-s: inf is too large (allowed: above 0)' -w zipf --zipf-s inf
 usage '--sigma: 0 is too small (allowed: above 0, up to 10)' --sigma 0
 # A Gaussian so wide that the generator's rejection loop never ended.
 for s in 1e6 1e308 10.5; do

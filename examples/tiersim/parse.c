@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -122,16 +123,26 @@ unsigned long long parse_whole(const struct opt_def *d, const char *arg)
 
 static double parse_real(const struct opt_def *d, const char *arg)
 {
-	char *end;
+	char r[96], *end;
 	double v;
 
 	errno = 0;
 	v = strtod(arg, &end);
 	if (!*arg || *end || isnan(v) || end == arg)
 		die_usage("--%s: \"%s\" is not a number", opt_name(d), arg);
+	/* inf, or beyond a double (strtod() gives HUGE_VAL) */
 	if (v > d->hi || (v == d->hi && d->flags & OPT_BELOW) ||
-	    (errno == ERANGE && fabs(v) > 1))
+	    (errno == ERANGE && fabs(v) > 1) || (isinf(v) && v > 0))
 		out_of_range(d, arg, 1);
+	/* underflow: 1e-400 would be read as 0 (or a denormal) */
+	if (errno == ERANGE && signbit(v) && d->lo >= 0)
+		out_of_range(d, arg, 0);
+	if (errno == ERANGE) {
+		opt_range(r, sizeof(r), d);
+		die_usage("--%s: %s is too small to tell from 0 (allowed: %s; "
+			  "the least above 0 is %g)", opt_name(d), arg, r,
+			  DBL_MIN);
+	}
 	if (v < d->lo || (v == d->lo && d->flags & OPT_ABOVE))
 		out_of_range(d, arg, 0);
 	return v;
