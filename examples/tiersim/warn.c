@@ -32,6 +32,11 @@
  *    run: the demand reached its bandwidth, which the model meets with
  *    that latency, not with a queue, so what goes beyond it is served at
  *    that latency and the throughput can exceed what the bandwidth allows.
+ *
+ * And one about the machine, for every policy (warn_machine()): the fast
+ * tier's idle read or write latency is not below the slow tier's
+ * (--fast-read-ns 400 on pmem's 305): a promotion makes no access faster,
+ * and the runs compare policies on tiers the wrong way round.
  */
 #include "cli.h"
 #include "sim_int.h"
@@ -277,6 +282,38 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 	}
 }
 
+/*
+ * The fast tier's read or write latency not below the slow tier's: one
+ * line for set @s, whatever its policies; 1 if written.
+ */
+static u32 warn_machine(FILE *f, const struct set *s, int strict)
+{
+	const u32 *lat = s->cfg.costs.lat;	/* slow r, slow w, fast r, w */
+	int rd = lat[2] >= lat[0], wr = lat[3] >= lat[1];
+
+	if (!rd && !wr)
+		return 0;
+	fflush(stdout);
+	fprintf(f, "%s: %s: %s: ", prog, strict ? "error" : "warning",
+		s->label);
+	if (rd && wr)
+		fprintf(f, "the fast tier's read and write latencies (%u and "
+			"%u ns) are not below the slow tier's (%u and %u ns): a "
+			"promotion makes no access faster; --fast-read-ns and "
+			"--fast-write-ns below those, or larger --slow-read-ns "
+			"and --slow-write-ns, put the tiers in order\n", lat[2],
+			lat[3], lat[0], lat[1]);
+	else
+		fprintf(f, "the fast tier's %s latency (%u ns) is not below "
+			"the slow tier's (%u ns): a promotion makes no %s "
+			"faster; a --fast-%s-ns below %u, or a larger "
+			"--slow-%s-ns, puts the tiers in order\n",
+			rd ? "read" : "write", lat[rd ? 2 : 3], lat[rd ? 0 : 1],
+			rd ? "read" : "write", rd ? "read" : "write",
+			lat[rd ? 0 : 1], rd ? "read" : "write");
+	return 1;
+}
+
 u32 warn_set(FILE *f, const struct set *s, int strict)
 {
 	int kind[SIM_MAX_POLICIES];
@@ -284,6 +321,7 @@ u32 warn_set(FILE *f, const struct set *s, int strict)
 	u32 i, j, nr = 0;
 	int w;
 
+	nr = warn_machine(f, s, strict);
 	for (i = 0; i < s->nr_pol; i++)
 		kind[i] = classify(s, i);
 	for (w = 0; w < WARN_NR; w++) {
