@@ -293,7 +293,7 @@ void usage(FILE *f)
 "first scan pass or before an adaptive policy's first threshold period, a\n"
 "policy that scans but saw no hint fault, a trace shorter than a scan pass,\n"
 "an accessed-bit policy whose footprint fits the TLB, a fast tier whose read\n"
-"or write latency is not below the slow tier's.\n"
+"or write latency is above the slow tier's.\n"
 "\n"
 "Suites set their own workloads, policies and settings (their tables say\n"
 "which); the options above override their settings, and -w, -t and -p are\n"
