@@ -13,11 +13,11 @@
  * handlers stay installed after tprt_shutdown(): a fault that raced the
  * shutdown must still find them.
  *
- * Async-signal safety: the handler saves and restores errno, and calls only
- * tprt_fault() (atomics, mprotect, ioctl, futex), clock_gettime(),
- * getrusage() (the default CPU clock: a plain system call on Linux, though
- * not on POSIX's async-signal-safe list), sigaction(), pthread_sigmask()
- * and raise().
+ * Async-signal safety: the handler runs with every signal blocked, saves
+ * and restores errno, and calls only tprt_fault() (atomics, mprotect,
+ * ioctl, futex), clock_gettime(), getrusage() (the default CPU clock: a
+ * plain system call on Linux, though not on POSIX's async-signal-safe
+ * list), sigaction(), pthread_sigmask() and raise().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,9 +52,9 @@ static struct sigaction *old_of(int sig)
 
 /*
  * Call the previous action's handler as the kernel would have: with its
- * sa_mask added, the signal itself unblocked under SA_NODEFER (the
- * runtime's handler runs with it blocked; a handler that probes memory
- * relies on a nested fault reaching it), and under SA_RESETHAND the action
+ * sa_mask added to the thread's mask, the signal itself left unblocked under
+ * SA_NODEFER (a handler that probes memory relies on a nested fault
+ * reaching it), and under SA_RESETHAND the action
  * reset to the default first, so the access it returns to dies of the
  * signal instead of calling a one-shot handler again. Threads faulting at
  * once may each call a one-shot handler once: the kernel resets it under
@@ -63,18 +63,25 @@ static struct sigaction *old_of(int sig)
 static void call_old(struct sigaction *old, int sig, siginfo_t *info, void *uc)
 {
 	struct sigaction a = *old;
-	sigset_t one;
+	sigset_t mask;
 
 	if (a.sa_flags & SA_RESETHAND) {
 		memset(old, 0, sizeof(*old));
 		old->sa_handler = SIG_DFL;
 	}
-	pthread_sigmask(SIG_BLOCK, &a.sa_mask, NULL);
-	if ((a.sa_flags & SA_NODEFER) && !sigismember(&a.sa_mask, sig)) {
-		sigemptyset(&one);
-		sigaddset(&one, sig);
-		pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-	}
+	/*
+	 * The kernel's mask for it: the thread's when the signal came, the
+	 * handler's sa_mask and, unless SA_NODEFER, the signal (the
+	 * runtime's handler itself runs with every signal blocked).
+	 */
+	if (uc)
+		mask = ((ucontext_t *)uc)->uc_sigmask;
+	else
+		pthread_sigmask(SIG_SETMASK, NULL, &mask);
+	sigorset(&mask, &mask, &a.sa_mask);
+	if (!(a.sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 	if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, info, uc);
 	else
@@ -179,7 +186,13 @@ int tprt_signal_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
+	/*
+	 * Every signal blocked while it runs: a program's handler of another
+	 * signal (a profiler's timer) that came during it and touched
+	 * registered memory took its hint fault with SIGSEGV blocked, and the
+	 * kernel killed the process; it runs once the runtime's returns.
+	 */
+	sigfillset(&sa.sa_mask);
 	for (i = 0; i < 2; i++) {
 		if (sigaction(sigs[i], NULL, &cur))
 			return -errno;
