@@ -7,9 +7,10 @@
  * memory, another si_code, a fault raised with kill()) goes to the previous
  * action: its handler, called with its own signal mask, or the default
  * action (the disposition is reset and the faulting access runs again, so
- * the process dies of the same signal with the same core dump); a signal
- * sent with kill() that was ignored stays ignored (a fault cannot be: the
- * kernel gives it the default action). The
+ * the process dies of the same signal with the same core dump; a signal
+ * that was sent is sent again); a signal sent with kill(), or a memory
+ * error the kernel reports early (BUS_MCEERR_AO), that was ignored stays
+ * ignored (a fault cannot be: the kernel gives it the default action). The
  * handlers stay installed after tprt_shutdown(): a fault that raced the
  * shutdown must still find them.
  *
@@ -17,7 +18,8 @@
  * and restores errno, and calls only tprt_fault() (atomics, mprotect,
  * ioctl, futex), clock_gettime(), getrusage() (the default CPU clock: a
  * plain system call on Linux, though not on POSIX's async-signal-safe
- * list), sigaction(), pthread_sigmask() and raise().
+ * list), sigaction(), pthread_sigmask(), getpid(), gettid(),
+ * rt_tgsigqueueinfo() and raise().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +27,8 @@
 #include <string.h>
 #include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #include "tprt_impl.h"
 
@@ -88,6 +92,26 @@ static void call_old(struct sigaction *old, int sig, siginfo_t *info, void *uc)
 		a.sa_handler(sig);
 }
 
+/*
+ * A signal that was sent (kill(), sigqueue(); a memory error the kernel
+ * reports early, BUS_MCEERR_AO, which it sends as kill() does), not a
+ * fault of the access the handler returns to: it does not come again by
+ * itself, and while ignored it is discarded.
+ */
+static bool sent(int sig, const siginfo_t *info)
+{
+	return info->si_code <= 0 ||
+	       (sig == SIGBUS && info->si_code == BUS_MCEERR_AO);
+}
+
+/* Send @sig to this thread again, with its siginfo if the kernel takes it. */
+static void resend(int sig, siginfo_t *info)
+{
+	if (syscall(SYS_rt_tgsigqueueinfo, getpid(),
+		    (pid_t)syscall(SYS_gettid), sig, info))
+		raise(sig);
+}
+
 static void chain(int sig, siginfo_t *info, void *uc)
 {
 	struct sigaction *old = old_of(sig);
@@ -97,7 +121,7 @@ static void chain(int sig, siginfo_t *info, void *uc)
 	sigset_t saved;
 	bool loop;
 
-	if (old->sa_handler == SIG_IGN && info->si_code <= 0) {
+	if (old->sa_handler == SIG_IGN && sent(sig, info)) {
 		/*
 		 * Ignored before: a signal a process sent stays ignored. A
 		 * fault cannot be (the kernel gives an ignored fault's signal
@@ -116,15 +140,17 @@ static void chain(int sig, siginfo_t *info, void *uc)
 	} else {
 		/*
 		 * The default action. A fault repeats when the access runs
-		 * again; a signal sent by a process is raised again.
+		 * again; a signal that was sent is sent again, with its
+		 * siginfo (BUS_MCEERR_AO was lost: the process lived on,
+		 * without the runtime's handler).
 		 */
 		struct sigaction dfl;
 
 		memset(&dfl, 0, sizeof(dfl));
 		dfl.sa_handler = SIG_DFL;
 		sigaction(sig, &dfl, NULL);
-		if (info->si_code <= 0)
-			raise(sig);
+		if (sent(sig, info))
+			resend(sig, info);
 	}
 }
 

@@ -8,8 +8,9 @@
  * default action); the runtime's threads take none of the signals a
  * process is sent (a daemon that blocks SIGTERM to read it from a
  * signalfd gets it); a program's signal that comes while the runtime's
- * handler runs waits for it (its handler may take a hint fault). The
- * cases that end a process run in a child. One NUMA node is enough.
+ * handler runs waits for it (its handler may take a hint fault); a
+ * signal the kernel sends (BUS_MCEERR_AO) is not lost. The cases that
+ * end a process run in a child. One NUMA node is enough.
  */
 #include "runtime/helpers.h"
 
@@ -100,6 +101,18 @@ static void test_chaining(void **state)
 	sigaction(SIGBUS, &old_bus, NULL);
 }
 
+/* Send this thread @sig with si_code @code, as the kernel would. */
+static int send_self(int sig, int code)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = code;
+	return (int)syscall(SYS_rt_tgsigqueueinfo, getpid(),
+			    (pid_t)syscall(SYS_gettid), sig, &si);
+}
+
 /* The child of test_default_action: no handler before the runtime. */
 static int child_segv(void)
 {
@@ -123,9 +136,39 @@ static int child_ignored(void)
 	signal(SIGBUS, SIG_IGN);
 	if (tprt_init(NULL))
 		return 3;
+	/* A memory error reported early is sent, as kill() is: ignored. */
+	if (send_self(SIGBUS, BUS_MCEERR_AO))
+		return 6;
 	if (kill(getpid(), SIGBUS) || kill(getpid(), SIGSEGV))
 		return 4;
 	return tprt_shutdown() ? 5 : 0;
+}
+
+/*
+ * The child of test_sent_default: SIGBUS with its default action, and a
+ * memory error the kernel reports early (BUS_MCEERR_AO, a positive
+ * si_code, sent as kill() sends, not a fault of the access the handler
+ * returns to). The runtime reset the action and returned: the process
+ * lived on, its SIGBUS action no longer the runtime's.
+ */
+static int child_sent_default(void)
+{
+	signal(SIGBUS, SIG_DFL);
+	if (tprt_init(NULL))
+		return 3;
+	if (send_self(SIGBUS, BUS_MCEERR_AO))
+		return 4;
+	return 5;	/* not reached: the default action kills */
+}
+
+static void test_sent_default(void **state)
+{
+	int st;
+
+	(void)state;
+	st = child_status("--child-sent-default");
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGBUS);
 }
 
 static void test_ignored(void **state)
@@ -446,6 +489,7 @@ int main(int argc, char **argv)
 		rt_test(test_chain_nodefer),
 		rt_test(test_chain_resethand),
 		rt_test(test_threads_take_no_signal),
+		rt_test(test_sent_default),
 		rt_test(test_async_signal),
 	};
 
@@ -459,6 +503,8 @@ int main(int argc, char **argv)
 		return child_resethand();
 	if (argc == 2 && !strcmp(argv[1], "--child-sigterm"))
 		return child_sigterm();
+	if (argc == 2 && !strcmp(argv[1], "--child-sent-default"))
+		return child_sent_default();
 	if (argc == 2 && !strcmp(argv[1], "--child-async"))
 		return child_async();
 	self_path = argv[0];
