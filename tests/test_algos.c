@@ -240,6 +240,86 @@ static void test_hotness_default_bucket(void **state)
 	}
 }
 
+/*
+ * The settings of any accepted configuration against their definitions
+ * (hotness.h), not the fields the library derived: the bucket is
+ * 2^bucket_shift ticks, or by default the smallest power of two of ticks
+ * of at least 1/8 s (byte) or 1 ms (precise); the window is window_ms
+ * (default 3000) in ticks rounded up as msecs_to_jiffies(), then up to
+ * whole buckets. A record then follows the rules of algorithms.md section
+ * 9 on true (unwrapped) times for gaps within the span, tp_hot_expired()
+ * included, at random clocks, windows and thresholds.
+ */
+static void test_hotness_settings_model(void **state)
+{
+	static const u32 tps_list[] = { 1, 7, 8, 9, 100, 250, 300, 1000, 1025,
+					32768, 999999937, 1000000000,
+					TP_TPS_MAX };
+	int trial, k;
+
+	(void)state;
+	for (trial = 0; trial < 20000; trial++) {
+		struct tp_hot_cfg c = {
+			.sz = sizeof(c), .format = rnd() % 2,
+			.tps = rnd() % 2 ? tps_list[rnd() % 13] :
+					   1 + rnd() % TP_TPS_MAX,
+			.window_ms = rnd() % 2 ? 0 : rnd() % 20000,
+			.bucket_shift = rnd() % 3 ? 0 : rnd() % 41 };
+		u32 span = c.format ? 16384 : 32, cmax = c.format ? 7 : 3;
+		u64 q, b, w, now, last = 0;
+		u32 sh = c.bucket_shift, thr, cnt = 0, rec = 0, nid;
+		bool used = false, ready = false, exp;
+		struct tp_hot h;
+
+		c.freq_threshold = rnd() % 2 ? 0 : 1 + rnd() % cmax;
+		thr = c.freq_threshold ? c.freq_threshold : 2;
+		if (!sh) {
+			q = c.format ? (c.tps + 999ULL) / 1000 :
+				       (c.tps + 7ULL) / 8;
+			while ((1ULL << sh) < q)
+				sh++;
+		}
+		b = 1ULL << sh;
+		w = ((u64)(c.window_ms ? c.window_ms : 3000) * c.tps + 999) /
+		    1000;
+		w = (w + b - 1) / b;
+		if (w > span - 2) {
+			assert_int_equal(tp_hot_init(&h, &c), -ERANGE);
+			continue;
+		}
+		assert_int_equal(tp_hot_init(&h, &c), 0);
+		now = rnd() >> (rnd() % 64);
+		for (k = 0; k < 40; k++) {
+			u64 gap = rnd() % 2 ? rnd() % ((w + 2) * b) :
+					      rnd() % ((span - 1) * b);
+
+			if (used && (now + gap) / b - last / b >= span)
+				gap = 0;
+			now += gap;
+			nid = rnd() % 2000;
+			exp = !used || now / b - last / b > w;
+			assert_int_equal(tp_hot_expired(&h, rec, now), exp);
+			if (exp) {
+				cnt = 1;
+				ready = false;
+			} else {
+				cnt += cnt < cmax;
+			}
+			ready |= cnt >= thr;
+			used = true;
+			last = now;
+			rec = tp_hot_record(&h, rec, nid, now);
+			assert_int_equal(tp_hot_count(&h, rec), cnt);
+			assert_int_equal(tp_hot_ready(&h, rec), ready);
+			if (c.format && nid > TP_HOT_NID_MAX)
+				nid = TP_HOT_NID_MAX;
+			assert_int_equal(tp_hot_nid(&h, rec),
+					 c.format ? nid : 0);
+			assert_true(c.format ? !(rec & 0x3c000) : rec <= 0xff);
+		}
+	}
+}
+
 struct hot_thr {
 	const struct tp_hot *h;
 	u32 *rec;
@@ -546,6 +626,104 @@ static void test_histogram_fit(void **state)
 	}
 }
 
+/*
+ * The fit and the cooling against their definitions (algorithms.md
+ * section 7), at any clock and reference, so with bins wider than a tick
+ * too (the other tests use 1 ms ticks and a bound of 2000, shift 0), over
+ * several periods: bins of width u = 2^shift, the smallest shift with
+ * 2^14 u >= 2 ref_th; the budget 2 x rate x period; the threshold
+ * interpolated in the first bin where the pages counted exceed it,
+ * clamped into [unit, 2 ref_th]; the event against the threshold before;
+ * then every bin v becomes v - v / 2.
+ */
+static u64 hist_edge(u32 sh, u32 b)
+{
+	return b ? 1ULL << (sh + b - 1) : 0;
+}
+
+/* floor(x * y / z) for y < z < 2^32, without a 128-bit type (i386) */
+static u64 hist_frac(u64 x, u64 y, u64 z)
+{
+	return x / z * y + x % z * y / z;
+}
+
+static void test_histogram_model(void **state)
+{
+	int trial, round, k;
+	u32 b, j;
+
+	(void)state;
+	for (trial = 0; trial < 5000; trial++) {
+		u32 tps = rnd() % 2 ? 1000 : 1 + rnd() % TP_TPS_MAX;
+		u64 ref = rnd() % 4 ? 1 + rnd() % (4ULL * tps) :
+			  (rnd() >> (rnd() % 64)) % TP_TIME_MAX;
+		struct tp_thresh_cfg c = {
+			.sz = sizeof(c), .variant = TP_THRESH_HISTOGRAM,
+			.steps = rnd() % 2 ? 0 : 1 + rnd() % 65536, .tps = tps,
+			.ref_th = ref, .period = rnd() % (10ULL * tps),
+			.rate_limit = rnd() % 100000, .batch = 1 };
+		u64 max = 2 * ref, unit, ref_cand, budget, now = 0, prev;
+		u64 bins[TP_THRESH_BINS] = { 0 };
+		u32 steps = c.steps ? c.steps : 16, sh = 0;
+		struct tp_thresh_cpu cpu;
+		struct tp_thresh t;
+
+		memset(&cpu, 0, sizeof(cpu));
+		assert_int_equal(tp_thresh_init(&t, &c, 0, 0), 0);
+		unit = max ? (max / steps ? max / steps : 1) : 0;
+		while (1ULL << (14 + sh) < max)
+			sh++;
+		/* < 2^35 x 2^17: no overflow */
+		ref_cand = c.period * c.rate_limit / tps;
+		budget = 2 * ref_cand;
+		prev = tp_thresh_get(&t);
+		for (round = 0; round < 4; round++) {
+			u64 cum = 0, th = max, lo, hi, got;
+			bool found = false;
+			int ev;
+
+			for (k = rnd() % 40; k > 0; k--) {
+				u64 lat = rnd() % 2 ? rnd() % (max + 2) :
+					  hist_edge(sh, rnd() % 16) - rnd() % 2;
+				u64 n = 1 + rnd() % 512;
+
+				if (lat == TP_LATENCY_UNKNOWN)
+					lat--;
+				tp_thresh_record(&t, &cpu, lat, n);
+				for (b = 0, j = 1; j < TP_THRESH_BINS; j++)
+					if (lat >= hist_edge(sh, j))
+						b = j;
+				bins[b] += n;
+			}
+			for (b = 0; b < TP_THRESH_BINS; b++) {
+				assert_int_equal(t.st.hist[b].v, bins[b]);
+				if (!found && cum + bins[b] > budget) {
+					lo = hist_edge(sh, b);
+					hi = b + 1 < TP_THRESH_BINS ?
+					     hist_edge(sh, b + 1) : max;
+					th = hi > lo ? lo + hist_frac(hi - lo,
+						budget - cum, bins[b]) : lo;
+					found = true;
+				}
+				cum += bins[b];
+			}
+			th = th < unit ? unit : th > max ? max : th;
+			now += c.period + 1;
+			ev = tp_thresh_update(&t, 0, now);
+			got = tp_thresh_get(&t);
+			assert_int_equal(got, th);
+			assert_int_equal(ev, th < prev ? TP_TH_LOWERED :
+					     th > prev ? TP_TH_RAISED :
+					     TP_TH_KEPT);
+			prev = got;
+			for (b = 0; b < TP_THRESH_BINS; b++) {
+				bins[b] -= bins[b] / 2;
+				assert_int_equal(t.st.hist[b].v, bins[b]);
+			}
+		}
+	}
+}
+
 struct hist_thr {
 	struct tp_thresh *t;
 	struct tp_thresh_cpu cpu;
@@ -699,9 +877,11 @@ int main(void)
 		cmocka_unit_test(test_hotness_model),
 		cmocka_unit_test(test_hotness_ready_does_not_age),
 		cmocka_unit_test(test_hotness_default_bucket),
+		cmocka_unit_test(test_hotness_settings_model),
 		cmocka_unit_test(test_hotness_record32_threads),
 		cmocka_unit_test(test_fclock_threads),
 		cmocka_unit_test(test_histogram_fit),
+		cmocka_unit_test(test_histogram_model),
 		cmocka_unit_test(test_histogram_batch_tuned_down),
 		cmocka_unit_test(test_histogram_tune_width),
 		cmocka_unit_test(test_histogram_by_hand),
