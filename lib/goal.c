@@ -93,17 +93,23 @@ int tp_goal_tune(struct tp_goal *g, const struct tp_goal_cfg *cfg)
  * 1.5 g, 2g - c <= 2^63 and the product is exact (__tp_mul_frac).
  * Rounded down, but an output below the goal that would not move moves by
  * one: a small output makes progress instead of sticking (DAMOS keeps its
- * input at 10000 or more for the same reason).
+ * input at 10000 or more for the same reason). Not where one unit more
+ * would take a proportional metric, c x (o + 1) / o, to the halving point:
+ * at an output of 1 with the metric at 0.999 g, one more unit took it to
+ * about 2 g, the next update halved it, and the two alternated for ever.
+ * Such a nudge would be the only step that can cross 1.5 g from below.
  */
 static u64 goal_next(u64 out, u64 goal, u64 cur)
 {
+	u64 half = goal + (goal + 1) / 2;
 	u64 next;
 
-	if (cur >= goal + (goal + 1) / 2)
+	if (cur >= half)
 		return out / 2;
 	next = __tp_mul_frac(out, 2 * goal - cur, goal);
-	if (cur < goal && next == out)
-		next = tp_add_sat(out, 1);
+	if (cur < goal && next == out && out &&
+	    __tp_mul_frac(cur, out + 1, out) < half)
+		next = out + 1;
 	return next;
 }
 

@@ -101,6 +101,70 @@ static void test_goal_converges(void **state)
 	}
 }
 
+/*
+ * The one-unit nudge never takes a proportional metric (an integer k per
+ * unit: no rounding in the plant) to the halving point: once the metric is
+ * below 1.5 g it stays below. At an output of 1 with the metric at 0.999 g
+ * the nudge took it to 1.998 g, the next update halved it, and the two
+ * alternated for ever.
+ */
+static void test_goal_nudge_no_halving(void **state)
+{
+	struct tp_goal_cfg c = { .sz = sizeof(c), .goal = 10000, .min = 1,
+				 .max = 1000, .init = 1 };
+	struct tp_goal g;
+	int trial, i, below;
+
+	(void)state;
+	assert_int_equal(tp_goal_init(&g, &c), 0);
+	for (i = 0; i < 20; i++)
+		assert_int_equal(tp_goal_update(&g, 9990 * tp_goal_get(&g)), 1);
+	for (trial = 0; trial < 20000; trial++) {
+		u64 goal = 1 + rnd() % 100000, k = 1 + rnd() % 100000;
+		u64 half = goal + (goal + 1) / 2, out, cur;
+
+		c.goal = goal;
+		c.max = 1ULL << 40;
+		c.init = 1 + rnd() % 1000;
+		assert_int_equal(tp_goal_init(&g, &c), 0);
+		out = tp_goal_get(&g);
+		below = 0;
+		for (i = 0; i < 100; i++) {
+			cur = k * out;
+			if (below)
+				assert_true(cur < half);
+			below |= cur < half;
+			out = tp_goal_update(&g, cur);
+		}
+	}
+}
+
+/*
+ * A metric that hardly moves with the output (a fast tier's used share
+ * against the promotion rate): the step rounds to no change, and the
+ * nudge makes progress one unit an update.
+ */
+static void test_goal_nudge_progress(void **state)
+{
+	struct tp_goal_cfg c = { .sz = sizeof(c), .goal = 9970, .min = 1,
+				 .max = 200, .init = 8 };
+	struct tp_goal g;
+	u64 out;
+	int i;
+
+	(void)state;
+	assert_int_equal(tp_goal_init(&g, &c), 0);
+	for (i = 0; i < 50; i++) {
+		out = tp_goal_get(&g);
+		assert_int_equal(tp_goal_update(&g, 9800 + out / 8), out + 1);
+	}
+	/* An output of 1 doubles with a nudge: only below 3/4 of the goal. */
+	c.init = 1;
+	assert_int_equal(tp_goal_init(&g, &c), 0);
+	assert_int_equal(tp_goal_update(&g, 7478), 1);
+	assert_int_equal(tp_goal_update(&g, 7477), 2);
+}
+
 /* Whatever the metric, one update moves the output by x2 or x1/2 at most. */
 static void test_goal_step_bounded(void **state)
 {
@@ -874,6 +938,8 @@ int main(void)
 		cmocka_unit_test(test_selftest_histogram),
 		cmocka_unit_test(test_goal_converges),
 		cmocka_unit_test(test_goal_step_bounded),
+		cmocka_unit_test(test_goal_nudge_no_halving),
+		cmocka_unit_test(test_goal_nudge_progress),
 		cmocka_unit_test(test_hotness_model),
 		cmocka_unit_test(test_hotness_ready_does_not_age),
 		cmocka_unit_test(test_hotness_default_bucket),

@@ -19,10 +19,18 @@
  * Convergence: if the metric is proportional to the output (c = k x o),
  * x = c / g follows x' = x(2 - x), Newton's iteration for the output that
  * meets the goal: the error 1 - x squares at every step, and x' <= 1 for
- * every x, so the metric never overshoots the goal by more than the step
- * bound allows (from below it approaches monotonically; from above 1.5 g it
- * halves, then approaches from below). With a metric that lags the output,
- * the output still moves by at most x2 or x1/2 per update.
+ * every x, so the step never takes the metric past the goal (from below it
+ * approaches monotonically; from above 1.5 g it halves, then approaches
+ * from below). The output is rounded down; where that leaves it unchanged
+ * below the goal, it moves up by one unit (so that a small output does not
+ * stick), unless one more unit would take a proportional metric to 1.5 g.
+ * That nudge can pass the goal, by one unit's share of the metric (c / o)
+ * and never to 1.5 g, so no halving follows it; where one unit is worth
+ * more than a few percent of the goal the output can keep moving among the
+ * outputs around the goal's. Choose a unit that makes the output near the
+ * goal large (at 100 units or more, one unit is 1 % of the goal). With a
+ * metric that lags the output, the output still moves by at most x2 or x1/2
+ * per update.
  *
  * The metric must rise with the output (more promotion, more fast-tier use;
  * more demotion, more free pages).
