@@ -16,13 +16,15 @@
  *
  * %TP_HOT_BYTE - one byte per page, pghot's default: bit 7 ready, bits 6-2
  * the time of the latest access in 32 buckets of 2^bucket_shift ticks
- * (about 4 s in all with the default buckets of about 1/8 s), bits 1-0 the
- * access count (saturating at 3).
+ * (about 4 s in all with the default bucket, 1/8 s rounded up to a power
+ * of two of ticks: 4.1 s at 1000 ticks a second, up to twice that at other
+ * clocks), bits 1-0 the access count (saturating at 3).
  *
  * %TP_HOT_PRECISE - four bytes per page, pghot's precision mode: bit 31
  * ready, bits 30-21 the node that accessed the page last (the promotion
  * target, 0..1023), bits 20-18 the count (saturating at 7), bits 13-0 the
- * time in 2^14 buckets of about 1 ms (about 16 s); bits 17-14 are zero.
+ * time in 2^14 buckets of about 1 ms (about 16 s; up to twice that at other
+ * clocks, and 2^14 ticks below 1000 ticks a second); bits 17-14 are zero.
  *
  * An access starts a new count when the previous one is older than the
  * window (default 3 s); a record that was never written (0) is empty. The
