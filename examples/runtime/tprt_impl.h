@@ -332,6 +332,13 @@ extern _Atomic uint64_t tprt_retired;
 /* Bumped by every tprt_init(): a thread's slot is claimed again after it. */
 extern _Atomic uint32_t tprt_gen;
 
+/* ---- tprt_cfg.c: the settings ---- */
+/* 0, or -EINVAL for bad settings (a fast node without memory too). */
+int tprt_cfg_check(const struct tprt_cfg *c);
+/* The fast node and the VMA cap in force (their 0 and -1 resolved). */
+int tprt_cfg_fast_node(const struct tprt_cfg *c);
+uint64_t tprt_cfg_vma_cap(const struct tprt_cfg *c);
+
 /* ---- tprt_core.c ---- */
 uint64_t tprt_now_ns(void);
 /* The latency clock (cfg.clock), ns; the test clock when one is set. */
