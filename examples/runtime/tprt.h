@@ -386,8 +386,9 @@ void tprt_cfg_default(struct tprt_cfg *cfg);
  *
  * Context: Any thread, not concurrently with other tprt_* calls.
  * Return: 0; -EINVAL for bad settings, -ERANGE for a rate limit above
- * what tierpol's limiter takes (nothing is started); -EBUSY if the
- * runtime already runs; -errno if a thread or a mapping cannot be made.
+ * what tierpol's limiter takes, -EBUSY if the runtime already runs
+ * (nothing is started or changed: tprt_stats() still reads the last run's
+ * counters); -errno if a thread or a mapping cannot be made.
  */
 int tprt_init(const struct tprt_cfg *cfg);
 

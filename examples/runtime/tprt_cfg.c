@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tprt_impl.h"
 
@@ -158,6 +159,7 @@ static uint64_t vma_cap_auto(void)
 
 int tprt_cfg_check(const struct tprt_cfg *c)
 {
+	unsigned long page_size = (unsigned long)sysconf(_SC_PAGESIZE);
 	int ret = cfg_check(c);
 
 	if (ret)
@@ -166,7 +168,12 @@ int tprt_cfg_check(const struct tprt_cfg *c)
 	if (c->fast_node >= 0 &&
 	    !node_listed("/sys/devices/system/node/has_memory", c->fast_node))
 		return -EINVAL;
-	return 0;
+	/*
+	 * tierpol's own checks (a rate limit above its limiter's), here with
+	 * the others: tprt_init() clears the last run's state only once the
+	 * settings are known good, so a rejected one changes nothing.
+	 */
+	return tprt_tp_check(c, (unsigned int)__builtin_ctzl(page_size));
 }
 
 int tprt_cfg_fast_node(const struct tprt_cfg *c)

@@ -93,6 +93,11 @@ int tprt_init(const struct tprt_cfg *cfg)
 		tprt_cfg_default(&def);
 		cfg = &def;
 	}
+	/*
+	 * Every setting, tierpol's too, is checked before anything changes:
+	 * a rejected init leaves the last run's state (its statistics) and
+	 * the signal actions as they were.
+	 */
 	ret = tprt_cfg_check(cfg);
 	if (ret)
 		return ret;

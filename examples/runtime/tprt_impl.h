@@ -333,7 +333,10 @@ extern _Atomic uint64_t tprt_retired;
 extern _Atomic uint32_t tprt_gen;
 
 /* ---- tprt_cfg.c: the settings ---- */
-/* 0, or -EINVAL for bad settings (a fast node without memory too). */
+/*
+ * 0, or -EINVAL for bad settings (a fast node without memory too), -EINVAL
+ * or -ERANGE for settings tierpol refuses (tprt_tp_check()).
+ */
 int tprt_cfg_check(const struct tprt_cfg *c);
 /* The fast node and the VMA cap in force (their 0 and -1 resolved). */
 int tprt_cfg_fast_node(const struct tprt_cfg *c);
@@ -424,6 +427,7 @@ uint64_t tprt_victim_demote(struct tprt_rt *rt, uint64_t want);
 uint64_t tprt_victim_room(const struct tprt_mem *m, uint64_t target);
 
 /* ---- tprt_tierpol.c: every tierpol call of the runtime ---- */
+int tprt_tp_check(const struct tprt_cfg *cfg, unsigned int page_shift);
 int tprt_tp_init(struct tprt_rt *rt, uint64_t now);
 void tprt_tp_free(struct tprt_rt *rt);
 void tprt_tp_pass_begin(struct tprt_tp *tp, uintptr_t start, uint64_t now);

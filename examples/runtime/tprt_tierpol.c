@@ -55,6 +55,36 @@ _Static_assert((int)TPRT_V_PROMOTE == (int)TP_PROMOTE &&
 	       (int)TPRT_V_ERROR == (int)TP_NR_VERDICTS,
 	       "enum tprt_verdict follows enum tp_verdict");
 
+/* tierpol's policy settings for the runtime's @cfg on pages of @page_shift. */
+static int policy_cfg(const struct tprt_cfg *cfg, unsigned int page_shift,
+		      struct tp_policy_cfg *pc)
+{
+	/* Ticks are nanoseconds: 10^9 per second (at most TP_TPS_MAX). */
+	int ret = tp_policy_preset(pc, TP_PRESET_LINUX61, 1000000000U);
+
+	if (ret)
+		return ret;
+	if (cfg->hot_threshold_ms)
+		pc->hot_threshold_ms = cfg->hot_threshold_ms;
+	pc->rate_limit_mbps = cfg->rate_limit_mbps;
+	pc->scan_period_max_ms = cfg->scan_period_max_ms;
+	pc->page_shift = page_shift;
+	return 0;
+}
+
+/*
+ * Would tierpol take @cfg? tp_policy_init() on a scratch policy, before
+ * tprt_init() touches the runtime: 0, -EINVAL or -ERANGE.
+ */
+int tprt_tp_check(const struct tprt_cfg *cfg, unsigned int page_shift)
+{
+	struct tp_policy_cfg pc;
+	struct tp_policy pol;
+	int ret = policy_cfg(cfg, page_shift, &pc);
+
+	return ret ? ret : tp_policy_init(&pol, &pc);
+}
+
 int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 {
 	struct tp_scan_ring_cfg rc = {
@@ -80,14 +110,8 @@ int tprt_tp_init(struct tprt_rt *rt, uint64_t now)
 	if (!tp)
 		return -ENOMEM;
 	memset(tp, 0, sizeof(*tp));
-	/* Ticks are nanoseconds: 10^9 per second (at most TP_TPS_MAX). */
-	ret = tp_policy_preset(&pc, TP_PRESET_LINUX61, 1000000000U);
+	ret = policy_cfg(&rt->cfg, rt->page_shift, &pc);
 	if (!ret) {
-		if (rt->cfg.hot_threshold_ms)
-			pc.hot_threshold_ms = rt->cfg.hot_threshold_ms;
-		pc.rate_limit_mbps = rt->cfg.rate_limit_mbps;
-		pc.scan_period_max_ms = rt->cfg.scan_period_max_ms;
-		pc.page_shift = rt->page_shift;
 		ret = tp_policy_init(&tp->pol, &pc);
 		/* A page refused for room is deferred within this (ns). */
 		rt->defer_lat = (uint64_t)pc.hot_threshold_ms *

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * CMocka tests of the tierpol runtime (examples/runtime/), part 1: bad
- * input, the queue (many producers, one consumer), the memory latch, the
- * pagemap node query, the scan period rule, the handler (restore; the
- * bypass, hot, cold, no-room and top-tier verdicts; the block's slow pages
- * queued; stale faults; the migrator's batch). One NUMA node is enough
- * (helpers.h). What a fault decides and the slots: test_decide.c; the
- * hazards: test_hazards.c.
+ * input (a rejected tprt_init() changes nothing), the queue (many
+ * producers, one consumer), the memory latch, the pagemap node query, the
+ * scan period rule, the handler (restore; the bypass, hot, cold, no-room
+ * and top-tier verdicts; the block's slow pages queued; stale faults; the
+ * migrator's batch). One NUMA node is enough (helpers.h). What a fault
+ * decides and the slots: test_decide.c; the hazards: test_hazards.c.
  */
 #include "helpers.h"
 
@@ -101,6 +101,68 @@ static void test_bad_input(void **state)
 	assert_int_equal(tprt_shutdown(), -ESRCH);
 	assert_int_equal(tprt_register(p, PG, 0), -ESRCH);
 	munmap(p, 64 * PG);
+}
+
+/* The program's SIGSEGV handler of test_rejected_init(); never called. */
+static void own_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	_exit(99);
+}
+
+/*
+ * A rejected tprt_init() changes nothing. After tprt_shutdown(), one that
+ * failed with -ERANGE (a rate limit above tierpol's limiter's) had already
+ * cleared the runtime and its pointer, and tprt_stats() read zeros (faults
+ * 32, then 0); it had also put the runtime's handler back over the one the
+ * program installed since.
+ */
+static void test_rejected_init(void **state)
+{
+	struct tprt_stats before, after;
+	struct sigaction own, saved, cur;
+	struct tprt_cfg cfg;
+	volatile char *p;
+	char *m;
+	int i;
+
+	(void)state;
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	m = map_touched(512);
+	p = m;
+	assert_int_equal(tprt_register(m, 512 * PG, TPRT_SRC_MPROTECT), 0);
+	assert_int_equal(tprt_scan_now(), 512 / 16);	/* every page slow */
+	for (i = 0; i < 32; i++)
+		assert_int_equal(p[i * 16 * PG], (char)(i * 16));
+	assert_int_equal(tprt_shutdown(), 0);
+	tprt_stats(&before);
+	assert_int_equal(before.faults, 32);
+
+	memset(&own, 0, sizeof(own));
+	own.sa_sigaction = own_segv;
+	own.sa_flags = SA_SIGINFO;
+	assert_int_equal(sigaction(SIGSEGV, &own, &saved), 0);
+	tprt_cfg_default(&cfg);
+	cfg.fast_node = 0;
+	cfg.rate_limit_mbps = UINT32_MAX;	/* 2^40 pages a second */
+	assert_int_equal(tprt_init(&cfg), -ERANGE);
+	tprt_stats(&after);
+	/* The runtime's handler back before any assert can fail. */
+	assert_int_equal(sigaction(SIGSEGV, &saved, &cur), 0);
+	assert_int_equal(after.faults, 32);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_true(cur.sa_flags & SA_SIGINFO);
+	assert_true(cur.sa_sigaction == own_segv);
+	assert_int_equal(tprt_shutdown(), -ESRCH);
+
+	/* An init that starts clears them. */
+	rt_start(TPRT_F_NO_SCANNER | TPRT_F_NO_MIGRATOR, NULL);
+	tprt_stats(&after);
+	assert_int_equal(after.faults, 0);
+	assert_int_equal(tprt_shutdown(), 0);
+	munmap(m, 512 * PG);
 }
 
 /* ---- the queue and the memory latch --------------------------------------- */
@@ -708,6 +770,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		rt_test(test_bad_input),
+		rt_test(test_rejected_init),
 		rt_test(test_queue),
 		rt_test(test_mem_latch),
 		rt_test(test_zoneinfo),
