@@ -107,8 +107,12 @@ int tprt_init(const struct tprt_cfg *cfg)
 	if (ret)
 		return ret;
 
-	/* Nothing of ours is in flight (shutdown drained): start afresh. */
-	tprt_rt = NULL;
+	/*
+	 * Nothing of ours is in flight (shutdown drained): start afresh.
+	 * tprt_rt is stored with release, as the handler loads it with
+	 * acquire (a plain store racing that load was a data race).
+	 */
+	__atomic_store_n(&tprt_rt, NULL, __ATOMIC_RELEASE);
 	for (i = 0; i < TPRT_MAX_REGIONS; i++)
 		region_arrays_free(&rt->region[i]);
 	tprt_tp_free(rt);
@@ -147,7 +151,8 @@ int tprt_init(const struct tprt_cfg *cfg)
 		memset(&m, 0, sizeof(m));
 	tprt_mem_publish(rt, &m, 0);
 
-	tprt_rt = rt;
+	/* Published: a handler that loads it sees the state set above. */
+	__atomic_store_n(&tprt_rt, rt, __ATOMIC_RELEASE);
 	atomic_store(&rt->running, 1);
 	ret = tprt_migrate_start(rt);
 	if (!ret)

@@ -323,7 +323,11 @@ static inline uint32_t tprt_count_slow(const struct tprt_region *r,
 	return nr;
 }
 
-/* The one runtime of the process (NULL before the first tprt_init()). */
+/*
+ * The one runtime of the process (NULL before the first tprt_init()).
+ * tprt_init() stores it with release, the handler and tprt_now_ns() load it
+ * with acquire; the calls serialized with tprt_init() read it plainly.
+ */
 extern struct tprt_rt *tprt_rt;
 /* Handlers running now; outside the runtime, which a restart clears. */
 extern _Atomic uint64_t tprt_inflight;
