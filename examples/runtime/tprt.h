@@ -384,6 +384,14 @@ void tprt_cfg_default(struct tprt_cfg *cfg);
  * signal sent to the process goes to the program's threads). The
  * handlers stay installed after tprt_shutdown(), in pass-through mode.
  *
+ * A SIGSEGV or SIGBUS handler the program installs after tprt_init()
+ * replaces the runtime's: it must chain to the action it replaced (the
+ * runtime's, the old action sigaction() gives it) for every fault it does
+ * not handle itself, as crash reporters do; otherwise the runtime's hint
+ * faults reach it instead, and an access to protected registered memory
+ * faults again and again or is taken for a crash. A later tprt_init()
+ * puts the runtime's handler back over it and chains to it.
+ *
  * Context: Any thread, not concurrently with other tprt_* calls.
  * Return: 0; -EINVAL for bad settings, -ERANGE for a rate limit above
  * what tierpol's limiter takes, -EBUSY if the runtime already runs
