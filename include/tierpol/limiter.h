@@ -267,9 +267,9 @@ TP_API bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
  * Linux 6.1 the value is one page more than the window admits. For a
  * window that has expired (more than one second since it opened), the
  * limit: the request that opens the next window is admitted whatever its
- * size (with a limit above 0) and not counted in it, so with single pages the RFC's window then admits
- * the opener and the limit, 6.1's the opener and limit - 1 (a limit of 0
- * refuses everything).
+ * size (with a limit above 0) and not counted in it, so with single pages
+ * the RFC's window then admits the opener and the limit, 6.1's the opener
+ * and limit - 1 (a limit of 0 refuses everything).
  *
  * Context: Any context, lock-free. The answer may be stale by the time it
  * returns.

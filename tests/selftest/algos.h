@@ -77,8 +77,7 @@ static const struct tp_st_goal_step tp_st_goal_steps[] = {
 	{ 1000, 3 },
 	{ 1000, 1 },
 	{ 1000, 1 },		/* min holds */
-	{ 80, 1 },		/* 1 x 120/100: a nudge to 2 would take 80 to
-				 * 160, past 1.5 goal (halving): kept */
+	{ 80, 1 },		/* 1 x 1.2, no + 1: 160 would halve */
 	{ 74, 2 },		/* 1 x 126/100, and 148 < 150: + 1 */
 	{ 0, 4 },
 };
