@@ -257,7 +257,7 @@ const struct opt_def opt_defs[] = {
 	  .arg = "NAME", .fn = fn_workload, .help = "a synthetic workload",
 	  .dflt = "pmbench", .more = help_workloads },
 	O_STR("trace", 't', SEC_SOURCE, "FILE", trace,
-	    "replay a trace (read twice: docs/tiersim.md, \"Traces\")",
+	    "replay a trace (read twice: docs/tiersim-io.md, \"Traces\")",
 	    "none: the workload"),
 	{ .name = "format", .sec = SEC_SOURCE, .kind = OPT_FN,
 	  .arg = "FMT", .fn = fn_format, .help = "auto, lackey or tiersim",

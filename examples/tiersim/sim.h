@@ -449,7 +449,7 @@ struct sim_node_stats {
 
 /**
  * struct sim_result - everything a run reports
- * (fields documented in docs/tiersim.md, "Output fields"). Amounts of
+ * (fields documented in docs/tiersim-io.md, "Output fields"). Amounts of
  * memory (allocations, promotions, demotions, ping-pong, occupancy) are in
  * 4 KiB pages, as the kernel's vmstat counts them; faults, scans and
  * accesses are events (with --thp one fault moves 512 pages).
