@@ -17,9 +17,12 @@
  *  - time is each thread's CPU time (CLOCK_THREAD_CPUTIME_ID) unless --wall:
  *    the machines are shared, and time spent descheduled is not the
  *    operation's;
- *  - contended figures run the same loop on 2 threads pinned to 2 CPUs that
- *    share one object (and one clock), each with its own per-CPU slot;
- *    ns/op is each thread's own time per call, averaged over the threads.
+ *  - contended figures run the same loop on 2 threads pinned to the first 2
+ *    CPUs the process may run on, sharing one object (and one clock), each
+ *    with its own per-CPU slot; ns/op is each thread's own time per call,
+ *    averaged over the threads. Each such row says for how much of their
+ *    time the two threads certainly ran at once: on a loaded host they take
+ *    turns, and the row then times mostly uncontended calls.
  *
  * --instr N (under callgrind, bench/instr.sh) times nothing: it runs each
  * single-thread comparison's two sides for N calls each and has callgrind
@@ -129,16 +132,21 @@ u64 rnd(void)
 
 struct thr {
 	pthread_t tid;
-	int cpu;
+	int cpu;		/* index in cpu_ids */
 	const struct side *s;
 	void *ctx;
 	u64 iters;
 	double elapsed;
+	double w0, w1, run;	/* wall interval and CPU time of the calls */
 	int *ready;
 	int *go;
 };
 
-static int ncpus;
+static int ncpus;		/* CPUs the threads are pinned to: 0..2 */
+static int cpu_ids[2];		/* the first two of the process's mask */
+static int pin_failed;		/* pthread_setaffinity_np() failures */
+static double last_together;	/* of the last 2-thread run, see together() */
+static int nr_apart;		/* 2-thread rows whose threads took turns */
 static double tot_cpu, tot_wall;	/* the CPU share the bench got */
 
 /* Run @iters calls; return this thread's CPU (or wall) seconds. */
@@ -159,14 +167,39 @@ static void *thr_main(void *arg)
 
 	if (ncpus > 1) {
 		CPU_ZERO(&set);
-		CPU_SET(t->cpu, &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		CPU_SET(cpu_ids[t->cpu], &set);
+		if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+			__atomic_fetch_add(&pin_failed, 1, __ATOMIC_RELAXED);
 	}
 	__atomic_fetch_add(t->ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(t->go, __ATOMIC_ACQUIRE))
 		;
+	t->w0 = now_s();
+	t->run = cpu_s();
 	t->elapsed = timed(t->s->fn, t->ctx, t->iters);
+	t->run = cpu_s() - t->run;
+	t->w1 = now_s();
 	return NULL;
+}
+
+/*
+ * The share of the two threads' CPU time that they certainly spent running
+ * at once: the overlap of their wall intervals less all the time either was
+ * descheduled (a lower bound). Each thread's clock counts its own CPU time
+ * only, so a thread that ran while the other waited for a CPU timed
+ * uncontended calls, and nothing else shows it.
+ */
+static double together(const struct thr *t)
+{
+	double lo = t[0].w0 > t[1].w0 ? t[0].w0 : t[1].w0;
+	double hi = t[0].w1 < t[1].w1 ? t[0].w1 : t[1].w1;
+	double off = (t[0].w1 - t[0].w0 - t[0].run) +
+		     (t[1].w1 - t[1].w0 - t[1].run);
+	double cpu = (t[0].run + t[1].run) / 2, both = hi - lo - off;
+
+	if (ncpus < 2 || both <= 0 || cpu <= 0)
+		return 0;
+	return both < cpu ? both / cpu : 1;
 }
 
 /* Seconds one thread spent on @iters calls (the mean over the threads). */
@@ -183,7 +216,7 @@ static double side_run(const struct side *s, u64 iters)
 		return r;
 	}
 	for (i = 0; i < s->threads; i++) {
-		t[i] = (struct thr){ .cpu = i % (ncpus ? ncpus : 1), .s = s,
+		t[i] = (struct thr){ .cpu = i, .s = s,
 				     .ctx = s->ctx[i], .iters = iters,
 				     .ready = &ready, .go = &go };
 		if (pthread_create(&t[i].tid, NULL, thr_main, &t[i])) {
@@ -198,6 +231,7 @@ static double side_run(const struct side *s, u64 iters)
 		pthread_join(t[i].tid, NULL);
 		sum += t[i].elapsed;
 	}
+	last_together = together(t);
 	return sum / s->threads;
 }
 
@@ -296,8 +330,9 @@ static void instr_side(const struct side *s, const char *who, const char *name)
 struct result compare(const char *name, const struct side *tp,
 		      const struct side *base, const char *what)
 {
-	double vt[64], vb[64], vr[64];
+	double vt[64], vb[64], vr[64], gt[64], gb[64];
 	struct result r = { .ran = false };
+	struct stat3 tt, tb;
 	u64 nt, nb;
 	int i;
 
@@ -318,10 +353,14 @@ struct result compare(const char *name, const struct side *tp,
 		/* ABBA: neither side always runs first */
 		if ((i ^ (i >> 1)) & 1) {
 			vb[i] = side_run(base, nb) / (double)nb * 1e9;
+			gb[i] = last_together;
 			vt[i] = side_run(tp, nt) / (double)nt * 1e9;
+			gt[i] = last_together;
 		} else {
 			vt[i] = side_run(tp, nt) / (double)nt * 1e9;
+			gt[i] = last_together;
 			vb[i] = side_run(base, nb) / (double)nb * 1e9;
+			gb[i] = last_together;
 		}
 		vr[i] = vb[i] / vt[i];
 	}
@@ -335,6 +374,20 @@ struct result compare(const char *name, const struct side *tp,
 	mdf("| %s | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.2fx | %s |\n",
 	    name, r.tp.med, r.tp.min, r.tp.max, r.base.med, r.base.min,
 	    r.base.max, r.ratio.med, what);
+	if (tp->threads > 1 && base->threads > 1) {
+		bool apart;
+
+		tt = stat3(gt, opt_repeats);
+		tb = stat3(gb, opt_repeats);
+		apart = tt.med < 0.9 || tb.med < 0.9;
+		nr_apart += apart;
+		note("2 threads ran at once >= %.0f %% (tierpol), %.0f %% (baseline) of their CPU time%s",
+		     100 * tt.med, 100 * tb.med,
+		     apart ? ": they took turns, contention under-measured" : "");
+		mdf("| | 2 threads ran at once >= %.0f %% / %.0f %% of their CPU time%s | | | |\n",
+		    100 * tt.med, 100 * tb.med,
+		    apart ? " (**they took turns**)" : "");
+	}
 	fflush(stdout);
 	return r;
 }
@@ -465,6 +518,12 @@ static void print_machine(double load)
 	       COMPILER, __VERSION__, BENCH_CFLAGS, BENCH_LIB);
 	printf("clock: %s\n", opt_wall ? "wall (CLOCK_MONOTONIC)" :
 	       "each thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time descheduled is not counted");
+	if (ncpus > 1)
+		printf("2-thread rows: pinned to CPUs %d and %d\n", cpu_ids[0],
+		       cpu_ids[1]);
+	else
+		printf("2-thread rows: %s: the threads take turns, no contention is measured\n",
+		       ncpus ? "one CPU allowed" : "the CPU mask is unknown");
 	printf("method: median of %d repeats of ~%.3f s each (iterations calibrated), [min..max];\n"
 	       "        tierpol and baseline alternate repeat by repeat; base/tp = median of the\n"
 	       "        per-repeat ratios baseline ns / tierpol ns (> 1: tierpol is faster)\n",
@@ -472,6 +531,23 @@ static void print_machine(double load)
 	mdf("CPU: %s (%d online CPUs); compiler: %s %s, %s; %d repeats of ~%.3f s; load average at start %.2f\n",
 	    cpu, online, COMPILER, __VERSION__, BENCH_CFLAGS, opt_repeats,
 	    opt_target, load);
+}
+
+/*
+ * The CPUs of the 2-thread rows: the first two the process may run on (not
+ * 0 and 1, which a cpuset may not allow and which taskset did not ask for).
+ */
+static void pick_cpus(void)
+{
+	cpu_set_t set;
+	int c;
+
+	ncpus = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (c = 0; c < CPU_SETSIZE && ncpus < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpu_ids[ncpus++] = c;
 }
 
 /* A loop that does nothing but the table walk and the checksum. */
@@ -564,9 +640,7 @@ int main(int argc, char **argv)
 	double t0 = now_s(), l0 = loadavg();
 
 	parse_args(argc, argv);
-	ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpus > 2)
-		ncpus = 2;
+	pick_cpus();
 	print_machine(l0);
 
 	bench_harness();
@@ -592,6 +666,9 @@ int main(int argc, char **argv)
 	printf("conditions: %.1f s; load average %.2f -> %.2f; the measuring thread got %.0f %% of a CPU while timed\n",
 	       now_s() - t0, l0, loadavg(),
 	       tot_wall > 0 ? 100.0 * tot_cpu / tot_wall : 0.0);
+	if (nr_apart || pin_failed)
+		printf("conditions: %d 2-thread row(s) whose threads ran at once < 90 %% of their time; %d thread(s) not pinned\n",
+		       nr_apart, pin_failed);
 	mdf("\nRun took %.1f s; load average %.2f at start, %.2f at end; the measuring thread got %.0f %% of a CPU while timed (single-thread figures).\n",
 	    now_s() - t0, l0, loadavg(),
 	    tot_wall > 0 ? 100.0 * tot_cpu / tot_wall : 0.0);
