@@ -107,6 +107,23 @@ u64 ring_addr(u32 nr, u32 back)
 	       (rnd() % (PASS_BYTES >> 12) << 12);
 }
 
+/* @addr: TBL addresses of a row (@back as in bench_ring()'s rows). */
+static void ring_row_addr(u64 *addr, u32 nr, int back)
+{
+	u32 i;
+
+	for (i = 0; i < TBL; i++) {
+		if (back >= 0)
+			addr[i] = ring_addr(nr, (u32)back);
+		else if (back == -1)
+			addr[i] = rnd() % RING_BASE;	/* below all */
+		else if (rnd() % 17 == 16)
+			addr[i] = rnd() % RING_BASE;
+		else
+			addr[i] = ring_addr(nr, (u32)(rnd() % 16));
+	}
+}
+
 /* Do tierpol and the RFC give the same latencies for these addresses? */
 static void ring_check(const struct ring_ctx *c, const char *what)
 {
@@ -138,13 +155,14 @@ void bench_ring(void)
 		{ "latency: mixed (random pass)", -2 },
 	};
 	const u32 nr = 20;	/* more passes than the ring holds: wrapped */
-	struct ring_ctx c, rc;
+	struct ring_ctx c, rc, wt, wb;
 	struct result r, worst = { .ran = false };
 	double newest = -1, worst_base = -1;
 	const char *worst_name = "", *worst_base_name = "";
+	int worst_back = 0, worst_base_back = 0;
+	char name[80];
 	u64 *addr;
 	size_t k;
-	u32 i;
 
 	section("ring", "scan-history ring, depth 16, wrapped, 256 MB passes 100 ms apart; the 2020 RFC's walk (patch 6/8) as baseline");
 	ring_alloc(&c);
@@ -165,31 +183,28 @@ void bench_ring(void)
 	for (k = 0; k < ARRAY_SIZE(rows); k++) {
 		if (!wanted(rows[k].name))
 			continue;
-		for (i = 0; i < TBL; i++) {
-			if (rows[k].back >= 0)
-				addr[i] = ring_addr(nr, (u32)rows[k].back);
-			else if (rows[k].back == -1)
-				addr[i] = rnd() % RING_BASE; /* below all */
-			else if (rnd() % 17 == 16)
-				addr[i] = rnd() % RING_BASE;
-			else
-				addr[i] = ring_addr(nr, (u32)(rnd() % 16));
-		}
+		ring_row_addr(addr, nr, rows[k].back);
 		ring_check(&c, rows[k].name);
 		r = compare(rows[k].name, &SIDE1(lib_ring_lat, &c),
 			    &SIDE1(bl_ring_lat_run, &c),
 			    "RFC: (i - 1 + 16) % 16 on an int");
 		if (rows[k].back == 0)
 			newest = r.tp.med;
-		/* the worst case of each side over the fixed positions */
+		/*
+		 * The worst case of each side over the fixed positions, by
+		 * the fastest repeat: a neighbour only ever adds time, and a
+		 * burst during one row must not make it the worst.
+		 */
 		if (rows[k].back != -2 &&
-		    (!worst.ran || r.tp.med > worst.tp.med)) {
+		    (!worst.ran || r.tp.min > worst.tp.min)) {
 			worst = r;
 			worst_name = rows[k].name;
+			worst_back = rows[k].back;
 		}
-		if (rows[k].back != -2 && r.base.med > worst_base) {
-			worst_base = r.base.med;
+		if (rows[k].back != -2 && r.base.min > worst_base) {
+			worst_base = r.base.min;
 			worst_base_name = rows[k].name;
+			worst_base_back = rows[k].back;
 		}
 		if (rows[k].back == 15) {
 			compare("latency: oldest, vs runtime depth",
@@ -201,12 +216,33 @@ void bench_ring(void)
 	if (newest >= 0)
 		target(newest <= 5.0, "ring lookup, newest pass <= 5 ns: %.2f ns",
 		       newest);
-	if (worst.ran) {
-		target(worst.tp.med <= 12.0,
-		       "ring lookup, worst case of a 16-deep ring <= 12 ns: %.2f ns (%s)",
-		       worst.tp.med, worst_name);
-		target(worst_base / worst.tp.med >= 2.0,
-		       "ring lookup, worst case >= 2x the 2020 RFC's walk: %.2fx (RFC %.2f ns, %s)",
-		       worst_base / worst.tp.med, worst_base, worst_base_name);
-	}
+	if (!worst.ran)
+		return;
+	target(worst.tp.med <= 12.0,
+	       "ring lookup, worst case of a 16-deep ring <= 12 ns: %.2f ns (%s)",
+	       worst.tp.med, worst_name);
+	/*
+	 * The two worst cases are different rows: the ratio of their medians
+	 * would pair repeats minutes apart, which a neighbour's burst in
+	 * either row moves by tens of percent. Time them side by side.
+	 */
+	wt = c;
+	wb = c;
+	wt.addr = xalloc(TBL * sizeof(u64));
+	wb.addr = xalloc(TBL * sizeof(u64));
+	ring_row_addr((u64 *)wt.addr, nr, worst_back);
+	ring_row_addr((u64 *)wb.addr, nr, worst_base_back);
+	snprintf(name, sizeof(name), "worst cases: %s vs %s",
+		 strchr(worst_name, ' ') + 1,
+		 strchr(worst_base_name, ' ') + 1);
+	r = compare(name, &SIDE1(lib_ring_lat, &wt),
+		    &SIDE1(bl_ring_lat_run, &wb),
+		    "each side's slowest row above, side by side");
+	if (r.ran)
+		target(r.ratio.med >= 2.0,
+		       "ring lookup, worst case >= 2x the 2020 RFC's walk: %.2fx (tierpol %.2f ns, %s; RFC %.2f ns, %s)",
+		       r.ratio.med, r.tp.med, worst_name, r.base.med,
+		       worst_base_name);
+	free((void *)wt.addr);
+	free((void *)wb.addr);
 }
