@@ -143,8 +143,8 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 		 * is the workload's, and a mispredicted branch on it cost the
 		 * RFC's decision more than the doubling (make bench).
 		 */
-		dbl = !!(flags & TP_POL_WRITE_DOUBLE) &
-		      !!(f->flags & TP_FAULT_WRITE);
+		dbl = (u64)((flags & TP_POL_WRITE_DOUBLE) != 0) &
+		      (u64)((f->flags & TP_FAULT_WRITE) != 0);
 		th = (th << dbl) | (0 - ((th >> 63) & dbl));
 		if (f->latency == TP_LATENCY_UNKNOWN ||
 		    ((flags & TP_POL_HOT_STRICT) ? f->latency >= th :
