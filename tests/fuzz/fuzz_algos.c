@@ -11,7 +11,8 @@
  *  - goal: a rejected init or tune returns the documented error and leaves
  *    the controller byte for byte as it was; an update gives exactly
  *    o' = clamp(o x (2g - c) / g) (halved from c >= 1.5 g, one more for a
- *    stuck small output below the goal), computed here in 128 bits; the
+ *    stuck small output below the goal unless c x (o + 1) / o would reach
+ *    the halving point), computed here in 128 bits; the
  *    output is always inside the bounds in force and moves by at most x2
  *    or /2 before the clamp;
  *  - hot: a record keeps the format's fields (a byte in 8 bits, the
@@ -223,7 +224,8 @@ static void goal_op(struct prog *in, u8 sub)
 			want = o / 2;
 		} else {
 			want = (u64)((u128)o * (2 * g_goal - cur) / g_goal);
-			if (cur < g_goal && want == o)
+			if (cur < g_goal && want == o &&
+			    (u128)cur * (o + 1) / o < g_goal + (g_goal + 1) / 2)
 				want = o + 1;
 		}
 		want = clampv(want, g_min, g_max);

@@ -66,6 +66,9 @@ static bool policy_expect(const struct tp_policy_cfg *c, bool tune, int ret,
 		 c->cand_batch > TP_CAND_BATCH_MAX ||
 		 (tune && c->tps != pm.tps);
 	rate = tp_mbps_to_pages(c->rate_limit_mbps, shift);
+	/* pages above 1 MiB: a non-zero limit is at least a page a second */
+	if (!rate && c->rate_limit_mbps)
+		rate = 1;
 	erange = rate > TP_RATE_MAX || c->burst_pages > TP_RATE_MAX ||
 		 policy_ref(c) > TP_TIME_MAX;
 	if (!erange && c->tps && c->tps <= TP_TPS_MAX &&
