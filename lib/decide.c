@@ -139,13 +139,14 @@ decide_copy(const struct tp_policy *pol, struct tp_node *node,
 			th = __tp_thresh_effective(th, ref_th, unit, max);
 		}
 		/*
-		 * The 2020 RFC's write bias, without a branch: the write flag
-		 * is the workload's, and a mispredicted branch on it cost the
-		 * RFC's decision more than the doubling (make bench).
+		 * The 2020 RFC's write bias, a product by 1 or 2 rather than a
+		 * branch on the write flag: the flag is the workload's, and a
+		 * mispredicted branch on it cost the RFC's decision more than
+		 * the doubling (make bench).
 		 */
 		dbl = (u64)((flags & TP_POL_WRITE_DOUBLE) != 0) &
 		      (u64)((f->flags & TP_FAULT_WRITE) != 0);
-		th = (th << dbl) | (0 - ((th >> 63) & dbl));
+		th = tp_mul_sat(th, 1 + dbl);
 		if (f->latency == TP_LATENCY_UNKNOWN ||
 		    ((flags & TP_POL_HOT_STRICT) ? f->latency >= th :
 						   f->latency > th)) {

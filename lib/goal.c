@@ -107,7 +107,7 @@ static u64 goal_next(u64 out, u64 goal, u64 cur)
 	if (cur >= half)
 		return out / 2;
 	next = __tp_mul_frac(out, 2 * goal - cur, goal);
-	if (cur < goal && next == out && out &&
+	if (cur < goal && next == out &&
 	    __tp_mul_frac(cur, out + 1, out) < half)
 		next = out + 1;
 	return next;
