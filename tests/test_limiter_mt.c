@@ -25,6 +25,7 @@
 #include "selftest/selftest.h"
 #include "tp_test_util.h"
 #include "tp_test_limiter.h"
+#include "tp_test_tsan.h"
 
 /*
  * Consumers share one limiter and a simulated clock that advances one
@@ -457,14 +458,6 @@ static void test_busy_latch(void **state)
 	}
 }
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN	1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN	1
-#endif
-#endif
-
 static void test_busy_cmpxchg(void **state)
 {
 	struct tp_limiter_cfg c = mkcfg(TP_LIMITER_BUCKET, 1000, 1000, 0, 0);
@@ -472,13 +465,12 @@ static void test_busy_cmpxchg(void **state)
 	struct tp_limiter *l;
 
 	(void)state;
-#ifdef UNDER_TSAN
 	/*
 	 * ThreadSanitizer runs the cmpxchg in its runtime, which the fault
 	 * would re-enter from the handler: nothing the library can help.
 	 */
-	skip();
-#endif
+	if (TP_TEST_TSAN)
+		skip();
 	RIG_SKIP_32();
 	l = rig_setup(RIG_CMPXCHG, offsetof(struct tp_limiter, st.fresh));
 	rig.other = &other;

@@ -45,8 +45,8 @@ $(RT_DEMO): examples/runtime/demo.c $(RT_LIB) $(STATIC_LIB) \
 	$(Q)$(CC) $(RT_CFLAGS) -Iexamples/tiersim $(LDFLAGS) $< \
 		$(TRUTH_WL) $(RT_LIB) $(STATIC_LIB) -lm -o $@
 
-$(O)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h $(RT_LIB) \
-		$(STATIC_LIB) | cmocka
+$(O)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h \
+		tests/tp_test_tsan.h $(RT_LIB) $(STATIC_LIB) | cmocka
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(RT_CFLAGS) -Itests $(LDFLAGS) $< $(RT_LIB) $(STATIC_LIB) \
@@ -107,6 +107,7 @@ $(patsubst examples/runtime/%.c,$(O)/$(1)/runtime/%.o,$(RT_SRCS)): \
 
 $(addprefix $(O)/$(1)/tests/runtime/,$(RT_TEST_NAMES)): \
 		$(O)/$(1)/tests/runtime/%: tests/runtime/%.c tests/runtime/helpers.h \
+		tests/tp_test_tsan.h \
 		$$(patsubst examples/runtime/%.c,$(O)/$(1)/runtime/%.o,$$(RT_SRCS)) \
 		$(O)/$(1)/libtierpol.a | cmocka
 	@mkdir -p $$(dir $$@)

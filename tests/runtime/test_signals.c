@@ -13,6 +13,7 @@
  * end a process run in a child. One NUMA node is enough.
  */
 #include "runtime/helpers.h"
+#include "tp_test_tsan.h"
 
 #include <poll.h>
 #include <sys/signalfd.h>
@@ -364,17 +365,6 @@ static int child_sigterm(void)
 	return tprt_shutdown() ? 8 : 0;
 }
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN	1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN	1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN	0
-#endif
-
 /*
  * A signal of the program's (a profiler's timer, say) comes while the
  * runtime's handler runs, and its handler reads registered memory. The
@@ -452,7 +442,7 @@ static void test_async_signal(void **state)
 	 * signal blocked: the handler's hint fault kills the process there,
 	 * whatever the runtime does.
 	 */
-	if (UNDER_TSAN)
+	if (TP_TEST_TSAN)
 		skip();
 	st = child_status("--child-async");
 	assert_true(WIFEXITED(st));
