@@ -444,6 +444,60 @@ static void run_all(struct setup *s, const char *const *specs, u32 n,
 	}
 }
 
+/*
+ * The node's clock (sim_int.h, SIM_NODE_BOOT_NS): the node is initialised
+ * at boot and the run starts where 6.1's u32 millisecond clock is, so the
+ * first decision that reaches the controller closes its first period (no
+ * candidates: the threshold rises a step) and the next closes a period
+ * after it, not a period after the run's start.
+ */
+static void test_node_clock(void **state)
+{
+	const struct tp_fault f = {
+		.latency = 10 * SIM_NS_PER_MS,	/* hot: a candidate */
+		.nr_pages = 1,
+		.flags = TP_FAULT_YOUNG,
+	};
+	struct setup st;
+	struct sim s;
+	struct sim_policy p;
+	struct sim_result r;
+	struct sim_node_stats ns;
+	struct tp_node_mem m;
+	u64 ref, period, t0;
+
+	(void)state;
+	part(&st, &s, &p, &r, 0, "mainline");
+	ref = (u64)p.cfg.hot_threshold_ms * SIM_NS_PER_MS;
+	period = (u64)(p.cfg.scan_period_max_ms ? p.cfg.scan_period_max_ms :
+		       TP_DEFAULT_SCAN_PERIOD_MAX_MS) * SIM_NS_PER_MS;
+	t0 = period / 2;
+	assert_true(t0 > SIM_NS_PER_MS);
+	fast_mem(&s, &m);
+	assert_false(tp_free_space_enough(&s.tpp, &m));
+
+	s.now = t0;
+	assert_true(node_decide(&s, &f, &m) >= 0);
+	node_stats(&s, &ns);
+	assert_int_equal(ns.th_raised, 1);
+	assert_int_equal(ns.th_lowered, 0);
+	assert_int_equal(ns.threshold, ref + ref / 8);
+	assert_int_equal(ns.pgpromote_candidate, 1);
+
+	/* A period after the run's start, but not after the first close. */
+	s.now = period + SIM_NS_PER_MS;
+	assert_true(node_decide(&s, &f, &m) >= 0);
+	node_stats(&s, &ns);
+	assert_int_equal(ns.th_raised + ns.th_lowered, 1);
+
+	/* A period after the first close: the second close. */
+	s.now = t0 + period + SIM_NS_PER_MS;
+	assert_true(node_decide(&s, &f, &m) >= 0);
+	node_stats(&s, &ns);
+	assert_int_equal(ns.th_raised + ns.th_lowered, 2);
+	part_teardown(&st, &s);
+}
+
 static void test_end_to_end(void **state)
 {
 	static const char *const specs[] = {
@@ -714,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_demotion_end),
 		cmocka_unit_test(test_scale_model),
 		cmocka_unit_test(test_policy_specs),
+		cmocka_unit_test(test_node_clock),
 		cmocka_unit_test(test_end_to_end),
 		cmocka_unit_test(test_end_to_end_workloads),
 		cmocka_unit_test(test_end_to_end_thp),

@@ -3,7 +3,8 @@
  * tiersim's allocation, watermarks and kswapd: first-touch spill at the low
  * watermark, the --init-fast limit, watermarks computed in order and bad
  * ones refused, 6.1's kswapd rounds against the simple demoter, the
- * cost of a demotion, and kswapd woken for a folio making room for it.
+ * cost of a demotion, kswapd woken for a folio making room for it, and
+ * 6.1's PG_referenced through the two lists.
  *
  * The simulator's sources are compiled into this test (all but the command
  * line, cli.h's files, and results.c), so every build of the tests covers
@@ -257,6 +258,100 @@ static void test_kswapd_folio_room(void **state)
 	assert_int_equal(wakeups, 1);
 }
 
+/*
+ * 6.1's PG_referenced (folio_check_references(), shrink_active_list()):
+ * set on a young page at the inactive tail, kept through activation and
+ * deactivation, so a deactivated page found young again at the inactive
+ * tail is activated at once, not kept for a second look.
+ */
+static u8 lru_flags(const struct sim *s, u64 u)
+{
+	return s->flags[u] & (PF_ACTIVE | PF_REFD);
+}
+
+static u64 lru_tail_unit(const struct sim *s, int l)
+{
+	assert_true(s->ltail[l] != NO_SLOT);
+	return s->fslot[s->ltail[l]];
+}
+
+static void test_lru_referenced(void **state)
+{
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	u64 a, b;
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 4096, 1000, 1024);
+	st.cfg.lru_two_list = 1;
+	st.cfg.costs.reclaim_ns = 0;	/* no pick stops for kswapd's clock */
+	policy(&p, "mainline", &st.cfg);
+	sim_begin(&s, &st, &p, r);
+	assert_true(s.lru);
+	alloc_unit(&s, 0);
+	alloc_unit(&s, 1);
+	s.flags[0] &= (u8)~PF_YOUNG;
+	s.flags[1] &= (u8)~PF_YOUNG;
+	a = lru_tail_unit(&s, 0);	/* the older of the two */
+	b = a ? 0 : 1;
+	assert_int_equal(lru_flags(&s, a), 0);
+
+	/* Young without PG_referenced: kept, the flag set. */
+	s.flags[a] |= PF_YOUNG;
+	s.clock_tries = 1;
+	assert_true(lru_pick(&s) == CLOCK_NONE);
+	assert_int_equal(lru_flags(&s, a), PF_REFD);
+	assert_int_equal(lru_tail_unit(&s, 0), b);
+
+	/* b kept the same way; a, young again with the flag: activated. */
+	s.flags[a] |= PF_YOUNG;
+	s.flags[b] |= PF_YOUNG;
+	s.clock_tries = 2;
+	assert_true(lru_pick(&s) == CLOCK_NONE);
+	assert_int_equal(lru_flags(&s, b), PF_REFD);
+	assert_int_equal(lru_flags(&s, a), PF_ACTIVE | PF_REFD);
+	assert_int_equal(s.lcount[0], 1);
+	assert_int_equal(s.lcount[1], 1);
+
+	/* b activated too; then the inactive list is low. */
+	s.flags[b] |= PF_YOUNG;
+	s.clock_tries = 1;
+	assert_true(lru_pick(&s) == CLOCK_NONE);
+	assert_int_equal(lru_flags(&s, b), PF_ACTIVE | PF_REFD);
+	assert_int_equal(s.lcount[0], 0);
+
+	/* Deactivated (the active tail, a): young bit cleared, flag kept. */
+	s.flags[a] |= PF_YOUNG;
+	s.clock_tries = 1;
+	assert_true(lru_pick(&s) == CLOCK_NONE);
+	assert_int_equal(lru_flags(&s, a), PF_REFD);
+	assert_false(s.flags[a] & PF_YOUNG);
+	assert_int_equal(lru_tail_unit(&s, 0), a);
+
+	/* Young again at the inactive tail: activated at once. */
+	s.flags[a] |= PF_YOUNG;
+	s.clock_tries = 1;
+	assert_true(lru_pick(&s) == CLOCK_NONE);
+	assert_int_equal(lru_flags(&s, a), PF_ACTIVE | PF_REFD);
+	assert_int_equal(s.lcount[1], 2);
+
+	/* Old at the inactive tail, flag or not: the one to demote. */
+	s.clock_tries = 1;
+	assert_true(lru_pick(&s) == CLOCK_NONE);	/* deactivates b */
+	assert_int_equal(lru_flags(&s, b), PF_REFD);
+	s.clock_tries = 1;
+	assert_true(lru_pick(&s) == s.ltail[0]);
+	assert_int_equal(lru_tail_unit(&s, 0), b);
+
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+}
+
 static void test_alloc_init_fast_limit(void **state)
 {
 	struct setup s;
@@ -342,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
 		cmocka_unit_test(test_kswapd_folio_room),
+		cmocka_unit_test(test_lru_referenced),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),
 		cmocka_unit_test(test_validate_refuses),

@@ -733,7 +733,7 @@ run "$T" "$@" --tlb-entries 1024
 
 run "$T" -q -w zipf --pages 65536 --accesses 300000 --scan-delay-ms 1 \
 	--scan-period-ms 5 -p mainline
-stderr_is "tiersim: warning: zipf: mainline: the run ended at *, before the hot-threshold controller's first period (60000 ms after the 1 ms scan delay): \"thr ms\" is the starting threshold, never adapted; --thresh-period-ms (below the run's length) or a longer run (--accesses) changes that"
+stderr_is "tiersim: warning: zipf: mainline: the run ended at *, before the hot-threshold controller's first full period (60000 ms after the 1 ms scan delay; the period that closes at the first fault, as 6.1's does, judges no candidates and can only raise the threshold a step): \"thr ms\" is never adapted to the run; --thresh-period-ms (below the run's length) or a longer run (--accesses) changes that"
 
 # A trace: 40 pages, a scan at 1 ms, then only pages it could not mark.
 awk 'BEGIN { for (i = 0; i < 40; i++)

@@ -54,6 +54,20 @@
 #define TLB_RANGE_MAX	33		/* tlb_single_page_flush_ceiling */
 #define BW_EPOCH_NS	10000ULL	/* utilisation measured over 10 us */
 #define KMIG_SLEEP_NS	(100 * SIM_NS_PER_MS)	/* kmigrated's sleep */
+
+/*
+ * The node's clock when the run starts. tierpol's node is initialised at
+ * boot, at 0 on its clock (as pgdat's nbp_th_start and nbp_rl_start are
+ * 0), and the run starts where 6.1's u32 millisecond clock,
+ * jiffies_to_msecs(jiffies), is past 0 at boot: INITIAL_JIFFIES puts it
+ * 300 s short of wrapping, so `now - start` is 2^32 ms - 300 s at boot.
+ * The first decision that reaches the threshold's controller closes its
+ * first period (candidates since boot: none, so the threshold rises a
+ * step) and the rate limiter's first window, as in the kernel (for any
+ * period under 49 days); a policy past 6.1 integrated at boot sees the
+ * same, its node initialised long before a workload starts.
+ */
+#define SIM_NODE_BOOT_NS	((0x100000000ULL - 300000) * SIM_NS_PER_MS)
 #define UTIL_MAX	0.95		/* the loaded latency's cap */
 
 struct svma {
@@ -357,7 +371,8 @@ struct reader {
 static inline int node_decide(struct sim *s, const struct tp_fault *f,
 			      const struct tp_node_mem *m)
 {
-	return tp_decide(&s->tpp, &s->node, &s->cpu, f, m, s->now);
+	return tp_decide(&s->tpp, &s->node, &s->cpu, f, m,
+			 s->now + SIM_NODE_BOOT_NS);
 }
 
 static inline void node_stats(const struct sim *s, struct sim_node_stats *o)

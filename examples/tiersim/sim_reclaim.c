@@ -155,10 +155,13 @@ static u64 clock_pick(struct sim *s)
  * moves the active list's tail to the inactive head, clearing the young bit
  * (folio_referenced()) whether set or not: anon pages get no second trip on
  * the active list. shrink_inactive_list() takes the inactive tail:
- * folio_check_references() activates a young page that already had
- * PG_referenced, keeps (back to the inactive head, PG_referenced set) a
- * young one that had not, and reclaims (here: demotes) an old one. Each
- * page looked at costs reclaim_ns (pgrefill and pgscan_kswapd).
+ * folio_check_references() sets PG_referenced on a young page and
+ * activates it if it already had the flag, keeps it (back to the inactive
+ * head) if not, and reclaims (here: demotes) an old one. The flag stays
+ * set through activation and deactivation (shrink_active_list() leaves it
+ * alone), so a deactivated page found young again at the inactive tail is
+ * activated at once. Each page looked at costs reclaim_ns (pgrefill and
+ * pgscan_kswapd).
  */
 static u64 lru_pick(struct sim *s)
 {
@@ -190,11 +193,11 @@ static u64 lru_pick(struct sim *s)
 			return sl;
 		lru_del(s, 0, sl);
 		f = s->flags[u];
+		s->flags[u] |= PF_REFD;
 		if (f & PF_REFD) {
-			s->flags[u] = (u8)((s->flags[u] & ~PF_REFD) | PF_ACTIVE);
+			s->flags[u] |= PF_ACTIVE;
 			lru_add(s, 1, sl);
 		} else {
-			s->flags[u] |= PF_REFD;
 			lru_add(s, 0, sl);
 		}
 		if (s->reclaim_ns && s->kswapd_clock > s->now)

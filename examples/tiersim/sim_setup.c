@@ -281,7 +281,7 @@ int sim_setup(struct sim *s)
 
 	ret = tp_policy_init(&s->tpp, &p->cfg);
 	if (!ret)
-		ret = tp_node_init(&s->node, &s->tpp, 0);
+		ret = tp_node_init(&s->node, &s->tpp, 0);	/* at boot */
 	if (!ret)
 		ret = tp_atime_init(&s->fmt, &ac);
 	if (!ret)

@@ -17,10 +17,12 @@
  *  - WARN_NO_FAULT: PTEs were marked, but no access faulted on one before the
  *    run ended. (No PTE marked at all, as under a VMA filter that skips the
  *    VMAs, is a result, not a warning.)
- *  - WARN_NO_ADAPT: an adaptive policy's threshold never moved (in tiering
- *    mode: without it tierpol judges no page), and the run
- *    ended before the controller's first period could end: its "thr ms" is
- *    the starting value, not the controller's.
+ *  - WARN_NO_ADAPT: an adaptive policy's threshold moved at most once (in
+ *    tiering mode: without it tierpol judges no page), and the run ended
+ *    before the controller's first full period could end: the period that
+ *    closes at the first fault it sees (6.1's start, tiersim's node clock)
+ *    judges no candidates, so its "thr ms" is not the controller's answer
+ *    to the run.
  *  - WARN_TLB_FIT: a policy that sees accesses only through accessed bits
  *    (DAMON; an accessed-bit scanner with no hint faults) ran a footprint
  *    whose units fit each thread's TLB model: the bit, cleared without a
@@ -118,7 +120,7 @@ static int classify(const struct set *s, u32 i)
 	if ((p->cfg.mode & TP_MODE_TIERING) &&
 	    (p->cfg.flags & (TP_POL_ADAPTIVE | TP_POL_HOTNESS)) ==
 	    (TP_POL_ADAPTIVE | TP_POL_HOTNESS) &&
-	    !r->node.th_raised && !r->node.th_lowered &&
+	    r->node.th_raised + r->node.th_lowered <= 1 &&
 	    end_ms < c->scan_delay_ms + thresh_period_ms(p))
 		return WARN_NO_ADAPT;
 	return -1;
@@ -271,9 +273,11 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 		break;
 	default:
 		fprintf(f, "the %s ended at %s, before the hot-threshold "
-			"controller's first period (%llu ms after the %u ms scan "
-			"delay): \"thr ms\" is the starting threshold, never "
-			"adapted; --thresh-period-ms (below the %s's length)%s "
+			"controller's first full period (%llu ms after the %u ms "
+			"scan delay; the period that closes at the first fault, "
+			"as 6.1's does, judges no candidates and can only raise "
+			"the threshold a step): \"thr ms\" is never adapted to "
+			"the run; --thresh-period-ms (below the %s's length)%s "
 			"changes that", trace ? "trace" : "run", t,
 			(unsigned long long)thresh_period_ms(&s->pol[i]),
 			c->scan_delay_ms, trace ? "trace" : "run",
