@@ -3,8 +3,9 @@
  * tiersim's allocation, watermarks and kswapd: first-touch spill at the low
  * watermark, the --init-fast limit, watermarks computed in order and bad
  * ones refused, 6.1's kswapd rounds against the simple demoter, the
- * cost of a demotion, kswapd woken for a folio making room for it, and
- * 6.1's PG_referenced through the two lists.
+ * cost of a demotion, kswapd woken for a folio making room for it, a
+ * round's targets, kswapd after giving up, and 6.1's PG_referenced
+ * through the two lists.
  *
  * The simulator's sources are compiled into this test (all but the command
  * line, cli.h's files, and results.c), so every build of the tests covers
@@ -131,23 +132,27 @@ static void test_kswapd_simple_vs_rounds(void **state)
 	assert_int_equal(kswapd_case(0, 4096, wm, 0, &scanned, &busy), 41);
 	assert_int_equal(scanned, 21);
 	/*
-	 * rounds (6.1's balance_pgdat()): 4076 pages on the LRU; rounds of
-	 * 4076 >> 12 = 0, >> 11 = 1, >> 10 = 3, >> 9 = 7, >> 8 = 15 pages,
-	 * each one under nr_to_reclaim (32) so the priority rises; the
-	 * watermark is checked between rounds only: 20 -> 21 -> 24 -> 31 ->
-	 * 46, which overshoots the target (40) by 6.
+	 * rounds (6.1's balance_pgdat()): 4076 pages on the inactive list;
+	 * rounds of 4076 >> 12 = 0, >> 11 = 1, >> 10 = 3, >> 9 = 7 pages,
+	 * all of them while the free pages are at or below the high
+	 * watermark (30: file_is_tiny), then 60/200 of them (SCAN_FRACT,
+	 * rounded down): 4065 >> 8 = 15 -> 4, 4061 >> 7 = 31 -> 9. Each is
+	 * under nr_to_reclaim (32), so the priority rises; the watermark is
+	 * checked between rounds only: 20 -> 21 -> 24 -> 31 -> 35 -> 44,
+	 * which overshoots the target (40) by 4.
 	 */
-	assert_int_equal(kswapd_case(1, 4096, wm, 0, &scanned, &busy), 46);
-	assert_int_equal(scanned, 26);
+	assert_int_equal(kswapd_case(1, 4096, wm, 0, &scanned, &busy), 44);
+	assert_int_equal(scanned, 24);
 	/*
-	 * nr_to_reclaim caps a round: 65516 pages, rounds of 15 (prio 12)
-	 * and 31 (prio 11) pages, then at prio 10 (63 to examine) each round
-	 * stops after 32 demotions, examined 32 >= nr_to_reclaim so the
-	 * priority stays: 20 + 15 + 31 = 66, then 61 rounds of 32 to pass
-	 * 2000: 66 + 61 x 32 = 2018.
+	 * nr_to_reclaim caps a round: 65516 pages, a round of 15 (prio 12,
+	 * all: 20 free), then 60/200: 31 -> 9 (prio 11), 63 -> 18 (prio
+	 * 10), then at prio 9 (127 -> 38 to examine) each round stops after
+	 * a batch of 32 demotions, examined 32 >= nr_to_reclaim so the
+	 * priority stays: 20 + 15 + 9 + 18 = 62, then 61 rounds of 32 to
+	 * pass 2000: 62 + 61 x 32 = 2014.
 	 */
-	assert_int_equal(kswapd_case(1, 65536, wm_far, 0, &scanned, &busy), 2018);
-	assert_int_equal(scanned, 2018 - 20);
+	assert_int_equal(kswapd_case(1, 65536, wm_far, 0, &scanned, &busy), 2014);
+	assert_int_equal(scanned, 2014 - 20);
 	/* simple reaches the same target one page at a time. */
 	assert_int_equal(kswapd_case(0, 65536, wm_far, 0, &scanned, &busy), 2001);
 }
@@ -178,6 +183,135 @@ static void kswapd_settle(struct sim *s)
 		kswapd_run(s);
 	}
 	assert_false(s->kswapd_awake);
+}
+
+/*
+ * A round's targets (get_scan_count()): each anon list its own size >>
+ * priority, the active one only while the inactive list is low, all of
+ * them while the file pages are tiny (free at or below the high
+ * watermark, the inactive list not low), else 60/200 of them; and in
+ * folios, one per SWAP_CLUSTER_MAX pages of target with THP.
+ */
+static void test_kswapd_round_targets(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	char err[SIM_ERRLEN];
+	u64 u, n;
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
+	st.cfg.lru_two_list = 1;
+	st.cfg.kswapd_rounds = 1;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "mainline", &st.cfg);
+	sim_begin(&s, &st, &p, r);
+	for (u = 0; u < 4096 - 20; u++)
+		alloc_unit(&s, u);
+	assert_int_equal(fast_free_pages(&s), 20);
+	/* 1000 of the 4076 pages to the active list. */
+	for (n = 0; n < 1000; n++) {
+		u64 sl = s.ltail[0];
+
+		lru_del(&s, 0, sl);
+		s.flags[s.fslot[sl]] |= PF_ACTIVE;
+		lru_add(&s, 1, sl);
+	}
+	s.kprio = 4;
+	/* 3076 inactive, not low; 20 free <= high (30): all of it. */
+	round_targets(&s);
+	assert_int_equal(s.knr[0], 3076 >> 4);
+	assert_int_equal(s.knr[1], 0);
+	/* Above the high watermark: 60/200, rounded down. */
+	s.wm[2] = 19;
+	round_targets(&s);
+	assert_int_equal(s.knr[0], (3076 >> 4) * 60 / 200);
+	assert_int_equal(s.knr[1], 0);
+	/* Inactive low (1076 x 1 < 3000): the active list too, and 60/200. */
+	s.wm[2] = 30;
+	for (n = 0; n < 2000; n++) {
+		u64 sl = s.ltail[0];
+
+		lru_del(&s, 0, sl);
+		s.flags[s.fslot[sl]] |= PF_ACTIVE;
+		lru_add(&s, 1, sl);
+	}
+	round_targets(&s);
+	assert_int_equal(s.knr[0], (1076 >> 4) * 60 / 200);
+	assert_int_equal(s.knr[1], (3000 >> 4) * 60 / 200);
+	/* In units: a page each here; 16 of them a unit at --scale 16. */
+	assert_int_equal(round_units(&s, 100), 100);
+	s.K = 16;
+	assert_int_equal(round_units(&s, 100), 7);
+	/* THP: one 512-page folio per 32 pages of target, at least one. */
+	s.K = 1;
+	s.ushift = 9;
+	assert_int_equal(round_units(&s, 100), 4);
+	assert_int_equal(round_units(&s, 1), 1);
+	assert_int_equal(round_units(&s, 0), 0);
+	s.ushift = 0;
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+}
+
+/*
+ * balance_pgdat() gave up (priority below 1) with the node unbalanced:
+ * kswapd_try_to_sleep() does not sleep and it starts again at
+ * DEF_PRIORITY, unless that was its 16th run in a row to reclaim
+ * nothing (kswapd_failures).
+ */
+static u64 kswapd_gave_up(u64 reclaimed, u32 failures)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	char err[SIM_ERRLEN];
+	u64 u, free_end;
+
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
+	st.cfg.lru_two_list = 1;
+	st.cfg.kswapd_rounds = 1;
+	st.cfg.costs.reclaim_ns = 0;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "mainline", &st.cfg);
+	sim_begin(&s, &st, &p, r);
+	for (u = 0; u < 4096 - 20; u++)
+		alloc_unit(&s, u);
+	for (u = 0; u < 4096 - 20; u++)
+		s.flags[u] &= (u8)~PF_YOUNG;
+	wake_kswapd(&s);
+	s.kprio = 0;
+	s.kbal_reclaimed = reclaimed;
+	s.kfailures = failures;
+	kswapd_settle(&s);
+	free_end = fast_free_pages(&s);
+	assert_int_equal(r->demotions, free_end - 20);
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+	return free_end;
+}
+
+static void test_kswapd_gave_up(void **state)
+{
+	(void)state;
+	/* It reclaimed something: it starts again, and balances (44). */
+	assert_int_equal(kswapd_gave_up(1, 15), 44);
+	/* Nothing: a 15th failure starts again, a 16th sleeps. */
+	assert_int_equal(kswapd_gave_up(0, 14), 44);
+	assert_int_equal(kswapd_gave_up(0, 15), 20);
 }
 
 /*
@@ -437,6 +571,8 @@ int main(void)
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
 		cmocka_unit_test(test_kswapd_folio_room),
+		cmocka_unit_test(test_kswapd_round_targets),
+		cmocka_unit_test(test_kswapd_gave_up),
 		cmocka_unit_test(test_lru_referenced),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),

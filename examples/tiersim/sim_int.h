@@ -45,6 +45,8 @@
 #define PID_BASE	1000U
 #define KSWAPD_BATCH	32U		/* SWAP_CLUSTER_MAX */
 #define DEF_PRIORITY	12		/* mm/vmscan.c */
+#define MAX_RECLAIM_RETRIES 16		/* include/linux/mm.h */
+#define SWAPPINESS	60		/* vm.swappiness's default */
 #define MAX_SCAN_WINDOW	2560U		/* MB/s, kernel/sched/fair.c */
 
 /* ---- the simulation state ------------------------------------------------ */
@@ -218,6 +220,13 @@ struct sim {
 	int kround;		/* a round is under way */
 	u64 kquota;		/* the round's pages to examine */
 	u64 kreclaimed;		/* units it demoted */
+	u64 knr[2];		/* --lru two-list: units left to examine on the
+				 * inactive (0) and active (1) list */
+	u64 kbat;		/* units left in the batch under way */
+	int klist;		/* the list of that batch */
+	u64 kscanned;		/* inactive units examined (nr_scanned) */
+	u64 kbal_reclaimed;	/* units demoted by this balance_pgdat() */
+	u32 kfailures;		/* kswapd_failures since the wakeup */
 	u64 mig_free_at;	/* migration channel busy until */
 	u64 xfer_ns;		/* one unit through the bandwidth cap */
 	u64 mig_cpu_ns;		/* one unit's migration CPU time */

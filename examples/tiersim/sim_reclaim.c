@@ -88,6 +88,8 @@ static void wake_kswapd_nr(struct sim *s, u64 nr)
 		return;
 	s->kswapd_awake = 1;
 	s->kprio = DEF_PRIORITY;
+	s->kbal_reclaimed = 0;
+	s->kfailures = 0;
 	s->r->kswapd_wakeups++;
 	if (s->kswapd_clock < s->now)
 		s->kswapd_clock = s->now;
@@ -163,44 +165,77 @@ static u64 clock_pick(struct sim *s)
  * activated at once. Each page looked at costs reclaim_ns (pgrefill and
  * pgscan_kswapd).
  */
+/* inactive_is_low() for anon: inactive x int_sqrt(10 x GiB) < active. */
+static int inactive_low(const struct sim *s)
+{
+	u64 total = s->lcount[0] + s->lcount[1], gb, ratio;
+
+	gb = (total * s->upages) >> 18;
+	ratio = gb ? sim_isqrt(10 * gb) : 1;
+	return s->lcount[1] && s->lcount[0] * ratio < s->lcount[1];
+}
+
+/* shrink_active_list() on the active tail: to the inactive head, old. */
+static void lru_deactivate(struct sim *s)
+{
+	u64 sl = s->ltail[1], u = s->fslot[sl];
+
+	lru_del(s, 1, sl);
+	s->flags[u] &= (u8)~PF_ACTIVE;
+	(void)page_referenced(s, u);
+	lru_add(s, 0, sl);
+	reclaim_charge(s);
+}
+
+/*
+ * folio_check_references() on the inactive tail (not empty): returns its
+ * slot if old (to demote), else activates or keeps it and returns
+ * NO_SLOT.
+ */
+static u64 lru_check(struct sim *s)
+{
+	u64 sl = s->ltail[0], u = s->fslot[sl];
+	u8 f;
+
+	reclaim_charge(s);
+	if (!page_referenced(s, u))
+		return sl;
+	lru_del(s, 0, sl);
+	f = s->flags[u];
+	s->flags[u] |= PF_REFD;
+	if (f & PF_REFD) {
+		s->flags[u] |= PF_ACTIVE;
+		lru_add(s, 1, sl);
+	} else {
+		lru_add(s, 0, sl);
+	}
+	return NO_SLOT;
+}
+
+/* kswapd's clock passed the task's (each look costs reclaim_ns). */
+static int kswapd_ahead(const struct sim *s)
+{
+	return s->reclaim_ns && s->kswapd_clock > s->now;
+}
+
 static u64 lru_pick(struct sim *s)
 {
 	while (s->clock_tries) {
-		u64 total = s->lcount[0] + s->lcount[1], gb, ratio, sl, u;
-		u8 f;
+		u64 sl;
 
 		s->clock_tries--;
-		gb = (total * s->upages) >> 18;
-		ratio = gb ? sim_isqrt(10 * gb) : 1;
-		if (s->lcount[1] && s->lcount[0] * ratio < s->lcount[1]) {
-			sl = s->ltail[1];
-			u = s->fslot[sl];
-			lru_del(s, 1, sl);
-			s->flags[u] &= (u8)~PF_ACTIVE;
-			(void)page_referenced(s, u);
-			lru_add(s, 0, sl);
-			reclaim_charge(s);
-			if (s->reclaim_ns && s->kswapd_clock > s->now)
+		if (inactive_low(s)) {
+			lru_deactivate(s);
+			if (kswapd_ahead(s))
 				return CLOCK_LATER;
 			continue;
 		}
-		sl = s->ltail[0];
-		if (sl == NO_SLOT)
+		if (s->ltail[0] == NO_SLOT)
 			return CLOCK_NONE;
-		u = s->fslot[sl];
-		reclaim_charge(s);
-		if (!page_referenced(s, u))
+		sl = lru_check(s);
+		if (sl != NO_SLOT)
 			return sl;
-		lru_del(s, 0, sl);
-		f = s->flags[u];
-		s->flags[u] |= PF_REFD;
-		if (f & PF_REFD) {
-			s->flags[u] |= PF_ACTIVE;
-			lru_add(s, 1, sl);
-		} else {
-			lru_add(s, 0, sl);
-		}
-		if (s->reclaim_ns && s->kswapd_clock > s->now)
+		if (kswapd_ahead(s))
 			return CLOCK_LATER;
 	}
 	return CLOCK_NONE;
@@ -331,19 +366,116 @@ static void kswapd_sleep(struct sim *s)
 
 /*
  * --kswapd rounds: 6.1's balance_pgdat(). Each round (kswapd_shrink_node())
- * examines lru_size >> priority pages, or fewer once it has reclaimed
- * nr_to_reclaim (the zone's high watermark, at least SWAP_CLUSTER_MAX); the
- * watermark (the demotion target: WMARK_PROMO in tiering mode) is checked
- * only between rounds, so kswapd overshoots it by up to a round. A round
- * that examined fewer than nr_to_reclaim pages, or demoted nothing, raises
- * the priority (halves the shift); past priority 1 kswapd gives up and
- * sleeps until the next wakeup, which starts again at DEF_PRIORITY.
+ * examines lru_size >> priority pages (with --lru two-list, the targets of
+ * round_targets()), or fewer once it has reclaimed nr_to_reclaim (the
+ * zone's high watermark, at least SWAP_CLUSTER_MAX); the watermark (the
+ * demotion target: WMARK_PROMO in tiering mode) is checked only between
+ * rounds, so kswapd overshoots it by up to a round. A round that examined
+ * fewer than nr_to_reclaim pages (on the inactive list), or demoted
+ * nothing, raises the priority (halves the shift); past priority 1
+ * balance_pgdat() gives up, and kswapd, not balanced, starts again at
+ * DEF_PRIORITY (kswapd_try_to_sleep() does not sleep), unless its run
+ * reclaimed nothing for the 16th time in a row (kswapd_failures; tiersim
+ * counts them from the wakeup, as no direct reclaim resets them).
+ *
+ * A round's target is in base pages, and shrink_lruvec() passes it to
+ * the lists SWAP_CLUSTER_MAX at a time; isolate_lru_folios() takes folios
+ * until it has SWAP_CLUSTER_MAX pages, and at least one. So a round
+ * examines target / min(folio pages, 32) folios: with THP one 512-page
+ * folio per 32 pages of target, 16 times the target in pages, each
+ * counted whole towards nr_to_reclaim's test.
  */
+static u64 round_units(const struct sim *s, u64 pages)
+{
+	u64 per = (u64)s->K * ((1ULL << s->ushift) < KSWAPD_BATCH ?
+			       1ULL << s->ushift : KSWAPD_BATCH);
+
+	return (pages + per - 1) / per;
+}
+
+/*
+ * --lru two-list: a round's targets (get_scan_count(), shrink_node()).
+ * Each anon list gets its own size >> priority; the active one only if
+ * the inactive list is low as the round begins (may_deactivate). With no
+ * swap, no file pages and no reclaim cost yet (demotion is not pageout),
+ * swappiness splits the scan between anon and file (SCAN_FRACT): anon
+ * gets 60 / 200 of its targets, rounded down, all of them while the file
+ * pages are tiny (free pages at or below the high watermark, the inactive
+ * list not low and not empty at this priority).
+ */
+static void round_targets(struct sim *s)
+{
+	int low = inactive_low(s);
+	u64 pin = (s->lcount[0] * s->upages) >> s->kprio;
+	u64 pact = low ? (s->lcount[1] * s->upages) >> s->kprio : 0;
+
+	if (!(fast_free_pages(s) <= s->wm[2] && !low && pin)) {
+		pin = pin * SWAPPINESS / 200;
+		pact = pact * SWAPPINESS / 200;
+	}
+	s->knr[0] = round_units(s, pin);
+	s->knr[1] = round_units(s, pact);
+	s->kbat = 0;
+	s->klist = 0;
+	s->kscanned = 0;
+}
+
+/*
+ * shrink_lruvec()'s loop: while the inactive list has target left (and
+ * fewer than @nr_to_reclaim pages were demoted), a batch of
+ * SWAP_CLUSTER_MAX pages of it, then one of the active list's. Returns
+ * the slot of a unit to demote, CLOCK_NONE when the round is over, or
+ * CLOCK_LATER when kswapd's clock passed the task's.
+ */
+static u64 round_pick(struct sim *s, u64 nr_to_reclaim)
+{
+	const u64 batch = round_units(s, KSWAPD_BATCH);
+
+	for (;;) {
+		u64 sl;
+
+		if (!s->kbat) {
+			if (!s->klist &&
+			    (!s->knr[0] ||
+			     s->kreclaimed * s->upages >= nr_to_reclaim))
+				return CLOCK_NONE;
+			s->kbat = s->knr[s->klist] < batch ? s->knr[s->klist] :
+				  batch;
+			s->knr[s->klist] -= s->kbat;
+			if (!s->kbat) {
+				s->klist = 0;
+				continue;
+			}
+		}
+		s->kbat--;
+		if (s->klist) {
+			if (!s->kbat)
+				s->klist = 0;
+			if (s->ltail[1] != NO_SLOT)
+				lru_deactivate(s);
+		} else {
+			if (!s->kbat)
+				s->klist = 1;
+			if (s->ltail[0] == NO_SLOT) {
+				s->kbat = 0;
+				s->klist = 1;
+				continue;
+			}
+			s->kscanned++;
+			sl = lru_check(s);
+			if (sl != NO_SLOT)
+				return sl;
+		}
+		if (kswapd_ahead(s))
+			return CLOCK_LATER;
+	}
+}
+
 static void kswapd_rounds(struct sim *s)
 {
 	u64 nr_to_reclaim = s->wm[2] > KSWAPD_BATCH ? s->wm[2] : KSWAPD_BATCH;
 	struct tp_node_mem m;
-	u64 u, total, pages;
+	u64 u, pages, scanned;
 
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
 		kswapd_finish(s);
@@ -352,29 +484,50 @@ static void kswapd_rounds(struct sim *s)
 			goto sleep;
 		if (!s->kround) {
 			fast_mem(s, &m);
-			if (m.free > kswapd_target(s, &m) || s->kprio < 1)
+			if (m.free > kswapd_target(s, &m))
 				goto sleep;
-			total = s->lru ? s->lcount[0] + s->lcount[1] : s->fcap;
-			pages = (total * s->upages) >> s->kprio;
-			s->kquota = (pages + s->upages - 1) / s->upages;
-			s->clock_tries = s->kquota;
+			if (s->kprio < 1) {
+				/*
+				 * balance_pgdat() gave up unbalanced:
+				 * kswapd_try_to_sleep() does not sleep, and
+				 * it starts again, unless it has failed
+				 * (reclaimed nothing) 16 times in a row.
+				 */
+				if (s->kbal_reclaimed)
+					s->kfailures = 0;
+				else if (++s->kfailures >= MAX_RECLAIM_RETRIES)
+					goto sleep;
+				s->kprio = DEF_PRIORITY;
+				s->kbal_reclaimed = 0;
+			}
+			if (s->lru) {
+				round_targets(s);
+			} else {
+				pages = (s->fcap * s->upages) >> s->kprio;
+				s->kquota = round_units(s, pages);
+				s->clock_tries = s->kquota;
+			}
 			s->kreclaimed = 0;
 			s->kround = 1;
 		}
-		u = CLOCK_NONE;
-		if (s->kreclaimed * s->upages < nr_to_reclaim)
-			u = s->lru ? lru_pick(s) : clock_pick(s);
+		if (s->lru)
+			u = round_pick(s, nr_to_reclaim);
+		else if (s->kreclaimed * s->upages < nr_to_reclaim)
+			u = clock_pick(s);
+		else
+			u = CLOCK_NONE;
 		if (u == CLOCK_LATER)
 			return;
 		if (u != CLOCK_NONE) {
 			demote(s, u);
 			s->kreclaimed++;
+			s->kbal_reclaimed++;
 			continue;
 		}
 		/* The round is over: kswapd_shrink_node()'s verdict. */
 		s->kround = 0;
-		if ((s->kquota - s->clock_tries) * s->upages < nr_to_reclaim ||
-		    !s->kreclaimed)
+		scanned = s->lru ? s->kscanned : s->kquota - s->clock_tries;
+		if (scanned * s->upages < nr_to_reclaim || !s->kreclaimed)
 			s->kprio--;
 	}
 	return;
