@@ -315,6 +315,75 @@ static void test_kswapd_gave_up(void **state)
 }
 
 /*
+ * kswapd_age_node() before each round and shrink_lruvec()'s closing
+ * shrink_active_list() each deactivate SWAP_CLUSTER_MAX pages while the
+ * inactive list is low, whatever the round's targets: a round at
+ * DEF_PRIORITY over 1076 inactive and 3000 active pages (targets 0) moves
+ * 64 pages; and with every page active (an inactive target of 0 at every
+ * priority) they alone refill the inactive list, so kswapd balances.
+ */
+static void lru_to_active(struct sim *s, u64 n)
+{
+	while (n--) {
+		u64 sl = s->ltail[0];
+
+		lru_del(s, 0, sl);
+		s->flags[s->fslot[sl]] |= PF_ACTIVE;
+		lru_add(s, 1, sl);
+	}
+}
+
+static void test_kswapd_age_node(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	char err[SIM_ERRLEN];
+	u64 u;
+
+	(void)state;
+	assert_non_null(r);
+	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
+	st.cfg.lru_two_list = 1;
+	st.cfg.kswapd_rounds = 1;
+	st.cfg.costs.reclaim_ns = 0;
+	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
+	policy(&p, "mainline", &st.cfg);
+	sim_begin(&s, &st, &p, r);
+	for (u = 0; u < 4096 - 20; u++)
+		alloc_unit(&s, u);
+	for (u = 0; u < 4096 - 20; u++)
+		s.flags[u] &= (u8)~PF_YOUNG;
+	assert_false(s.kswapd_awake);
+
+	/* One round: 32 aged, targets 1108 >> 12 = 0, 32 more at its end. */
+	lru_to_active(&s, 3000);
+	s.kprio = DEF_PRIORITY;
+	r->kswapd_scanned = 0;
+	round_begin(&s);
+	assert_true(round_pick(&s, 32) == CLOCK_NONE);
+	assert_int_equal(s.lcount[0], 1076 + 64);
+	assert_int_equal(s.lcount[1], 3000 - 64);
+	assert_int_equal(s.kscanned, 0);
+	assert_int_equal(r->kswapd_scanned, 64);
+
+	/* Every page active: kswapd still balances (above 40 free). */
+	lru_to_active(&s, s.lcount[0]);
+	assert_int_equal(s.lcount[0], 0);
+	wake_kswapd(&s);
+	kswapd_settle(&s);
+	assert_true(fast_free_pages(&s) > 40);
+	assert_int_equal(r->demotions, fast_free_pages(&s) - 20);
+	sim_teardown(&s);
+	sim_result_free(r);
+	free(r);
+	small_free(&st);
+}
+
+/*
  * --thp on a fast tier whose promo watermark is below one 2 MiB folio: 8
  * folios, watermarks 10/20/30/40. First touch stops at 512 free pages
  * (the next folio would take the node below low); 512 is above the promo
@@ -573,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_kswapd_folio_room),
 		cmocka_unit_test(test_kswapd_round_targets),
 		cmocka_unit_test(test_kswapd_gave_up),
+		cmocka_unit_test(test_kswapd_age_node),
 		cmocka_unit_test(test_lru_referenced),
 		cmocka_unit_test(test_alloc_init_fast_limit),
 		cmocka_unit_test(test_wmarks_computed_in_order),

@@ -225,6 +225,8 @@ struct sim {
 	u64 kbat;		/* units left in the batch under way */
 	int klist;		/* the list of that batch */
 	u64 kscanned;		/* inactive units examined (nr_scanned) */
+	int kstep;		/* the round's step: KR_AGE, KR_SCAN, KR_CLOSE */
+	u64 kage;		/* units left to deactivate in its aging batch */
 	u64 kbal_reclaimed;	/* units demoted by this balance_pgdat() */
 	u32 kfailures;		/* kswapd_failures since the wakeup */
 	u64 mig_free_at;	/* migration channel busy until */

@@ -378,6 +378,10 @@ static void kswapd_sleep(struct sim *s)
  * reclaimed nothing for the 16th time in a row (kswapd_failures; tiersim
  * counts them from the wakeup, as no direct reclaim resets them).
  *
+ * With --lru two-list, while the inactive list is low, kswapd_age_node()
+ * before the round and shrink_lruvec() after its loop each deactivate
+ * SWAP_CLUSTER_MAX pages more (round_begin()).
+ *
  * A round's target is in base pages, and shrink_lruvec() passes it to
  * the lists SWAP_CLUSTER_MAX at a time; isolate_lru_folios() takes folios
  * until it has SWAP_CLUSTER_MAX pages, and at least one. So a round
@@ -421,11 +425,31 @@ static void round_targets(struct sim *s)
 }
 
 /*
- * shrink_lruvec()'s loop: while the inactive list has target left (and
- * fewer than @nr_to_reclaim pages were demoted), a batch of
- * SWAP_CLUSTER_MAX pages of it, then one of the active list's. Returns
- * the slot of a unit to demote, CLOCK_NONE when the round is over, or
- * CLOCK_LATER when kswapd's clock passed the task's.
+ * A round (balance_pgdat()'s pass at one priority) in steps: kswapd_age_node()
+ * first, then kswapd_shrink_node()'s targets and shrink_lruvec()'s batches,
+ * then shrink_lruvec()'s closing shrink_active_list(). kswapd_age_node()
+ * and that closing call each deactivate SWAP_CLUSTER_MAX pages (at least
+ * one folio) if the inactive list is low, whatever the round's targets:
+ * with the inactive list empty or under 1 << priority pages, they alone
+ * refill it.
+ */
+enum { KR_AGE, KR_SCAN, KR_CLOSE };
+
+/* A round begins: kswapd_age_node(). */
+static void round_begin(struct sim *s)
+{
+	s->kstep = KR_AGE;
+	s->kage = inactive_low(s) ? round_units(s, KSWAPD_BATCH) : 0;
+}
+
+/*
+ * The round under way: its deactivations (kswapd_age_node(), the closing
+ * shrink_active_list()) and shrink_lruvec()'s loop: while the inactive
+ * list has target left (and fewer than @nr_to_reclaim pages were
+ * demoted), a batch of SWAP_CLUSTER_MAX pages of it, then one of the
+ * active list's. Returns the slot of a unit to demote, CLOCK_NONE when
+ * the round is over, or CLOCK_LATER when kswapd's clock passed the
+ * task's.
  */
 static u64 round_pick(struct sim *s, u64 nr_to_reclaim)
 {
@@ -434,11 +458,33 @@ static u64 round_pick(struct sim *s, u64 nr_to_reclaim)
 	for (;;) {
 		u64 sl;
 
+		if (s->kage) {
+			/* shrink_active_list(SWAP_CLUSTER_MAX) */
+			s->kage--;
+			if (s->ltail[1] != NO_SLOT)
+				lru_deactivate(s);
+			if (kswapd_ahead(s))
+				return CLOCK_LATER;
+			continue;
+		}
+		if (s->kstep == KR_CLOSE)
+			return CLOCK_NONE;
+		if (s->kstep == KR_AGE) {
+			round_targets(s);
+			s->kstep = KR_SCAN;
+		}
 		if (!s->kbat) {
 			if (!s->klist &&
 			    (!s->knr[0] ||
-			     s->kreclaimed * s->upages >= nr_to_reclaim))
-				return CLOCK_NONE;
+			     s->kreclaimed * s->upages >= nr_to_reclaim)) {
+				/*
+				 * shrink_lruvec() rebalances the anon lists
+				 * once its loop is over.
+				 */
+				s->kstep = KR_CLOSE;
+				s->kage = inactive_low(s) ? batch : 0;
+				continue;
+			}
 			s->kbat = s->knr[s->klist] < batch ? s->knr[s->klist] :
 				  batch;
 			s->knr[s->klist] -= s->kbat;
@@ -501,7 +547,7 @@ static void kswapd_rounds(struct sim *s)
 				s->kbal_reclaimed = 0;
 			}
 			if (s->lru) {
-				round_targets(s);
+				round_begin(s);
 			} else {
 				pages = (s->fcap * s->upages) >> s->kprio;
 				s->kquota = round_units(s, pages);
