@@ -265,9 +265,10 @@ static void test_kswapd_round_targets(void **state)
  * balance_pgdat() gave up (priority below 1) with the node unbalanced:
  * kswapd_try_to_sleep() does not sleep and it starts again at
  * DEF_PRIORITY, unless that was its 16th run in a row to reclaim
- * nothing (kswapd_failures).
+ * nothing (kswapd_failures). The count is the node's: a hopeless node
+ * is not woken again (wakeup_kswapd()); @rewake: wake it once more after.
  */
-static u64 kswapd_gave_up(u64 reclaimed, u32 failures)
+static u64 kswapd_gave_up(u64 reclaimed, u32 failures, int rewake)
 {
 	static const u64 wm[4] = { 10, 20, 30, 40 };
 	struct setup st;
@@ -295,6 +296,12 @@ static u64 kswapd_gave_up(u64 reclaimed, u32 failures)
 	s.kbal_reclaimed = reclaimed;
 	s.kfailures = failures;
 	kswapd_settle(&s);
+	if (rewake) {
+		wake_kswapd(&s);
+		kswapd_settle(&s);
+		assert_int_equal(r->kswapd_wakeups, failures + 1 <
+				 MAX_RECLAIM_RETRIES || reclaimed ? 2 : 1);
+	}
 	free_end = fast_free_pages(&s);
 	assert_int_equal(r->demotions, free_end - 20);
 	sim_teardown(&s);
@@ -308,10 +315,14 @@ static void test_kswapd_gave_up(void **state)
 {
 	(void)state;
 	/* It reclaimed something: it starts again, and balances (44). */
-	assert_int_equal(kswapd_gave_up(1, 15), 44);
+	assert_int_equal(kswapd_gave_up(1, 15, 0), 44);
 	/* Nothing: a 15th failure starts again, a 16th sleeps. */
-	assert_int_equal(kswapd_gave_up(0, 14), 44);
-	assert_int_equal(kswapd_gave_up(0, 15), 20);
+	assert_int_equal(kswapd_gave_up(0, 14, 0), 44);
+	assert_int_equal(kswapd_gave_up(0, 15, 0), 20);
+	/* Hopeless: the next wakeup finds it so, and it stays asleep. */
+	assert_int_equal(kswapd_gave_up(0, 15, 1), 20);
+	/* Not hopeless: woken again, balanced at once. */
+	assert_int_equal(kswapd_gave_up(0, 14, 1), 44);
 }
 
 /*

@@ -76,7 +76,12 @@ static void slot_remove(struct sim *s, u64 sl)
  * Wake kswapd on the fast node, to leave room for @nr pages (0: none
  * asked for). One asked for while kswapd runs is not lost
  * (pgdat->kswapd_order keeps the largest): kswapd balances for the
- * largest unit asked for until it sleeps again.
+ * largest unit asked for until it sleeps again. wakeup_kswapd() leaves a
+ * hopeless node (kswapd_failures at MAX_RECLAIM_RETRIES) to direct
+ * reclaim: the count is the node's, not the wakeup's, and only a
+ * shrink_node() that reclaims resets it. No direct reclaim runs on the
+ * fast node (allocations fall back to the slow one, promotions do not
+ * reclaim), so kswapd stays asleep for the rest of the run.
  */
 static void wake_kswapd_nr(struct sim *s, u64 nr)
 {
@@ -86,10 +91,11 @@ static void wake_kswapd_nr(struct sim *s, u64 nr)
 		s->kneed = nr;
 	if (s->kswapd_awake)
 		return;
+	if (s->krounds && s->kfailures >= MAX_RECLAIM_RETRIES)
+		return;
 	s->kswapd_awake = 1;
 	s->kprio = DEF_PRIORITY;
 	s->kbal_reclaimed = 0;
-	s->kfailures = 0;
 	s->r->kswapd_wakeups++;
 	if (s->kswapd_clock < s->now)
 		s->kswapd_clock = s->now;
@@ -375,8 +381,8 @@ static void kswapd_sleep(struct sim *s)
  * nothing, raises the priority (halves the shift); past priority 1
  * balance_pgdat() gives up, and kswapd, not balanced, starts again at
  * DEF_PRIORITY (kswapd_try_to_sleep() does not sleep), unless its run
- * reclaimed nothing for the 16th time in a row (kswapd_failures; tiersim
- * counts them from the wakeup, as no direct reclaim resets them).
+ * reclaimed nothing for the 16th time in a row (kswapd_failures, counted
+ * across wakeups: the node is then hopeless, wake_kswapd_nr()).
  *
  * With --lru two-list, while the inactive list is low, kswapd_age_node()
  * before the round and shrink_lruvec() after its loop each deactivate
@@ -529,23 +535,24 @@ static void kswapd_rounds(struct sim *s)
 		if (s->sused >= s->scap)
 			goto sleep;
 		if (!s->kround) {
+			if (s->kprio < 1) {
+				/*
+				 * balance_pgdat() gave up: a run that
+				 * reclaimed nothing is a kswapd_failure.
+				 * kswapd_try_to_sleep() sleeps if the node
+				 * is balanced or hopeless (16 in a row);
+				 * else it starts again.
+				 */
+				if (!s->kbal_reclaimed)
+					s->kfailures++;
+				s->kprio = DEF_PRIORITY;
+				s->kbal_reclaimed = 0;
+				if (s->kfailures >= MAX_RECLAIM_RETRIES)
+					goto sleep;
+			}
 			fast_mem(s, &m);
 			if (m.free > kswapd_target(s, &m))
 				goto sleep;
-			if (s->kprio < 1) {
-				/*
-				 * balance_pgdat() gave up unbalanced:
-				 * kswapd_try_to_sleep() does not sleep, and
-				 * it starts again, unless it has failed
-				 * (reclaimed nothing) 16 times in a row.
-				 */
-				if (s->kbal_reclaimed)
-					s->kfailures = 0;
-				else if (++s->kfailures >= MAX_RECLAIM_RETRIES)
-					goto sleep;
-				s->kprio = DEF_PRIORITY;
-				s->kbal_reclaimed = 0;
-			}
 			if (s->lru) {
 				round_begin(s);
 			} else {
@@ -570,8 +577,13 @@ static void kswapd_rounds(struct sim *s)
 			s->kbal_reclaimed++;
 			continue;
 		}
-		/* The round is over: kswapd_shrink_node()'s verdict. */
+		/*
+		 * The round is over: shrink_node() resets kswapd_failures if
+		 * it reclaimed; kswapd_shrink_node()'s verdict.
+		 */
 		s->kround = 0;
+		if (s->kreclaimed)
+			s->kfailures = 0;
 		scanned = s->lru ? s->kscanned : s->kquota - s->clock_tries;
 		if (scanned * s->upages < nr_to_reclaim || !s->kreclaimed)
 			s->kprio--;
