@@ -228,7 +228,7 @@ struct sim {
 	int kstep;		/* the round's step: KR_AGE, KR_SCAN, KR_CLOSE */
 	u64 kage;		/* units left to deactivate in its aging batch */
 	u64 kbal_reclaimed;	/* units demoted by this balance_pgdat() */
-	u32 kfailures;		/* kswapd_failures since the wakeup */
+	u32 kfailures;		/* the node's kswapd_failures */
 	u64 mig_free_at;	/* migration channel busy until */
 	u64 xfer_ns;		/* one unit through the bandwidth cap */
 	u64 mig_cpu_ns;		/* one unit's migration CPU time */
