@@ -495,11 +495,16 @@ void write_cpu_file(const char *path, const struct krun *k,
 		pt[i].promo = pt[i].cp - p0;
 		f0 = pt[i].cf;
 		p0 = pt[i].cp;
-		ns = ((pt[i].t - t0) - scan_ms_in(k, t0, pt[i].t)) * 1e6;
+		/*
+		 * Each thread's time per access: the threads ran side by
+		 * side, so the interval holds threads x its length of their
+		 * time; the scanner's passes, the hint faults and the
+		 * promotions each took one thread's (the one they ran in).
+		 */
+		ns = (threads_at(k, a0) * (pt[i].t - t0) -
+		      scan_ms_in(k, t0, pt[i].t)) * 1e6;
 		ns -= d->fault_ns * pt[i].faults + d->migrate_ns * pt[i].promo;
 		ns /= pt[i].acc - a0;
-		/* Each thread's time: the threads ran side by side. */
-		ns *= threads_at(k, a0);
 		fprintf(f, "%.0f %.0f\n", a0, ns > 1 ? ns : 1);
 		t0 = pt[i].t;
 		a0 = pt[i].acc;
