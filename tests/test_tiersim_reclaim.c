@@ -186,6 +186,54 @@ static void kswapd_settle(struct sim *s)
 }
 
 /*
+ * A node for the round tests: 4096 pages of fast tier, watermarks
+ * 10/20/30/40, the two lists and 6.1's rounds, looks free of cost, and
+ * first touch's 4076 pages on the inactive list, none young.
+ */
+static void lru_node(struct setup *st, struct sim *s, struct sim_policy *p,
+		     struct sim_result *r)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	char err[SIM_ERRLEN];
+	u64 u;
+
+	small_setup(st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st->cfg.wmark, wm, sizeof(st->cfg.wmark));
+	st->cfg.lru_two_list = 1;
+	st->cfg.kswapd_rounds = 1;
+	st->cfg.costs.reclaim_ns = 0;
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)), 0);
+	policy(p, "mainline", &st->cfg);
+	sim_begin(s, st, p, r);
+	for (u = 0; u < 4096 - 20; u++) {
+		alloc_unit(s, u);
+		s->flags[u] &= (u8)~PF_YOUNG;
+	}
+	assert_int_equal(fast_free_pages(s), 20);
+}
+
+static void lru_node_free(struct setup *st, struct sim *s,
+			  struct sim_result *r)
+{
+	sim_teardown(s);
+	sim_result_free(r);
+	free(r);
+	small_free(st);
+}
+
+/* Move @n pages from the inactive list's tail to the active list. */
+static void lru_to_active(struct sim *s, u64 n)
+{
+	while (n--) {
+		u64 sl = s->ltail[0];
+
+		lru_del(s, 0, sl);
+		s->flags[s->fslot[sl]] |= PF_ACTIVE;
+		lru_add(s, 1, sl);
+	}
+}
+
+/*
  * A round's targets (get_scan_count()): each anon list its own size >>
  * priority, the active one only while the inactive list is low, all of
  * them while the file pages are tiny (free at or below the high
@@ -194,34 +242,16 @@ static void kswapd_settle(struct sim *s)
  */
 static void test_kswapd_round_targets(void **state)
 {
-	static const u64 wm[4] = { 10, 20, 30, 40 };
 	struct setup st;
 	struct sim_policy p;
 	struct sim_result *r = calloc(1, sizeof(*r));
 	struct sim s;
-	char err[SIM_ERRLEN];
-	u64 u, n;
 
 	(void)state;
 	assert_non_null(r);
-	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
-	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
-	st.cfg.lru_two_list = 1;
-	st.cfg.kswapd_rounds = 1;
-	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
-	policy(&p, "mainline", &st.cfg);
-	sim_begin(&s, &st, &p, r);
-	for (u = 0; u < 4096 - 20; u++)
-		alloc_unit(&s, u);
-	assert_int_equal(fast_free_pages(&s), 20);
+	lru_node(&st, &s, &p, r);
 	/* 1000 of the 4076 pages to the active list. */
-	for (n = 0; n < 1000; n++) {
-		u64 sl = s.ltail[0];
-
-		lru_del(&s, 0, sl);
-		s.flags[s.fslot[sl]] |= PF_ACTIVE;
-		lru_add(&s, 1, sl);
-	}
+	lru_to_active(&s, 1000);
 	s.kprio = 4;
 	/* 3076 inactive, not low; 20 free <= high (30): all of it. */
 	round_targets(&s);
@@ -234,13 +264,7 @@ static void test_kswapd_round_targets(void **state)
 	assert_int_equal(s.knr[1], 0);
 	/* Inactive low (1076 x 1 < 3000): the active list too, and 60/200. */
 	s.wm[2] = 30;
-	for (n = 0; n < 2000; n++) {
-		u64 sl = s.ltail[0];
-
-		lru_del(&s, 0, sl);
-		s.flags[s.fslot[sl]] |= PF_ACTIVE;
-		lru_add(&s, 1, sl);
-	}
+	lru_to_active(&s, 2000);
 	round_targets(&s);
 	assert_int_equal(s.knr[0], (1076 >> 4) * 60 / 200);
 	assert_int_equal(s.knr[1], (3000 >> 4) * 60 / 200);
@@ -255,10 +279,7 @@ static void test_kswapd_round_targets(void **state)
 	assert_int_equal(round_units(&s, 1), 1);
 	assert_int_equal(round_units(&s, 0), 0);
 	s.ushift = 0;
-	sim_teardown(&s);
-	sim_result_free(r);
-	free(r);
-	small_free(&st);
+	lru_node_free(&st, &s, r);
 }
 
 /*
@@ -270,27 +291,14 @@ static void test_kswapd_round_targets(void **state)
  */
 static u64 kswapd_gave_up(u64 reclaimed, u32 failures, int rewake)
 {
-	static const u64 wm[4] = { 10, 20, 30, 40 };
 	struct setup st;
 	struct sim_policy p;
 	struct sim_result *r = calloc(1, sizeof(*r));
 	struct sim s;
-	char err[SIM_ERRLEN];
-	u64 u, free_end;
+	u64 free_end;
 
 	assert_non_null(r);
-	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
-	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
-	st.cfg.lru_two_list = 1;
-	st.cfg.kswapd_rounds = 1;
-	st.cfg.costs.reclaim_ns = 0;
-	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
-	policy(&p, "mainline", &st.cfg);
-	sim_begin(&s, &st, &p, r);
-	for (u = 0; u < 4096 - 20; u++)
-		alloc_unit(&s, u);
-	for (u = 0; u < 4096 - 20; u++)
-		s.flags[u] &= (u8)~PF_YOUNG;
+	lru_node(&st, &s, &p, r);
 	wake_kswapd(&s);
 	s.kprio = 0;
 	s.kbal_reclaimed = reclaimed;
@@ -304,10 +312,7 @@ static u64 kswapd_gave_up(u64 reclaimed, u32 failures, int rewake)
 	}
 	free_end = fast_free_pages(&s);
 	assert_int_equal(r->demotions, free_end - 20);
-	sim_teardown(&s);
-	sim_result_free(r);
-	free(r);
-	small_free(&st);
+	lru_node_free(&st, &s, r);
 	return free_end;
 }
 
@@ -333,41 +338,16 @@ static void test_kswapd_gave_up(void **state)
  * 64 pages; and with every page active (an inactive target of 0 at every
  * priority) they alone refill the inactive list, so kswapd balances.
  */
-static void lru_to_active(struct sim *s, u64 n)
-{
-	while (n--) {
-		u64 sl = s->ltail[0];
-
-		lru_del(s, 0, sl);
-		s->flags[s->fslot[sl]] |= PF_ACTIVE;
-		lru_add(s, 1, sl);
-	}
-}
-
 static void test_kswapd_age_node(void **state)
 {
-	static const u64 wm[4] = { 10, 20, 30, 40 };
 	struct setup st;
 	struct sim_policy p;
 	struct sim_result *r = calloc(1, sizeof(*r));
 	struct sim s;
-	char err[SIM_ERRLEN];
-	u64 u;
 
 	(void)state;
 	assert_non_null(r);
-	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
-	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
-	st.cfg.lru_two_list = 1;
-	st.cfg.kswapd_rounds = 1;
-	st.cfg.costs.reclaim_ns = 0;
-	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
-	policy(&p, "mainline", &st.cfg);
-	sim_begin(&s, &st, &p, r);
-	for (u = 0; u < 4096 - 20; u++)
-		alloc_unit(&s, u);
-	for (u = 0; u < 4096 - 20; u++)
-		s.flags[u] &= (u8)~PF_YOUNG;
+	lru_node(&st, &s, &p, r);
 	assert_false(s.kswapd_awake);
 
 	/* One round: 32 aged, targets 1108 >> 12 = 0, 32 more at its end. */
@@ -388,10 +368,7 @@ static void test_kswapd_age_node(void **state)
 	kswapd_settle(&s);
 	assert_true(fast_free_pages(&s) > 40);
 	assert_int_equal(r->demotions, fast_free_pages(&s) - 20);
-	sim_teardown(&s);
-	sim_result_free(r);
-	free(r);
-	small_free(&st);
+	lru_node_free(&st, &s, r);
 }
 
 /*
