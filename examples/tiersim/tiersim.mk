@@ -75,7 +75,8 @@ uninstall-tiersim-completion:
 
 # make check-tiersim (part of make check): tiersim's command line as a user
 # meets it: messages, exit status, --help, warnings, progress, plots, the
-# bash completion (tests/tiersim_cli.sh, about ten seconds).
+# bash completion (tests/tiersim_cli.sh and tests/tiersim_ux.sh, about ten
+# seconds).
 check-tiersim: $(TIERSIM) $(SVGCHECK)
 	$(Q)sh tests/tiersim_cli.sh $(TIERSIM) $(SVGCHECK) \
 		examples/tiersim/tiersim.bash
