@@ -346,24 +346,6 @@ static inline void update_next_event(struct sim *s)
 	s->next_event = t;
 }
 
-/*
- * folio_referenced() on unit @u for reclaim: the accessed bit, or the
- * PG_young DAMON kept of it; clears both, and PG_idle if referenced.
- */
-static inline int page_referenced(struct sim *s, u64 u)
-{
-	int ref = !!(s->flags[u] & PF_YOUNG);
-
-	s->flags[u] &= (u8)~PF_YOUNG;
-	if (s->pgx) {
-		if (s->pgx[u] & PGX_YOUNG)
-			ref = 1;
-		if (ref)
-			s->pgx[u] = 0;
-	}
-	return ref;
-}
-
 #define CLOCK_NONE	UINT64_MAX		/* nothing old: two sweeps */
 #define CLOCK_LATER	(UINT64_MAX - 1)	/* kswapd's clock passed now */
 

@@ -117,6 +117,33 @@ void wake_kswapd_unit(struct sim *s)
 	wake_kswapd_nr(s, s->upages);
 }
 
+/*
+ * folio_referenced() on unit @u for reclaim: the accessed bit, or the
+ * PG_young DAMON kept of it; clears both, and PG_idle if referenced.
+ * x86's ptep_clear_flush_young() leaves the TLB alone, but a 2 MiB
+ * folio's pmdp_clear_flush_young() flushes the PMD's range when it was
+ * young (flush_tlb_range(): 512 pages, above the single-page ceiling, so
+ * the whole TLB of every CPU running the process): the next access to
+ * the folio fills its TLB entry again and sets the bit again.
+ */
+static int page_referenced(struct sim *s, u64 u)
+{
+	int ref = !!(s->flags[u] & PF_YOUNG);
+
+	s->flags[u] &= (u8)~PF_YOUNG;
+	if (ref && s->ushift) {
+		tlb_flush_all(s);
+		tlb_shootdown(s, &s->kswapd_clock, 0);
+	}
+	if (s->pgx) {
+		if (s->pgx[u] & PGX_YOUNG)
+			ref = 1;
+		if (ref)
+			s->pgx[u] = 0;
+	}
+	return ref;
+}
+
 /* kswapd looks at one page: reclaim_ns of its time. */
 static void reclaim_charge(struct sim *s)
 {
