@@ -176,6 +176,27 @@ echo mono >\$I/trace_clock
   echo 'p:truth/cpn change_prot_numa start=%si:x64 end=%dx:x64'
   echo 'r:truth/cpnr change_prot_numa ret=\$retval:u64'; } >>\$T/kprobe_events &&
 echo 1 >\$I/events/truth/enable || say "no kprobe events"
+if [ -n "${TRUTH_KPROBES:-}" ]; then
+	# Diagnostic (TRUTH_KPROBES=1): the THP hint faults, their
+	# migrations' results, kswapd's wakeups and sleeps, and every
+	# migrate_pages() batch (promotions and demotions).
+	echo 8192 >\$I/buffer_size_kb
+	grep -E ' (do_huge_pmd_numa_page|do_numa_page|migrate_misplaced_page|numamigrate_isolate_page|migrate_balanced_pgdat|wakeup_kswapd|should_numa_migrate_memory|numa_migrate_prep)\$' /proc/kallsyms |
+		sed 's/^/TRUTH init kallsyms /'
+	for e in 'p:truth/hpmd do_huge_pmd_numa_page addr=+24(%di):x64' \
+		 'r:truth/hpmdr do_huge_pmd_numa_page' \
+		 'p:truth/dnp do_numa_page addr=+24(%di):x64' \
+		 'p:truth/mmp migrate_misplaced_page node=%dx:s32' \
+		 'r:truth/mmpr migrate_misplaced_page ret=\$retval:s32' \
+		 'r:truth/nipr numamigrate_isolate_page ret=\$retval:s32'; do
+		echo "\$e" >>\$T/kprobe_events || say "no kprobe \$e"
+	done
+	echo 1 >\$I/events/truth/enable
+	for e in vmscan/mm_vmscan_wakeup_kswapd vmscan/mm_vmscan_kswapd_wake \
+		 vmscan/mm_vmscan_kswapd_sleep migrate/mm_migrate_pages; do
+		echo 1 >\$I/events/\$e/enable || say "no event \$e"
+	done
+fi
 grep -E '^(numa_promotion_adjust_threshold|should_numa_migrate_memory|numa_hint_fault_latency) ' \$T/available_filter_functions |
 	sed 's/^/TRUTH init traceable /'
 if [ -n "${TRUTH_TLB_HIST:-}" ]; then
@@ -203,10 +224,19 @@ if [ -n "${TRUTH_PROF:-}" ]; then
 fi
 say "release \$(uname -r)"
 say "guest start up=\$(cut -d' ' -f1 /proc/uptime)"
-/bin/truth-guest $*
+if [ -n "${TRUTH_KPROBES:-}" ]; then
+	TRUTH_MARKER=\$I/trace_marker /bin/truth-guest $*
+else
+	/bin/truth-guest $*
+fi
 say "guest rc=\$?"
 echo 0 >\$I/tracing_on
 grep -E ' (tnwr?|cpnr?): ' \$I/trace | sed 's/^/TRUTH kprobe /'
+if [ -n "${TRUTH_KPROBES:-}" ]; then
+	grep -v '^#' \$I/trace | grep -v -E ' (tnwr?|cpnr?): ' |
+		sed 's/^/TRUTH ktrace /'
+	sed 's/^/TRUTH ktrace-stats /' \$I/per_cpu/cpu0/stats \$I/per_cpu/cpu1/stats
+fi
 [ -z "${TRUTH_TLB_HIST:-}" ] || sed 's/^/TRUTH tlbhist /' \$T/events/tlb/tlb_flush/hist
 if [ -n "${TRUTH_PROF:-}" ]; then
 	[ -z "\${profiler:-}" ] || kill \$profiler
