@@ -41,7 +41,14 @@
 #                    window of N seconds (0: one for the whole run), printed
 #                    as "TRUTH prof" lines after the run. A tick that
 #                    interrupted user mode shows the interrupt's frames only.
-#                    tests/truth/prof.py sums them.
+#                    tests/truth/prof.pl sums them.
+#   TRUTH_KPROBES    non-empty: trace the THP hint faults
+#                    (do_huge_pmd_numa_page(), with the fault address), the
+#                    result of each migrate_misplaced_page(), kswapd's
+#                    wakeups and sleeps and every migrate_pages() batch, and
+#                    the workload's access count every 2 ms (the guest
+#                    writes it to the trace's marker), all on one clock,
+#                    printed as "TRUTH ktrace" lines after the run
 #   BUSYBOX          a static busybox (default /bin/busybox)
 set -eu
 
