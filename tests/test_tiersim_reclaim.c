@@ -3,8 +3,9 @@
  * tiersim's allocation, watermarks and kswapd: first-touch spill at the low
  * watermark, the --init-fast limit, watermarks computed in order and bad
  * ones refused, 6.1's kswapd rounds against the simple demoter, the
- * cost of a demotion, kswapd woken for a folio making room for it, a
- * round's targets, kswapd after giving up, and 6.1's PG_referenced
+ * cost of a demotion, kswapd woken for a folio making room for it, the
+ * order each balance_pgdat() takes (pgdat->kswapd_order, compact_gap()),
+ * a round's targets, kswapd after giving up, and 6.1's PG_referenced
  * through the two lists.
  *
  * The simulator's sources are compiled into this test (all but the command
@@ -295,7 +296,7 @@ static u64 kswapd_gave_up(u64 reclaimed, u32 failures, int rewake)
 	struct sim_policy p;
 	struct sim_result *r = calloc(1, sizeof(*r));
 	struct sim s;
-	u64 free_end;
+	u64 free_end, u, taken = 0;
 
 	assert_non_null(r);
 	lru_node(&st, &s, &p, r);
@@ -305,13 +306,19 @@ static u64 kswapd_gave_up(u64 reclaimed, u32 failures, int rewake)
 	s.kfailures = failures;
 	kswapd_settle(&s);
 	if (rewake) {
+		/*
+		 * First touch takes the node back to its low watermark
+		 * (wakeup_kswapd() leaves a balanced node's kswapd asleep).
+		 */
+		for (u = 4096 - 20; fast_free_pages(&s) > 20; u++, taken++)
+			alloc_unit(&s, u);
 		wake_kswapd(&s);
 		kswapd_settle(&s);
 		assert_int_equal(r->kswapd_wakeups, failures + 1 <
 				 MAX_RECLAIM_RETRIES || reclaimed ? 2 : 1);
 	}
 	free_end = fast_free_pages(&s);
-	assert_int_equal(r->demotions, free_end - 20);
+	assert_int_equal(r->demotions, free_end - 20 + taken);
 	lru_node_free(&st, &s, r);
 	return free_end;
 }
@@ -326,7 +333,7 @@ static void test_kswapd_gave_up(void **state)
 	assert_int_equal(kswapd_gave_up(0, 15, 0), 20);
 	/* Hopeless: the next wakeup finds it so, and it stays asleep. */
 	assert_int_equal(kswapd_gave_up(0, 15, 1), 20);
-	/* Not hopeless: woken again, balanced at once. */
+	/* Not hopeless: woken again, and balances again. */
 	assert_int_equal(kswapd_gave_up(0, 14, 1), 44);
 }
 
@@ -378,9 +385,10 @@ static void test_kswapd_age_node(void **state)
  * watermark, so kswapd counts the node balanced, but a folio's promotion
  * needs free > high + 512 = 542. kswapd woken for a folio balances until
  * it fits (one folio demoted: 1024 free); woken at order 0 (the
- * allocator) it stops at the promo watermark, as before. Returns the free
- * pages when kswapd slept; @folio_first: the folio's wakeup comes while
- * the allocator's is still running.
+ * allocator) it stops at the promo watermark, as before: with --kswapd
+ * rounds it is not woken at all (wakeup_kswapd(): balanced at the
+ * wakeup's order). Returns the free pages when kswapd slept;
+ * @folio_first: the folio's wakeup comes before kswapd runs.
  */
 static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
 {
@@ -407,7 +415,7 @@ static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
 	for (u = 0; u < s.nr_units; u++)
 		alloc_unit(&s, u);
 	assert_int_equal(fast_free_pages(&s), 512);
-	assert_true(s.kswapd_awake);
+	assert_int_equal(s.kswapd_awake, !rounds);
 	if (folio_first)
 		wake_kswapd_unit(&s);
 	kswapd_settle(&s);
@@ -438,15 +446,127 @@ static void test_kswapd_folio_room(void **state)
 	u64 wakeups;
 
 	(void)state;
+	/* rounds: only the folio's wakeup finds the node unbalanced. */
 	assert_int_equal(kswapd_folio_case(1, 0, &wakeups), 1024);
-	assert_int_equal(wakeups, 3);
+	assert_int_equal(wakeups, 1);
 	assert_int_equal(kswapd_folio_case(0, 0, &wakeups), 1024);
 	assert_int_equal(wakeups, 3);
-	/* Asked for while kswapd runs: the same wakeup balances for it. */
+	/* Asked for before kswapd runs: the same wakeup balances for it. */
 	assert_int_equal(kswapd_folio_case(1, 1, &wakeups), 1024);
 	assert_int_equal(wakeups, 1);
 	assert_int_equal(kswapd_folio_case(0, 1, &wakeups), 1024);
 	assert_int_equal(wakeups, 1);
+}
+
+/*
+ * --thp, 8 folios of fast tier, the two lists and 6.1's rounds, watermarks
+ * @wm, a look at a folio costing 512 ns: first touch leaves 7 folios on
+ * the inactive list, none young, and 512 pages free.
+ */
+static void thp_node(struct setup *st, struct sim *s, struct sim_policy *p,
+		     struct sim_result *r, const u64 wm[4])
+{
+	char err[SIM_ERRLEN];
+	u64 u;
+
+	small_setup(st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st->cfg.wmark, wm, 4 * sizeof(*wm));
+	st->cfg.thp = 1;
+	st->cfg.lru_two_list = 1;
+	st->cfg.kswapd_rounds = 1;
+	st->cfg.costs.reclaim_ns = 1;
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)), 0);
+	policy(p, "mainline", &st->cfg);
+	sim_begin(s, st, p, r);
+	for (u = 0; u < s->nr_units; u++) {
+		alloc_unit(s, u);
+		s->flags[u] &= (u8)~PF_YOUNG;
+	}
+	assert_int_equal(fast_free_pages(s), 512);
+}
+
+/*
+ * kswapd woken for a folio on a node whose pages are all hot (each young
+ * again at every look: none is demoted), 512 free: balanced at order 0
+ * (above 40), not at the folio's (542). balance_pgdat() gives up, a
+ * kswapd_failure. kswapd() zeroed pgdat->kswapd_order as that run began,
+ * so what it reads again is only what was asked for during the run: with
+ * nothing asked for, order 0, and the node balanced at it, kswapd sleeps
+ * after one failure; with a folio asked for during each run it starts
+ * again until the node is hopeless (16 failures). Returns the failures.
+ */
+static u32 kswapd_hot_case(int ask_during)
+{
+	static const u64 wm[4] = { 10, 20, 30, 40 };
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim s;
+	u64 sl;
+	u32 failures;
+	int i;
+
+	assert_non_null(r);
+	thp_node(&st, &s, &p, r, wm);
+	wake_kswapd_unit(&s);
+	assert_true(s.kswapd_awake);
+	/* kswapd's clock at now; a look every other step, after a touch. */
+	s.kswapd_clock = s.now;
+	for (i = 0; s.kswapd_awake && i < 100000; i++) {
+		for (sl = 0; sl < s.fcap; sl++)
+			if (s.fslot[sl] != NO_SLOT)
+				s.flags[s.fslot[sl]] |= PF_YOUNG;
+		if (ask_during)
+			wake_kswapd_unit(&s);
+		s.now += 256;
+		kswapd_run(&s);
+	}
+	assert_false(s.kswapd_awake);
+	assert_int_equal(r->demotions, 0);
+	assert_int_equal(fast_free_pages(&s), 512);
+	failures = s.kfailures;
+	lru_node_free(&st, &s, r);
+	return failures;
+}
+
+static void test_kswapd_order_restart(void **state)
+{
+	(void)state;
+	assert_int_equal(kswapd_hot_case(0), 1);
+	assert_int_equal(kswapd_hot_case(1), MAX_RECLAIM_RETRIES);
+}
+
+/*
+ * compact_gap(): a balance_pgdat() woken for a folio checks the node at
+ * order 0 once it has reclaimed two folios (kswapd_shrink_node()), and
+ * kswapd_try_to_sleep() then checks the order balance_pgdat() returned,
+ * 0. Watermarks 10/20/1100/1200: order 0 is balanced above 1200 free,
+ * the folio's order above high + 512 = 1612. From 512 free kswapd demotes
+ * two folios (1536 free) and sleeps with no room for a folio; the next
+ * refused promotion wakes it for one, and it demotes a third.
+ */
+static void test_kswapd_compact_gap(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 1100, 1200 };
+	struct setup st;
+	struct sim_policy p;
+	struct sim_result *r = calloc(1, sizeof(*r));
+	struct tp_node_mem m;
+	struct sim s;
+
+	(void)state;
+	assert_non_null(r);
+	thp_node(&st, &s, &p, r, wm);
+	wake_kswapd_unit(&s);
+	kswapd_settle(&s);
+	assert_int_equal(fast_free_pages(&s), 1536);
+	fast_mem(&s, &m);
+	assert_false(tp_promote_room(&m, s.upages));
+	wake_kswapd_unit(&s);
+	kswapd_settle(&s);
+	assert_int_equal(fast_free_pages(&s), 2048);
+	assert_int_equal(r->demotions, 2048 - 512);
+	lru_node_free(&st, &s, r);
 }
 
 /*
@@ -628,6 +748,8 @@ int main(void)
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
 		cmocka_unit_test(test_kswapd_folio_room),
+		cmocka_unit_test(test_kswapd_order_restart),
+		cmocka_unit_test(test_kswapd_compact_gap),
 		cmocka_unit_test(test_kswapd_round_targets),
 		cmocka_unit_test(test_kswapd_gave_up),
 		cmocka_unit_test(test_kswapd_age_node),

@@ -209,7 +209,9 @@ struct sim {
 
 	int kswapd_awake;
 	u64 kswapd_clock;
-	u64 kneed;		/* the unit kswapd makes room for, pages */
+	u64 kneed;		/* the largest unit asked for, pages: with
+				 * --kswapd rounds since kswapd last took it
+				 * (pgdat->kswapd_order) */
 	u32 kswapd_n;		/* demotions in the current batch */
 	int picking;		/* a clock_pick() is under way */
 	u64 clock_tries;	/* its remaining budget of slots */
@@ -228,6 +230,9 @@ struct sim {
 	int kstep;		/* the round's step: KR_AGE, KR_SCAN, KR_CLOSE */
 	u64 kage;		/* units left to deactivate in its aging batch */
 	u64 kbal_reclaimed;	/* units demoted by this balance_pgdat() */
+	int kbal;		/* a balance_pgdat() is under way */
+	u64 korder;		/* its order (sc->order), pages (0: order 0) */
+	u64 kalloc;		/* the order it began at (alloc_order) */
 	u32 kfailures;		/* the node's kswapd_failures */
 	u64 mig_free_at;	/* migration channel busy until */
 	u64 xfer_ns;		/* one unit through the bandwidth cap */

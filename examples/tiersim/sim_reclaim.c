@@ -73,26 +73,65 @@ static void slot_remove(struct sim *s, u64 sl)
 }
 
 /*
- * Wake kswapd on the fast node, to leave room for @nr pages (0: none
- * asked for). One asked for while kswapd runs is not lost
- * (pgdat->kswapd_order keeps the largest): kswapd balances for the
- * largest unit asked for until it sleeps again. wakeup_kswapd() leaves a
- * hopeless node (kswapd_failures at MAX_RECLAIM_RETRIES) to direct
- * reclaim: the count is the node's, not the wakeup's, and only a
- * shrink_node() that reclaims resets it. No direct reclaim runs on the
- * fast node (allocations fall back to the slow one, promotions do not
- * reclaim), so kswapd stays asleep for the rest of the run.
+ * The free pages kswapd balances the fast node above for a unit of @need
+ * pages (0 or 1: order 0): the policy's demotion target
+ * (tp_demotion_target()), and, for a unit of more than one page (a 2 MiB
+ * folio; a --scale unit), the room a promotion of it needs
+ * (migrate_balanced_pgdat(): free > high + its pages). 6.1's
+ * pgdat_balanced() checks the target at the order kswapd was woken for
+ * (zone_watermark_ok(): free - (2^order - 1) > mark), so kswapd woken for
+ * a folio does not stop short of room for it. Free pages come in whole
+ * units: with no multiple of a unit between high and the target (a gap
+ * under 512 pages, as Linux computes for fast tiers below about 2 GiB,
+ * unless one falls in it), kswapd at the target alone stopped where no
+ * folio's promotion ever found room. The target is raised only that far,
+ * not to the kernel's target + 511, so that a run whose first unit above
+ * the target leaves room is unchanged. A unit of one page is order 0: the
+ * target alone, as in the kernel.
+ */
+static u64 kswapd_target(const struct sim *s, const struct tp_node_mem *m,
+			 u64 need)
+{
+	u64 t = tp_demotion_target(&s->tpp, m);
+
+	if (need > 1 && m->wmark_high + need > t)
+		t = m->wmark_high + need;
+	return t;
+}
+
+/*
+ * Wake kswapd on the fast node, to leave room for @nr pages (0 or 1:
+ * order 0). wakeup_kswapd() raises pgdat->kswapd_order (s->kneed) to the
+ * wakeup's order whether or not it wakes kswapd: one asked for while
+ * kswapd runs is not lost. With --kswapd simple kswapd balances for the
+ * largest unit asked for until it sleeps again. With --kswapd rounds
+ * kswapd() takes the order (and zeroes it) as each balance_pgdat()
+ * begins (balance_begin()), and wakeup_kswapd() leaves kswapd asleep on
+ * a node balanced at the wakeup's order (pgdat_balanced()) or hopeless
+ * (kswapd_failures at MAX_RECLAIM_RETRIES: direct reclaim's): the count
+ * is the node's, not the wakeup's, and only a shrink_node() that
+ * reclaims resets it. No direct reclaim runs on the fast node
+ * (allocations fall back to the slow one, promotions do not reclaim), so
+ * a hopeless node's kswapd stays asleep for the rest of the run.
  */
 static void wake_kswapd_nr(struct sim *s, u64 nr)
 {
+	struct tp_node_mem m;
+
 	if (!s->p->demote)
 		return;
 	if (nr > s->kneed)
 		s->kneed = nr;
 	if (s->kswapd_awake)
 		return;
-	if (s->krounds && s->kfailures >= MAX_RECLAIM_RETRIES)
-		return;
+	if (s->krounds) {
+		if (s->kfailures >= MAX_RECLAIM_RETRIES)
+			return;
+		fast_mem(s, &m);
+		if (m.free > kswapd_target(s, &m, nr))
+			return;
+		s->kbal = 0;
+	}
 	s->kswapd_awake = 1;
 	s->kprio = DEF_PRIORITY;
 	s->kbal_reclaimed = 0;
@@ -346,31 +385,6 @@ void demote_now(struct sim *s, u64 sl, u64 *clock)
 }
 
 /*
- * The free pages kswapd balances the fast node above: the policy's
- * demotion target (tp_demotion_target()), and, woken for a unit of more
- * than one page (a 2 MiB folio; a --scale unit), the room a promotion of
- * it needs (migrate_balanced_pgdat(): free > high + its pages). 6.1's
- * pgdat_balanced() checks the target at the wakeup's order
- * (zone_watermark_ok(): free - (2^order - 1) > mark), so kswapd woken for
- * a folio does not stop short of room for it. Free pages come in whole
- * units: with no multiple of a unit between high and the target (a gap
- * under 512 pages, as Linux computes for fast tiers below about 2 GiB,
- * unless one falls in it), kswapd at the target alone stopped where no
- * folio's promotion ever found room. The target is raised only that far,
- * not to the kernel's target + 511, so that a run whose first unit above
- * the target leaves room is unchanged. A unit of one page is order 0: the
- * target alone, as in the kernel.
- */
-static u64 kswapd_target(const struct sim *s, const struct tp_node_mem *m)
-{
-	u64 t = tp_demotion_target(&s->tpp, m);
-
-	if (s->kneed > 1 && m->wmark_high + s->kneed > t)
-		t = m->wmark_high + s->kneed;
-	return t;
-}
-
-/*
  * kswapd goes back to sleep (balanced, given up, or the slow tier full): a
  * migration thread waiting for room tries again now, or, if kswapd left no
  * room for a unit (unable to demote, or given watermarks with promo equal
@@ -382,7 +396,10 @@ static void kswapd_sleep(struct sim *s)
 	struct tp_node_mem m;
 
 	s->kswapd_awake = 0;
-	s->kneed = 0;
+	/* pgdat->kswapd_order outlives the sleep (balance_begin()). */
+	if (!s->krounds)
+		s->kneed = 0;
+	s->kbal = 0;
 	s->kround = 0;
 	s->kswapd_n = 0;
 	s->picking = 0;
@@ -409,7 +426,11 @@ static void kswapd_sleep(struct sim *s)
  * balance_pgdat() gives up, and kswapd, not balanced, starts again at
  * DEF_PRIORITY (kswapd_try_to_sleep() does not sleep), unless its run
  * reclaimed nothing for the 16th time in a row (kswapd_failures, counted
- * across wakeups: the node is then hopeless, wake_kswapd_nr()).
+ * across wakeups: the node is then hopeless, wake_kswapd_nr()). Each
+ * balance_pgdat() balances at the order kswapd() read as it began
+ * (balance_begin()), which drops to 0 once it has reclaimed twice the
+ * order's pages (compact_gap()), and kswapd_try_sleep() decides whether
+ * another begins.
  *
  * With --lru two-list, while the inactive list is low, kswapd_age_node()
  * before the round and shrink_lruvec() after its loop each deactivate
@@ -550,6 +571,42 @@ static u64 round_pick(struct sim *s, u64 nr_to_reclaim)
 	}
 }
 
+/*
+ * A balance_pgdat() begins: kswapd() reads pgdat->kswapd_order and zeroes
+ * it, so the next run's order is only what wakeups ask for during this
+ * one (or while kswapd sleeps after it). sc->order starts at that order.
+ */
+static void balance_begin(struct sim *s)
+{
+	s->korder = s->kneed > 1 ? s->kneed : 0;
+	s->kalloc = s->korder;
+	s->kneed = 0;
+	s->kprio = DEF_PRIORITY;
+	s->kbal_reclaimed = 0;
+	s->kbal = 1;
+}
+
+/*
+ * balance_pgdat() returned, balanced or given up: does kswapd sleep?
+ * kswapd() passes kswapd_try_to_sleep() the order balance_pgdat()
+ * returned (sc->order) if that dropped below the one it began at, else
+ * the pgdat->kswapd_order it reads again at the top of its loop (only
+ * what wakeups asked for during the run). prepare_kswapd_sleep() sleeps
+ * on a hopeless node or one balanced at that order; if it does not,
+ * another balance_pgdat() begins at pgdat->kswapd_order.
+ */
+static int kswapd_try_sleep(struct sim *s)
+{
+	struct tp_node_mem m;
+	u64 order = s->korder < s->kalloc ? s->korder : s->kneed;
+
+	s->kbal = 0;
+	if (s->kfailures >= MAX_RECLAIM_RETRIES)
+		return 1;
+	fast_mem(s, &m);
+	return m.free > kswapd_target(s, &m, order);
+}
+
 static void kswapd_rounds(struct sim *s)
 {
 	u64 nr_to_reclaim = s->wm[2] > KSWAPD_BATCH ? s->wm[2] : KSWAPD_BATCH;
@@ -566,20 +623,21 @@ static void kswapd_rounds(struct sim *s)
 				/*
 				 * balance_pgdat() gave up: a run that
 				 * reclaimed nothing is a kswapd_failure.
-				 * kswapd_try_to_sleep() sleeps if the node
-				 * is balanced or hopeless (16 in a row);
-				 * else it starts again.
 				 */
 				if (!s->kbal_reclaimed)
 					s->kfailures++;
-				s->kprio = DEF_PRIORITY;
-				s->kbal_reclaimed = 0;
-				if (s->kfailures >= MAX_RECLAIM_RETRIES)
+				if (kswapd_try_sleep(s))
 					goto sleep;
 			}
+			if (!s->kbal)
+				balance_begin(s);
+			/* balance_pgdat(): pgdat_balanced() at sc->order */
 			fast_mem(s, &m);
-			if (m.free > kswapd_target(s, &m))
-				goto sleep;
+			if (m.free > kswapd_target(s, &m, s->korder)) {
+				if (kswapd_try_sleep(s))
+					goto sleep;
+				continue;
+			}
 			if (s->lru) {
 				round_begin(s);
 			} else {
@@ -606,11 +664,15 @@ static void kswapd_rounds(struct sim *s)
 		}
 		/*
 		 * The round is over: shrink_node() resets kswapd_failures if
-		 * it reclaimed; kswapd_shrink_node()'s verdict.
+		 * it reclaimed; kswapd_shrink_node() drops sc->order to 0
+		 * once the run has reclaimed compact_gap(): twice the
+		 * order's pages. Its verdict on the priority.
 		 */
 		s->kround = 0;
 		if (s->kreclaimed)
 			s->kfailures = 0;
+		if (s->korder && s->kbal_reclaimed * s->upages >= 2 * s->korder)
+			s->korder = 0;
 		scanned = s->lru ? s->kscanned : s->kquota - s->clock_tries;
 		if (scanned * s->upages < nr_to_reclaim || !s->kreclaimed)
 			s->kprio--;
@@ -639,7 +701,7 @@ void kswapd_run(struct sim *s)
 				goto sleep;
 			if (!s->picking) {
 				fast_mem(s, &m);
-				if (m.free > kswapd_target(s, &m))
+				if (m.free > kswapd_target(s, &m, s->kneed))
 					goto sleep;
 				s->picking = 1;
 				s->clock_tries = 2 * s->fcap + 1;
