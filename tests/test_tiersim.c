@@ -3,8 +3,9 @@
  * tiersim: the model's parts (the queueing model, the threads' clocks, the
  * TLB's accessed bits, demotion, scale models, policy specs) and end-to-end
  * runs checked against the model's invariants. Allocation, the watermarks
- * and kswapd are tested in test_tiersim_reclaim.c, the workload generators
- * and the trace readers in test_tiersim_wl.c.
+ * and the LRU are tested in test_tiersim_reclaim.c, kswapd in
+ * test_tiersim_kswapd.c, the workload generators and the trace readers in
+ * test_tiersim_wl.c.
  *
  * The simulator's sources are compiled into this test (all but the command
  * line, cli.h's files, and results.c), so every build of the tests covers
