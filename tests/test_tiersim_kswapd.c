@@ -45,11 +45,13 @@
 /*
  * kswapd on a fast tier filled by first touch (no page young): it demotes
  * from the free level the allocator stopped at (the low watermark) until
- * the demotion target (the promo watermark in mainline) is exceeded.
- * Returns the free pages when kswapd went back to sleep.
+ * the demotion target (the promo watermark in mainline) is exceeded, from
+ * 6.1's two lists or (@two_list 0) the CLOCK. Returns the free pages when
+ * kswapd went back to sleep.
  */
-static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
-		       u32 demote_ns, u64 *scanned, u64 *busy_ns)
+static u64 kswapd_lru_case(int rounds, int two_list, u64 fast,
+			   const u64 wm[4], u32 demote_ns, u64 *scanned,
+			   u64 *busy_ns)
 {
 	struct setup st;
 	struct sim_policy p;
@@ -61,7 +63,7 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	assert_non_null(r);
 	small_setup(&st, WL_UNIFORM, 2 * fast, 1000, fast);
 	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
-	st.cfg.lru_two_list = 1;
+	st.cfg.lru_two_list = two_list;
 	st.cfg.kswapd_rounds = rounds;
 	st.cfg.costs.demote_ns = demote_ns;
 	/* kswapd's time is its demotions' alone. */
@@ -91,6 +93,13 @@ static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
 	free(r);
 	small_free(&st);
 	return free_end;
+}
+
+static u64 kswapd_case(int rounds, u64 fast, const u64 wm[4],
+		       u32 demote_ns, u64 *scanned, u64 *busy_ns)
+{
+	return kswapd_lru_case(rounds, 1, fast, wm, demote_ns, scanned,
+			       busy_ns);
 }
 
 static void test_kswapd_simple_vs_rounds(void **state)
@@ -127,6 +136,27 @@ static void test_kswapd_simple_vs_rounds(void **state)
 	assert_int_equal(scanned, 2014 - 20);
 	/* simple reaches the same target one page at a time. */
 	assert_int_equal(kswapd_case(0, 65536, wm_far, 0, &scanned, &busy), 2001);
+}
+
+/*
+ * --lru clock --kswapd rounds: shrink_lruvec() checks nr_to_reclaim only
+ * after each pass of SWAP_CLUSTER_MAX pages over the lists, so a round
+ * demotes whole batches. Watermarks 10/20/40/2000 (nr_to_reclaim 40),
+ * 65516 old pages: rounds of 65536 >> 12 = 16 and >> 11 = 32 slots, each
+ * under nr_to_reclaim (the priority rises), then at priority 10 (64
+ * slots) two batches of 32: 40 is passed in the second, which still
+ * demotes all of its 32. 20 + 16 + 32 = 68, then 31 rounds of 64 to pass
+ * 2000: 68 + 31 x 64 = 2052 (per page, a round stopped at 40: 2028).
+ */
+static void test_kswapd_clock_batches(void **state)
+{
+	static const u64 wm[4] = { 10, 20, 40, 2000 };
+	u64 scanned, busy;
+
+	(void)state;
+	assert_int_equal(kswapd_lru_case(1, 0, 65536, wm, 0, &scanned, &busy),
+			 2052);
+	assert_int_equal(scanned, 2052 - 20);
 }
 
 static void test_kswapd_demote_cost(void **state)
@@ -545,6 +575,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kswapd_simple_vs_rounds),
 		cmocka_unit_test(test_kswapd_demote_cost),
+		cmocka_unit_test(test_kswapd_clock_batches),
 		cmocka_unit_test(test_kswapd_folio_room),
 		cmocka_unit_test(test_kswapd_order_restart),
 		cmocka_unit_test(test_kswapd_compact_gap),

@@ -214,7 +214,8 @@ struct sim {
 				 * (pgdat->kswapd_order) */
 	u32 kswapd_n;		/* demotions in the current batch */
 	int picking;		/* a clock_pick() is under way */
-	u64 clock_tries;	/* its remaining budget of slots */
+	u64 clock_tries;	/* its remaining budget of slots (--kswapd
+				 * rounds: the batch's) */
 	u64 inflight;		/* the slot kswapd is demoting, or NO_UNIT */
 	/* --kswapd rounds: balance_pgdat()'s priority and the round under way */
 	int krounds;
@@ -223,7 +224,8 @@ struct sim {
 	u64 kquota;		/* the round's pages to examine */
 	u64 kreclaimed;		/* units it demoted */
 	u64 knr[2];		/* --lru two-list: units left to examine on the
-				 * inactive (0) and active (1) list */
+				 * inactive (0) and active (1) list; --lru
+				 * clock: slots left, past the batch (0) */
 	u64 kbat;		/* units left in the batch under way */
 	int klist;		/* the list of that batch */
 	u64 kscanned;		/* inactive units examined (nr_scanned) */

@@ -417,12 +417,13 @@ static void kswapd_sleep(struct sim *s)
 /*
  * --kswapd rounds: 6.1's balance_pgdat(). Each round (kswapd_shrink_node())
  * examines lru_size >> priority pages (with --lru two-list, the targets of
- * round_targets()), or fewer once it has reclaimed nr_to_reclaim (the
- * zone's high watermark, at least SWAP_CLUSTER_MAX); the watermark (the
- * demotion target: WMARK_PROMO in tiering mode) is checked only between
- * rounds, so kswapd overshoots it by up to a round. A round that examined
- * fewer than nr_to_reclaim pages (on the inactive list), or demoted
- * nothing, raises the priority (halves the shift); past priority 1
+ * round_targets()), SWAP_CLUSTER_MAX at a time, or fewer once it has
+ * reclaimed nr_to_reclaim (the zone's high watermark, at least
+ * SWAP_CLUSTER_MAX), which shrink_lruvec() checks after each batch; the
+ * watermark (the demotion target: WMARK_PROMO in tiering mode) is checked
+ * only between rounds, so kswapd overshoots it by up to a round. A round
+ * that examined fewer than nr_to_reclaim pages (on the inactive list), or
+ * demoted nothing, raises the priority (halves the shift); past priority 1
  * balance_pgdat() gives up, and kswapd, not balanced, starts again at
  * DEF_PRIORITY (kswapd_try_to_sleep() does not sleep), unless its run
  * reclaimed nothing for the 16th time in a row (kswapd_failures, counted
@@ -607,6 +608,31 @@ static int kswapd_try_sleep(struct sim *s)
 	return m.free > kswapd_target(s, &m, order);
 }
 
+/*
+ * --lru clock: shrink_lruvec()'s loop over the CLOCK: the round's quota
+ * in batches of SWAP_CLUSTER_MAX pages (clock_tries), nr_to_reclaim
+ * checked only between them, as after each pass over the lists: a round
+ * demotes every old page of the batch it passes nr_to_reclaim in.
+ */
+static u64 clock_round_pick(struct sim *s, u64 nr_to_reclaim)
+{
+	const u64 batch = round_units(s, KSWAPD_BATCH);
+	u64 sl;
+
+	for (;;) {
+		if (!s->clock_tries) {
+			if (!s->knr[0] ||
+			    s->kreclaimed * s->upages >= nr_to_reclaim)
+				return CLOCK_NONE;
+			s->clock_tries = s->knr[0] < batch ? s->knr[0] : batch;
+			s->knr[0] -= s->clock_tries;
+		}
+		sl = clock_pick(s);
+		if (sl != CLOCK_NONE)
+			return sl;
+	}
+}
+
 static void kswapd_rounds(struct sim *s)
 {
 	u64 nr_to_reclaim = s->wm[2] > KSWAPD_BATCH ? s->wm[2] : KSWAPD_BATCH;
@@ -643,17 +669,16 @@ static void kswapd_rounds(struct sim *s)
 			} else {
 				pages = (s->fcap * s->upages) >> s->kprio;
 				s->kquota = round_units(s, pages);
-				s->clock_tries = s->kquota;
+				s->knr[0] = s->kquota;
+				s->clock_tries = 0;
 			}
 			s->kreclaimed = 0;
 			s->kround = 1;
 		}
 		if (s->lru)
 			u = round_pick(s, nr_to_reclaim);
-		else if (s->kreclaimed * s->upages < nr_to_reclaim)
-			u = clock_pick(s);
 		else
-			u = CLOCK_NONE;
+			u = clock_round_pick(s, nr_to_reclaim);
 		if (u == CLOCK_LATER)
 			return;
 		if (u != CLOCK_NONE) {
@@ -673,7 +698,8 @@ static void kswapd_rounds(struct sim *s)
 			s->kfailures = 0;
 		if (s->korder && s->kbal_reclaimed * s->upages >= 2 * s->korder)
 			s->korder = 0;
-		scanned = s->lru ? s->kscanned : s->kquota - s->clock_tries;
+		scanned = s->lru ? s->kscanned :
+			  s->kquota - s->knr[0] - s->clock_tries;
 		if (scanned * s->upages < nr_to_reclaim || !s->kreclaimed)
 			s->kprio--;
 	}
