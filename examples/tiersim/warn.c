@@ -28,7 +28,8 @@
  *    whose units fit each thread's TLB model: the bit, cleared without a
  *    flush as x86 clears it, is set only by a TLB fill, and with no NUMA
  *    scan to flush the TLB, a unit's entry, once filled, stays: after the
- *    first clear the policy saw no access (but to a unit it migrated).
+ *    first clear the policy saw no access (but to a unit it migrated, or,
+ *    with --thp, after kswapd's look at a young folio flushed the TLB).
  *  - WARN_SATURATED (any policy, besides the others): a tier's loaded
  *    latency was at its cap (u = UTIL_MAX) for more than a tenth of the
  *    run: the demand reached its bandwidth, which the model meets with
@@ -249,10 +250,11 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 			"NUMA scan flushes it: an accessed bit, cleared without "
 			"a flush as x86 clears it, is set again only by a TLB "
 			"fill, so after the first clear no access was seen (but "
-			"to a migrated %s); ", (unsigned long long)n, unit,
+			"to a migrated %s%s); ", (unsigned long long)n, unit,
 			n == 1 ? "" : "s", n == 1 ? "s" : "",
 			(unsigned long long)sim_tlb_units(c), c->tlb_entries,
-			(unsigned long long)k, unit);
+			(unsigned long long)k, unit, c->thp ? ", or after "
+			"kswapd's look at a young folio flushed the TLB" : "");
 		if (e * k > 1)
 			fprintf(f, "--tlb-entries %llu or less, ",
 				(unsigned long long)pow2_below(e * k));
