@@ -2,8 +2,9 @@
 /*
  * The kernel-truth harness's speed profile (tests/truth/truth_fit.c,
  * write_cpu_file()): the guest's time per access that tiersim's
- * --cpu-ns-file gets, from a kernel run's samples. The harness's sources
- * are compiled into this test; a made-up run stands for a guest's.
+ * --cpu-ns-file gets, from a kernel run's samples and progress lines. The
+ * harness's sources are compiled into this test; a made-up run stands for
+ * a guest's.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -112,11 +113,83 @@ static void test_cpu_two_threads(void **state)
 	assert_true(cpu_ns(2, 0, 0) == 200);
 }
 
+/*
+ * Progress lines between the samples (truth-guest --prog-ms): the run of
+ * cpu_ns() with a line at 500 ms, when 1 M accesses, all the hint faults
+ * and all the promotions were done. The profile follows the line: the
+ * first half (500 ms less 0.26 s, over 1 M accesses) 240 ns an access,
+ * the second (500 ms over 9 M) 56. With TRUTH_PROG=off, or before the
+ * lines, one interval of 74 ns.
+ */
+static void test_cpu_prog(void **state)
+{
+	static struct krun k;
+	static char buf[3][256];
+	struct derived d;
+	char path[] = "/tmp/test_truth_fit.XXXXXX", line[256];
+	double acc[4], ns[4];
+	int fd, n, off;
+	FILE *f;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	memset(&d, 0, sizeof(d));
+	kv(&k.phase[0], buf[0], sizeof(buf[0]), "acc=0 t_ms=0 threads=1");
+	k.nr_phases = 1;
+	kv(&k.sample[0], buf[1], sizeof(buf[1]),
+	   "t_ms=0 acc=0 numa_hint_faults=0 pgpromote_success=0");
+	kv(&k.sample[1], buf[2], sizeof(buf[2]),
+	   "t_ms=1000 acc=10000000 numa_hint_faults=2000 "
+	   "pgpromote_success=300");
+	k.nr_samples = 2;
+	snprintf(line, sizeof(line), "t_ms=500 acc=1000000 "
+		 "numa_hint_faults=2000 pgpromote_success=300 more=1");
+	parse_prog(&k, line);
+	snprintf(line, sizeof(line), "t_ms=700 acc=3000000");
+	parse_prog(&k, line);	/* no counters: skipped */
+	assert_int_equal(k.nr_prog, 1);
+	d.t_start_ms = 0;
+	d.t_end_ms = 1000;
+	d.acc_total = 10000000;
+	d.fault_ns = 100000;
+	d.migrate_ns = 200000;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	for (off = 0; off < 2; off++) {
+		if (off)
+			setenv("TRUTH_PROG", "off", 1);
+		write_cpu_file(path, &k, &d);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		n = 0;
+		while (fgets(line, sizeof(line), f))
+			if (line[0] != '#' && n < 4) {
+				assert_int_equal(sscanf(line, "%lf %lf",
+							&acc[n], &ns[n]), 2);
+				n++;
+			}
+		fclose(f);
+		if (!off) {
+			assert_int_equal(n, 2);
+			assert_true(acc[0] == 0 && ns[0] == 240);
+			assert_true(acc[1] == 1000000 && ns[1] == 56);
+		} else {
+			assert_int_equal(n, 1);
+			assert_true(acc[0] == 0 && ns[0] == 74);
+		}
+	}
+	unsetenv("TRUTH_PROG");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_one_thread),
 		cmocka_unit_test(test_cpu_two_threads),
+		cmocka_unit_test(test_cpu_prog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

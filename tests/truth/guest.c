@@ -19,6 +19,8 @@
  *   TRUTH phase i=N name=S t_ms=T acc=A threads=K  a phase begins (K of
  *                              the threads take part in it)
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
+ *   TRUTH prog t_ms=T acc=A numa_hint_faults=F pgpromote_success=P
+ *                              with --prog-ms, between the samples
  *   TRUTH done t_ms=T acc=A rate=R
  *   TRUTH signals hz=N n=K     with --signal-hz: K signals handled
  *   TRUTH tlbflush ms=N n=K    with --tlb-flush-ms: K flushes made
@@ -98,6 +100,7 @@ static char *g_map;
 static size_t g_map_len;
 static pid_t g_pid;			/* the workload */
 static unsigned int g_sample_ms;		/* --sample-ms */
+static unsigned int g_prog_ms;		/* --prog-ms */
 static int g_node_map;			/* --node-map */
 
 /* Microseconds since the start. */
@@ -208,25 +211,73 @@ static void sample(void)
 	out("%s\n", buf);
 }
 
-/* The sampler process: a sample every g_sample_ms until told to stop. */
+/*
+ * --prog-ms: between samples, the workload's progress and the two
+ * counters whose costs the harness takes out of its time (hint faults,
+ * promotions), cheaply: no page-table walk, one read of /proc/vmstat.
+ */
+static void prog_line(void)
+{
+	unsigned long long faults = 0, promo = 0, v;
+	uint64_t t = now_ms(), acc;
+	char line[256], k[64];
+	FILE *f;
+
+	acc = atomic_load_explicit(&g_sh->acc, memory_order_relaxed);
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu", k, &v) != 2)
+			continue;
+		if (!strcmp(k, "numa_hint_faults"))
+			faults = v;
+		else if (!strcmp(k, "pgpromote_success"))
+			promo = v;
+	}
+	fclose(f);
+	out("TRUTH prog t_ms=%llu acc=%llu numa_hint_faults=%llu "
+	    "pgpromote_success=%llu\n", (unsigned long long)t,
+	    (unsigned long long)acc, faults, promo);
+}
+
+/* Advance @next by @ms past @t (a late tick is not made up). */
+static void tick_next(uint64_t *next, uint64_t t, unsigned int ms)
+{
+	*next += ms;
+	if (*next <= t)
+		*next = t + ms;
+}
+
+/*
+ * The sampler process: a sample every g_sample_ms, and a progress line
+ * every g_prog_ms between them, until told to stop.
+ */
 static void sampler(void)
 {
-	uint64_t next = g_sample_ms;
+	uint64_t next = g_sample_ms, next_prog = g_prog_ms;
 
 	g_kswapd = find_kswapd0();
 	sample();
 	while (!atomic_load(&g_sh->stop)) {
-		uint64_t t = now_ms();
+		uint64_t t = now_ms(), wake = next;
 
 		if (t >= next) {
 			sample();
-			next += g_sample_ms;
-			if (next <= t)
-				next = t + g_sample_ms;
+			tick_next(&next, t, g_sample_ms);
+			if (g_prog_ms)
+				tick_next(&next_prog, t, g_prog_ms);
 			continue;
 		}
-		usleep((useconds_t)((next - t) * 1000 < 20000 ?
-				    (next - t) * 1000 : 20000));
+		if (g_prog_ms && t >= next_prog) {
+			prog_line();
+			tick_next(&next_prog, t, g_prog_ms);
+			continue;
+		}
+		if (g_prog_ms && next_prog < wake)
+			wake = next_prog;
+		usleep((useconds_t)((wake - t) * 1000 < 20000 ?
+				    (wake - t) * 1000 : 20000));
 	}
 	sample();
 	_exit(0);
@@ -529,6 +580,7 @@ int main(int argc, char **argv)
 
 	guest_opts_parse(&o, argc, argv);
 	g_sample_ms = o.sample_ms;
+	g_prog_ms = o.prog_ms;
 	g_node_map = o.node_map;
 	if (wl_init(&w, &o.p, err, sizeof(err))) {
 		fprintf(stderr, "truth-guest: %s\n", err);
@@ -571,15 +623,15 @@ int main(int argc, char **argv)
 		out("TRUTH start kind=%s pages=%llu accesses=%llu seed=%llu"
 		    " total=%llu init=%d write_frac=%g sigma=%g hot_frac=%g"
 		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
-		    " thp=%d init_fast=%g cpu=%d sample_ms=%u mono_t0_us=%llu"
-		    " pid=%d base=0x%lx small_frac=%g vmas=%u phases=%s\n",
+		    " thp=%d init_fast=%g cpu=%d sample_ms=%u prog_ms=%u"
+		    " mono_t0_us=%llu pid=%d base=0x%lx small_frac=%g vmas=%u phases=%s\n",
 		    wl_kind_name(o.p.kind), (unsigned long long)o.p.pages,
 		    (unsigned long long)o.p.accesses,
 		    (unsigned long long)o.p.seed,
 		    (unsigned long long)w.total, o.p.init, o.p.write_frac,
 		    o.p.sigma_frac, o.p.hot_frac, o.p.hot_prob, o.p.shift_at,
 		    (unsigned long long)o.p.burst_pages, o.p.threads, o.thp,
-		    o.init_fast, o.cpu, g_sample_ms,
+		    o.init_fast, o.cpu, g_sample_ms, g_prog_ms,
 		    (unsigned long long)g_t0.tv_sec * 1000000 +
 		    (unsigned long long)g_t0.tv_nsec / 1000, (int)getpid(),
 		    (unsigned long)g_base, o.p.small_frac, w.nr_vmas, ph);

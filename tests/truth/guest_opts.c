@@ -22,6 +22,8 @@ static void __attribute__((noreturn)) usage(int code)
 "      --hot-prob F, --shift-at F, --burst-pages N, --threads N, --no-init\n"
 "                        as tiersim's options of the same name\n"
 "      --sample-ms N     counter sampling interval [2000]\n"
+"      --prog-ms N       between samples, the accesses, hint faults and\n"
+"                        promotions every N ms (TRUTH prog lines) [0: none]\n"
 "      --max-seconds N   stop early after N seconds [0: never]\n"
 "      --thp             allow transparent huge pages [4 KiB pages]\n"
 "      --init-fast F     the initialisation pass allocates on node 1 once F of\n"
@@ -111,8 +113,9 @@ static unsigned int arg_count(const char *s, unsigned int max)
 
 enum {
 	O_PAGES = 256, O_ACC, O_SEED, O_WRITE, O_SIGMA, O_ZIPF, O_HOTF,
-	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_MAXS, O_THP,
-	O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP, O_CPU,
+	O_HOTP, O_SHIFT, O_BURST, O_THREADS, O_NOINIT, O_SAMPLE, O_PROG,
+	O_MAXS, O_THP, O_INITF, O_RATE, O_PMAX, O_SMALL, O_RUNTIME, O_NODEMAP,
+	O_CPU,
 	O_RTBLOCK, O_RTCPUS, O_RTCPUSOTHER, O_SIGHZ, O_SIGSELF, O_FLUSH,
 	O_RTDECIDE, O_RTRING, O_RTCLOCK, O_RTNODEFER, O_RTDEFER, O_RTBATCH,
 	O_RTVICTIMS, O_RTSAMPLE, O_RTRECHECK, O_RTRECHECKFILL, O_RTKEEP,
@@ -134,6 +137,7 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, O_THREADS },
 	{ "no-init", no_argument, NULL, O_NOINIT },
 	{ "sample-ms", required_argument, NULL, O_SAMPLE },
+	{ "prog-ms", required_argument, NULL, O_PROG },
 	{ "max-seconds", required_argument, NULL, O_MAXS },
 	{ "thp", no_argument, NULL, O_THP },
 	{ "init-fast", required_argument, NULL, O_INITF },
@@ -233,6 +237,11 @@ void guest_opts_parse(struct guest_opts *o, int argc, char **argv)
 			o->sample_ms = (unsigned int)arg_u64(optarg);
 			if (!o->sample_ms)
 				usage(2);
+			break;
+		case O_PROG:
+			if (arg_u64(optarg) > 60000)
+				usage(2);
+			o->prog_ms = (unsigned int)arg_u64(optarg);
 			break;
 		case O_MAXS:
 			o->max_ms = arg_u64(optarg) * 1000;

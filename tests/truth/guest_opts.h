@@ -17,6 +17,7 @@ struct guest_opts {
 	struct wl_params p;	/* the workload: its kind's defaults, then
 				 * the options */
 	unsigned int sample_ms;	/* --sample-ms; 2000 */
+	unsigned int prog_ms;	/* --prog-ms; 0: none */
 	uint64_t max_ms;	/* --max-seconds, in ms; 0: never */
 	int thp;		/* --thp */
 	double init_fast;	/* --init-fast; 0: off */

@@ -21,6 +21,9 @@
 #
 # Expects build/truth/truth-guest, build/truth/truth and the tiersim binary
 # ($TIERSIM, default build/examples/tiersim): the Makefile builds them.
+# TRUTH_PROG_MS (default 100; 0: none) is the guest's --prog-ms: its
+# progress between the 2 s samples, which the speed profile follows
+# (TRUTH_PROG=off at the parse leaves the lines out of it).
 set -eu
 
 cd "$(dirname "$0")/../.."
@@ -33,6 +36,7 @@ ci=0
 reuse=0
 only=""
 md=$root/docs/FIDELITY.md
+prog_ms=${TRUTH_PROG_MS:-100}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -171,8 +175,9 @@ for name in $only; do
 		if [ $reuse -eq 0 ] || [ ! -s "$rdir/console.txt" ]; then
 			# One retry: software emulation on a shared host has
 			# hung once in many boots; a second failure is real.
-			boot "$rdir" $dram $pmem $args ||
-				boot "$rdir" $dram $pmem $args
+			boot "$rdir" $dram $pmem $args --prog-ms $prog_ms ||
+				boot "$rdir" $dram $pmem $args \
+					--prog-ms $prog_ms
 		fi
 		"$truth" parse "$rdir/console.txt" "$rdir"
 		# shellcheck disable=SC2046 # one option a line, no spaces

@@ -54,6 +54,12 @@ struct chunk {
 
 #define MAX_CHUNKS	16384
 #define MAX_TIDS	64
+#define MAX_PROG	16384
+
+/* A progress line (truth-guest --prog-ms): the counters at program time. */
+struct prog {
+	double t_ms, acc, faults, promo;
+};
 
 struct krun {
 	char *buf[MAX_SAMPLES + 64];
@@ -72,6 +78,8 @@ struct krun {
 	struct chunk chunks[MAX_CHUNKS];
 	int nr_tids;		/* the workload's threads (several) */
 	int tid[MAX_TIDS];
+	int nr_prog;		/* progress lines, between the samples */
+	struct prog prog[MAX_PROG];
 };
 
 /* truth_parse.c */

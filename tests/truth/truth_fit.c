@@ -400,29 +400,67 @@ void derive(const struct krun *k, struct derived *d)
 }
 
 /*
- * The guest's speed over the run, for tiersim's --cpu-ns-file: between
- * consecutive samples, the time per access, scanning taken out (tiersim
- * charges its scans itself). First touches are in it (the init pass), as
- * are hint faults and promotions: tiersim then charges none of them.
+ * The two counters the profile takes out of the guest's time, hint faults
+ * and promotions, at the samples and (unless TRUTH_PROG=off) the progress
+ * lines between them, in time order.
  */
-/* Counter @key at program time @t_ms, interpolated between samples. */
-static double series_at(const struct krun *k, double t_ms, const char *key)
+struct cnt {
+	double t, faults, promo;
+};
+
+static int cmp_cnt(const void *a, const void *b)
 {
+	const struct cnt *x = a, *y = b;
+
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+static int use_prog(const struct krun *k)
+{
+	const char *e = getenv("TRUTH_PROG");
+
+	return k->nr_prog > 0 && !(e && !strcmp(e, "off"));
+}
+
+static int cnt_build(const struct krun *k, struct cnt *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < k->nr_samples; i++) {
+		c[n].t = kv_num(&k->sample[i], "t_ms", 0);
+		c[n].faults = kv_num(&k->sample[i], "numa_hint_faults", 0);
+		c[n++].promo = kv_num(&k->sample[i], "pgpromote_success", 0);
+	}
+	for (i = 0; use_prog(k) && i < k->nr_prog; i++) {
+		c[n].t = k->prog[i].t_ms;
+		c[n].faults = k->prog[i].faults;
+		c[n++].promo = k->prog[i].promo;
+	}
+	qsort(c, (size_t)n, sizeof(c[0]), cmp_cnt);
+	return n;
+}
+
+/* The counters at program time @t_ms, interpolated between @c's times. */
+static struct cnt cnt_at(const struct cnt *c, int n, double t_ms)
+{
+	struct cnt r = c[n - 1];
 	int i;
 
-	for (i = 1; i < k->nr_samples; i++) {
-		double t1 = kv_num(&k->sample[i], "t_ms", 0);
+	for (i = 1; i < n; i++) {
+		if (c[i].t >= t_ms) {
+			double t0 = c[i - 1].t, t1 = c[i].t, f;
 
-		if (t1 >= t_ms) {
-			double t0 = kv_num(&k->sample[i - 1], "t_ms", 0);
-			double v0 = kv_num(&k->sample[i - 1], key, 0);
-			double v1 = kv_num(&k->sample[i], key, 0);
-
-			return t1 > t0 && t_ms > t0 ?
-			       v0 + (v1 - v0) * (t_ms - t0) / (t1 - t0) : v0;
+			r = c[i - 1];
+			if (t1 > t0 && t_ms > t0) {
+				f = (t_ms - t0) / (t1 - t0);
+				r.faults += (c[i].faults - r.faults) * f;
+				r.promo += (c[i].promo - r.promo) * f;
+			}
+			break;
 		}
 	}
-	return kv_num(&k->sample[k->nr_samples - 1], key, 0);
+	r.t = t_ms;
+	return r;
 }
 
 struct point {
@@ -453,20 +491,38 @@ static double threads_at(const struct krun *k, double acc)
 	return n > 0 ? n : 1;
 }
 
+/*
+ * The guest's speed over the run, for tiersim's --cpu-ns-file: between
+ * consecutive points (samples, progress lines, phase starts), each
+ * thread's time per access, the scanner's time and the fitted costs of
+ * the hint faults and promotions taken out (tiersim charges them itself).
+ * First touches stay in it (the init pass: --alloc-ns 0).
+ */
 void write_cpu_file(const char *path, const struct krun *k,
 		    const struct derived *d)
 {
-	static struct point pt[MAX_SAMPLES + MAX_PHASES + 2];
+	static struct point pt[MAX_SAMPLES + MAX_PROG + MAX_PHASES + 2];
+	static struct cnt c[MAX_SAMPLES + MAX_PROG];
 	FILE *f = fopen(path, "w");
 	double t0, a0, f0, p0;
-	int i, n = 0;
+	int i, n = 0, nc;
+	struct cnt at;
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	/* The samples, the phase boundaries (exact) and the end. */
+	/*
+	 * The samples, the progress lines (--prog-ms: every 100 ms where a
+	 * sample is every 2 s, so that a slow stretch of the guest, after a
+	 * scan pass, say, is where it was), the phase boundaries (exact) and
+	 * the end.
+	 */
 	for (i = 0; i < k->nr_samples; i++) {
 		pt[n].acc = kv_num(&k->sample[i], "acc", 0);
 		pt[n++].t = kv_num(&k->sample[i], "t_ms", 0);
+	}
+	for (i = 0; use_prog(k) && i < k->nr_prog; i++) {
+		pt[n].acc = k->prog[i].acc;
+		pt[n++].t = k->prog[i].t_ms;
 	}
 	for (i = 0; i < k->nr_phases; i++) {
 		pt[n].acc = kv_num(&k->phase[i], "acc", 0);
@@ -475,17 +531,20 @@ void write_cpu_file(const char *path, const struct krun *k,
 	pt[n].acc = d->acc_total;
 	pt[n++].t = d->t_end_ms;
 	/* Cumulative hint faults and promotions at each point. */
+	nc = cnt_build(k, c);
 	for (i = 0; i < n; i++) {
-		pt[i].cf = series_at(k, pt[i].t, "numa_hint_faults");
-		pt[i].cp = series_at(k, pt[i].t, "pgpromote_success");
+		at = cnt_at(c, nc, pt[i].t);
+		pt[i].cf = at.faults;
+		pt[i].cp = at.promo;
 	}
 	qsort(pt, (size_t)n, sizeof(pt[0]), cmp_point);
 	fprintf(f, "# truth: the guest's CPU time per access (ns) from access "
 		"N on\n");
 	t0 = d->t_start_ms;
 	a0 = 0;
-	f0 = series_at(k, t0, "numa_hint_faults");
-	p0 = series_at(k, t0, "pgpromote_success");
+	at = cnt_at(c, nc, t0);
+	f0 = at.faults;
+	p0 = at.promo;
 	for (i = 0; i < n; i++) {
 		double ns;
 

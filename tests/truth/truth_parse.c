@@ -103,6 +103,24 @@ static struct pending *pending_of(struct pending *p, int pid)
 }
 
 /*
+ * A progress line, "t_ms=T acc=A numa_hint_faults=F pgpromote_success=P"
+ * (truth-guest --prog-ms); one without a time or a count is skipped.
+ */
+static void parse_prog(struct krun *k, char *line)
+{
+	static struct kvl l;
+	struct prog *p = &k->prog[k->nr_prog];
+
+	kvl_parse(&l, line);
+	p->t_ms = kv_num(&l, "t_ms", -1);
+	p->acc = kv_num(&l, "acc", -1);
+	p->faults = kv_num(&l, "numa_hint_faults", -1);
+	p->promo = kv_num(&l, "pgpromote_success", -1);
+	if (p->t_ms >= 0 && p->acc >= 0 && p->faults >= 0 && p->promo >= 0)
+		k->nr_prog++;
+}
+
+/*
  * The trace instance's lines (absolute mono seconds; converted to program
  * time once the start line is known):
  *   "truth-guest-109 [001] ..... 49.09: tnw: (task_numa_work+0x0/0x..)"
@@ -235,6 +253,8 @@ void read_console(const char *path, struct krun *k)
 		} else if (!strncmp(s, "sample ", 7) &&
 			   k->nr_samples < MAX_SAMPLES) {
 			kvl_parse(&k->sample[k->nr_samples++], keep(k, s + 7));
+		} else if (!strncmp(s, "prog ", 5) && k->nr_prog < MAX_PROG) {
+			parse_prog(k, s + 5);
 		} else if (!strncmp(s, "init release ", 13)) {
 			snprintf(k->release, sizeof(k->release), "%.60s",
 				 s + 13);
