@@ -184,12 +184,70 @@ static void test_cpu_prog(void **state)
 	unlink(path);
 }
 
+/*
+ * Fitted costs that take more than their interval: the progress line at
+ * 100 ms has 1 M accesses and all the faults and promotions (0.26 s of
+ * fitted cost in 0.1 s). That interval gets 1 ns an access, and the
+ * 0.161 s it lacks come out of the next: (900 - 161) ms over 9 M
+ * accesses, 82 ns. The run keeps its 1000 ms less the 0.26 s; without
+ * the carry the second interval had 100 ns and the run 0.16 s more.
+ */
+static void test_cpu_prog_carry(void **state)
+{
+	static struct krun k;
+	static char buf[3][256];
+	struct derived d;
+	char path[] = "/tmp/test_truth_fit.XXXXXX", line[256];
+	double acc[4], ns[4];
+	int fd, n = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	memset(&d, 0, sizeof(d));
+	kv(&k.phase[0], buf[0], sizeof(buf[0]), "acc=0 t_ms=0 threads=1");
+	k.nr_phases = 1;
+	kv(&k.sample[0], buf[1], sizeof(buf[1]),
+	   "t_ms=0 acc=0 numa_hint_faults=0 pgpromote_success=0");
+	kv(&k.sample[1], buf[2], sizeof(buf[2]),
+	   "t_ms=1000 acc=10000000 numa_hint_faults=2000 "
+	   "pgpromote_success=300");
+	k.nr_samples = 2;
+	snprintf(line, sizeof(line), "t_ms=100 acc=1000000 "
+		 "numa_hint_faults=2000 pgpromote_success=300");
+	parse_prog(&k, line);
+	d.t_start_ms = 0;
+	d.t_end_ms = 1000;
+	d.acc_total = 10000000;
+	d.fault_ns = 100000;
+	d.migrate_ns = 200000;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_cpu_file(path, &k, &d);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && n < 4) {
+			assert_int_equal(sscanf(line, "%lf %lf", &acc[n],
+						&ns[n]), 2);
+			n++;
+		}
+	fclose(f);
+	unlink(path);
+	assert_int_equal(n, 2);
+	assert_true(acc[0] == 0 && ns[0] == 1);
+	assert_true(acc[1] == 1000000 && ns[1] == 82);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_one_thread),
 		cmocka_unit_test(test_cpu_two_threads),
 		cmocka_unit_test(test_cpu_prog),
+		cmocka_unit_test(test_cpu_prog_carry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,10 @@
 #                         machine; writes docs/FIDELITY.md and
 #                         docs/fidelity/*.svg. TRUTH_RUNS=N, TRUTH_ONLY="...",
 #                         TRUTH_REUSE=1 keeps the kernel runs already in
-#                         $(O)/truth (reparse, rerun tiersim, rewrite)
+#                         $(O)/truth (reparse, rerun tiersim, rewrite);
+#                         TRUTH_PROG_MS=N the guest's progress lines between
+#                         the samples (default 100, 0: none), which the
+#                         speed profile follows unless TRUTH_PROG=off
 #   make kernel-truth-ci  one short scenario, one run, end to end (about 2
 #                         minutes); fails if the harness breaks, never on
 #                         fidelity; report in $(O)/truth/ci/

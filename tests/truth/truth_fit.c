@@ -504,7 +504,7 @@ void write_cpu_file(const char *path, const struct krun *k,
 	static struct point pt[MAX_SAMPLES + MAX_PROG + MAX_PHASES + 2];
 	static struct cnt c[MAX_SAMPLES + MAX_PROG];
 	FILE *f = fopen(path, "w");
-	double t0, a0, f0, p0;
+	double t0, a0, f0, p0, debt = 0;
 	int i, n = 0, nc;
 	struct cnt at;
 
@@ -563,8 +563,19 @@ void write_cpu_file(const char *path, const struct krun *k,
 		ns = (threads_at(k, a0) * (pt[i].t - t0) -
 		      scan_ms_in(k, t0, pt[i].t)) * 1e6;
 		ns -= d->fault_ns * pt[i].faults + d->migrate_ns * pt[i].promo;
+		/*
+		 * The fitted costs can take more than the interval had
+		 * (a stretch of faults 100 ms long): what is left over comes
+		 * out of the next intervals, so that the run's time is kept.
+		 */
+		ns -= debt;
+		debt = 0;
+		if (ns < pt[i].acc - a0) {
+			debt = pt[i].acc - a0 - ns;
+			ns = pt[i].acc - a0;
+		}
 		ns /= pt[i].acc - a0;
-		fprintf(f, "%.0f %.0f\n", a0, ns > 1 ? ns : 1);
+		fprintf(f, "%.0f %.0f\n", a0, ns);
 		t0 = pt[i].t;
 		a0 = pt[i].acc;
 	}
