@@ -270,58 +270,6 @@ static void test_tlb_accessed_bit(void **state)
 }
 
 /*
- * kswapd's folio_referenced() on a young page: x86's
- * ptep_clear_flush_young() leaves a 4 KiB page's TLB entry, so the page
- * stays old while its translation is cached; a 2 MiB folio's
- * pmdp_clear_flush_young() flushes the TLB, so the next access to the
- * folio sets its accessed bit again (before: the folio stayed old, and
- * kswapd demoted the hottest folios).
- */
-static void test_referenced_thp_flush(void **state)
-{
-	struct sim_result *r = calloc(1, sizeof(*r));
-	char err[SIM_ERRLEN];
-	struct sim_policy p;
-	struct setup st;
-	struct sim s;
-	struct sthread *t;
-	u64 buf[2], *own;
-	int thp;
-
-	(void)state;
-	assert_non_null(r);
-	for (thp = 0; thp < 2; thp++) {
-		const u64 u = 5;
-
-		small_setup(&st, WL_UNIFORM, 512 * 16, 1000, 512 * 4);
-		st.cfg.thp = thp;
-		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
-					      sizeof(err)), 0);
-		policy(&p, "mainline", &st.cfg);
-		sim_begin(&s, &st, &p, r);
-		t = &s.thr[0];
-		own = t->buf;
-		t->buf = buf;		/* replaced for the test */
-		buf[0] = buf[1] = WL_MAKE(u << s.ushift, 0, 0);
-		t->got = 2;
-		t->pos = 0;
-		s.cur = t;
-		run_slice(&s, t, 0);	/* allocation, TLB fill */
-		assert_true(s.flags[u] & PF_YOUNG);
-		assert_true(page_referenced(&s, u));
-		assert_false(s.flags[u] & PF_YOUNG);
-		run_slice(&s, t, 0);
-		if (thp)
-			assert_true(s.flags[u] & PF_YOUNG);
-		else
-			assert_false(s.flags[u] & PF_YOUNG);
-		t->buf = own;
-		part_free(&st, &s, r);
-	}
-	free(r);
-}
-
-/*
  * A demotion frees its slot when its copy is done, not when it starts;
  * promoted and demoted again with kswapd's clock behind the promotion's
  * time counts as ping-pong (no unsigned underflow).
@@ -818,7 +766,6 @@ int main(void)
 		cmocka_unit_test(test_thread_order),
 		cmocka_unit_test(test_thread_clocks),
 		cmocka_unit_test(test_tlb_accessed_bit),
-		cmocka_unit_test(test_referenced_thp_flush),
 		cmocka_unit_test(test_demotion_end),
 		cmocka_unit_test(test_scale_model),
 		cmocka_unit_test(test_policy_specs),

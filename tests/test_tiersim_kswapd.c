@@ -3,8 +3,9 @@
  * tiersim's kswapd: 6.1's rounds (balance_pgdat()) against the simple
  * demoter, the cost of a demotion, kswapd woken for a folio making room
  * for it, the order each balance_pgdat() takes (pgdat->kswapd_order,
- * compact_gap()), a round's targets, kswapd after giving up, and the
- * active list's aging around each round.
+ * compact_gap()), a round's targets, kswapd after giving up, the
+ * active list's aging around each round, and the TLB flush of its look at
+ * a young 2 MiB folio.
  *
  * The simulator's sources are compiled into this test (all but the command
  * line, cli.h's files, and results.c), so every build of the tests covers
@@ -570,6 +571,60 @@ static void test_kswapd_compact_gap(void **state)
 	lru_node_free(&st, &s, r);
 }
 
+/*
+ * kswapd's folio_referenced() on a young page: x86's
+ * ptep_clear_flush_young() leaves a 4 KiB page's TLB entry, so the page
+ * stays old while its translation is cached; a 2 MiB folio's
+ * pmdp_clear_flush_young() flushes the TLB, so the next access to the
+ * folio sets its accessed bit again (before: the folio stayed old, and
+ * kswapd demoted the hottest folios).
+ */
+static void test_referenced_thp_flush(void **state)
+{
+	struct sim_result *r = calloc(1, sizeof(*r));
+	char err[SIM_ERRLEN];
+	struct sim_policy p;
+	struct setup st;
+	struct sim s;
+	struct sthread *t;
+	u64 buf[2], *own;
+	int thp;
+
+	(void)state;
+	assert_non_null(r);
+	for (thp = 0; thp < 2; thp++) {
+		const u64 u = 5;
+
+		small_setup(&st, WL_UNIFORM, 512 * 16, 1000, 512 * 4);
+		st.cfg.thp = thp;
+		assert_int_equal(sim_validate(&st.cfg, &st.src, err,
+					      sizeof(err)), 0);
+		policy(&p, "mainline", &st.cfg);
+		sim_begin(&s, &st, &p, r);
+		t = &s.thr[0];
+		own = t->buf;
+		t->buf = buf;		/* replaced for the test */
+		buf[0] = buf[1] = WL_MAKE(u << s.ushift, 0, 0);
+		t->got = 2;
+		t->pos = 0;
+		s.cur = t;
+		run_slice(&s, t, 0);	/* allocation, TLB fill */
+		assert_true(s.flags[u] & PF_YOUNG);
+		assert_true(page_referenced(&s, u));
+		assert_false(s.flags[u] & PF_YOUNG);
+		run_slice(&s, t, 0);
+		if (thp)
+			assert_true(s.flags[u] & PF_YOUNG);
+		else
+			assert_false(s.flags[u] & PF_YOUNG);
+		t->buf = own;
+		sim_teardown(&s);
+		sim_result_free(r);
+		small_free(&st);
+	}
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_kswapd_round_targets),
 		cmocka_unit_test(test_kswapd_gave_up),
 		cmocka_unit_test(test_kswapd_age_node),
+		cmocka_unit_test(test_referenced_thp_flush),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
