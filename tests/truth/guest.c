@@ -138,13 +138,48 @@ void out(const char *fmt, ...)
 
 static int g_kswapd = -1;
 
+/*
+ * /proc/vmstat's counters named in vmstat_keys[] into @vals (left as they
+ * were if it cannot be read); returns 0, or -1 if it cannot.
+ */
+static int read_vmstat(unsigned long long *vals)
+{
+	char line[256], k[64];
+	unsigned long long v;
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t i;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu", k, &v) != 2)
+			continue;
+		for (i = 0; i < NR_VMSTAT; i++)
+			if (!strcmp(k, vmstat_keys[i]))
+				vals[i] = v;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The value of vmstat_keys[]'s @key in @vals. */
+static unsigned long long vmstat_val(const unsigned long long *vals,
+				     const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NR_VMSTAT; i++)
+		if (!strcmp(key, vmstat_keys[i]))
+			return vals[i];
+	return 0;
+}
+
 static void sample(void)
 {
-	char line[256], buf[4096];
+	char buf[4096];
 	unsigned long long vals[NR_VMSTAT] = { 0 };
 	uint64_t ws[MAX_NODES] = { 0 };
 	struct zinfo z;
-	FILE *f;
 	size_t i, off = 0;
 	uint64_t t, acc;
 	long long seq, kseq;
@@ -154,20 +189,7 @@ static void sample(void)
 
 	t = now_ms();
 	acc = atomic_load_explicit(&g_sh->acc, memory_order_relaxed);
-	f = fopen("/proc/vmstat", "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			char k[64];
-			unsigned long long v;
-
-			if (sscanf(line, "%63s %llu", k, &v) != 2)
-				continue;
-			for (i = 0; i < NR_VMSTAT; i++)
-				if (!strcmp(k, vmstat_keys[i]))
-					vals[i] = v;
-		}
-		fclose(f);
-	}
+	read_vmstat(vals);
 	zf = fmemopen(zbuf, sizeof(zbuf), "w");
 	read_zoneinfo(&z, zf, 0);
 	if (zf)
@@ -218,27 +240,16 @@ static void sample(void)
  */
 static void prog_line(void)
 {
-	unsigned long long faults = 0, promo = 0, v;
+	unsigned long long vals[NR_VMSTAT] = { 0 };
 	uint64_t t = now_ms(), acc;
-	char line[256], k[64];
-	FILE *f;
 
 	acc = atomic_load_explicit(&g_sh->acc, memory_order_relaxed);
-	f = fopen("/proc/vmstat", "r");
-	if (!f)
+	if (read_vmstat(vals))
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %llu", k, &v) != 2)
-			continue;
-		if (!strcmp(k, "numa_hint_faults"))
-			faults = v;
-		else if (!strcmp(k, "pgpromote_success"))
-			promo = v;
-	}
-	fclose(f);
 	out("TRUTH prog t_ms=%llu acc=%llu numa_hint_faults=%llu "
 	    "pgpromote_success=%llu\n", (unsigned long long)t,
-	    (unsigned long long)acc, faults, promo);
+	    (unsigned long long)acc, vmstat_val(vals, "numa_hint_faults"),
+	    vmstat_val(vals, "pgpromote_success"));
 }
 
 /* Advance @next by @ms past @t (a late tick is not made up). */
@@ -624,7 +635,8 @@ int main(int argc, char **argv)
 		    " total=%llu init=%d write_frac=%g sigma=%g hot_frac=%g"
 		    " hot_prob=%g shift_at=%g burst_pages=%llu threads=%u"
 		    " thp=%d init_fast=%g cpu=%d sample_ms=%u prog_ms=%u"
-		    " mono_t0_us=%llu pid=%d base=0x%lx small_frac=%g vmas=%u phases=%s\n",
+		    " mono_t0_us=%llu pid=%d base=0x%lx small_frac=%g"
+		    " vmas=%u phases=%s\n",
 		    wl_kind_name(o.p.kind), (unsigned long long)o.p.pages,
 		    (unsigned long long)o.p.accesses,
 		    (unsigned long long)o.p.seed,
