@@ -276,7 +276,8 @@ static void sampler(void)
 		if (t >= next) {
 			sample();
 			tick_next(&next, t, g_sample_ms);
-			if (g_prog_ms)
+			/* The sample stands for a progress line due now. */
+			if (g_prog_ms && next_prog <= t)
 				tick_next(&next_prog, t, g_prog_ms);
 			continue;
 		}
