@@ -16,16 +16,7 @@
 #define ST_VECTORS	"selftest/algos.h"
 #include "st_cmocka.h"
 #include "selftest/algos.h"
-
-static u64 rng = 0x9e3779b97f4a7c15ULL;
-
-static u64 rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#include "tp_test_util.h"
 
 static void test_selftest_all(void **state)
 {

@@ -19,16 +19,7 @@
 
 #include <tierpol/tierpol.h>
 #include "selftest/selftest.h"
-
-static u64 rng = 0x9e3779b97f4a7c15ULL;
-
-static u64 rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#include "tp_test_util.h"
 
 /* ---- capacity-fitted threshold: properties ---------------------------------- */
 
