@@ -78,9 +78,9 @@ static void slot_remove(struct sim *s, u64 sl)
  * (tp_demotion_target()), and, for a unit of more than one page (a 2 MiB
  * folio; a --scale unit), the room a promotion of it needs
  * (migrate_balanced_pgdat(): free > high + its pages). 6.1's
- * pgdat_balanced() checks the target at the order kswapd was woken for
- * (zone_watermark_ok(): free - (2^order - 1) > mark), so kswapd woken for
- * a folio does not stop short of room for it. Free pages come in whole
+ * pgdat_balanced() checks the target at an order (the run's sc->order,
+ * or a wakeup's; zone_watermark_ok(): free - (2^order - 1) > mark), so
+ * kswapd balancing for a folio does not stop short of room for it. Free pages come in whole
  * units: with no multiple of a unit between high and the target (a gap
  * under 512 pages, as Linux computes for fast tiers below about 2 GiB,
  * unless one falls in it), kswapd at the target alone stopped where no
