@@ -566,7 +566,8 @@ void write_cpu_file(const char *path, const struct krun *k,
 		/*
 		 * The fitted costs can take more than the interval had
 		 * (a stretch of faults 100 ms long): what is left over comes
-		 * out of the next intervals, so that the run's time is kept.
+		 * out of the next intervals, so that the run's time is kept
+		 * (but for what the last interval still owes).
 		 */
 		ns -= debt;
 		debt = 0;
