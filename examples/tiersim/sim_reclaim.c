@@ -99,6 +99,15 @@ static u64 kswapd_target(const struct sim *s, const struct tp_node_mem *m,
 	return t;
 }
 
+/* pgdat_balanced(): the fast node's free pages above kswapd_target(). */
+static int node_balanced(struct sim *s, u64 need)
+{
+	struct tp_node_mem m;
+
+	fast_mem(s, &m);
+	return m.free > kswapd_target(s, &m, need);
+}
+
 /*
  * Wake kswapd on the fast node, to leave room for @nr pages (0 or 1:
  * order 0). wakeup_kswapd() raises pgdat->kswapd_order (s->kneed) to the
@@ -116,8 +125,6 @@ static u64 kswapd_target(const struct sim *s, const struct tp_node_mem *m,
  */
 static void wake_kswapd_nr(struct sim *s, u64 nr)
 {
-	struct tp_node_mem m;
-
 	if (!s->p->demote)
 		return;
 	if (nr > s->kneed)
@@ -127,8 +134,7 @@ static void wake_kswapd_nr(struct sim *s, u64 nr)
 	if (s->krounds) {
 		if (s->kfailures >= MAX_RECLAIM_RETRIES)
 			return;
-		fast_mem(s, &m);
-		if (m.free > kswapd_target(s, &m, nr))
+		if (node_balanced(s, nr))
 			return;
 		s->kbal = 0;
 	}
@@ -598,14 +604,12 @@ static void balance_begin(struct sim *s)
  */
 static int kswapd_try_sleep(struct sim *s)
 {
-	struct tp_node_mem m;
 	u64 order = s->korder < s->kalloc ? s->korder : s->kneed;
 
 	s->kbal = 0;
 	if (s->kfailures >= MAX_RECLAIM_RETRIES)
 		return 1;
-	fast_mem(s, &m);
-	return m.free > kswapd_target(s, &m, order);
+	return node_balanced(s, order);
 }
 
 /*
@@ -636,7 +640,6 @@ static u64 clock_round_pick(struct sim *s, u64 nr_to_reclaim)
 static void kswapd_rounds(struct sim *s)
 {
 	u64 nr_to_reclaim = s->wm[2] > KSWAPD_BATCH ? s->wm[2] : KSWAPD_BATCH;
-	struct tp_node_mem m;
 	u64 u, pages, scanned;
 
 	while (s->kswapd_awake && s->kswapd_clock <= s->now) {
@@ -658,8 +661,7 @@ static void kswapd_rounds(struct sim *s)
 			if (!s->kbal)
 				balance_begin(s);
 			/* balance_pgdat(): pgdat_balanced() at sc->order */
-			fast_mem(s, &m);
-			if (m.free > kswapd_target(s, &m, s->korder)) {
+			if (node_balanced(s, s->korder)) {
 				if (kswapd_try_sleep(s))
 					goto sleep;
 				continue;
@@ -711,7 +713,6 @@ sleep:
 /* Batches of SWAP_CLUSTER_MAX; a pick interrupted by its cost resumes. */
 void kswapd_run(struct sim *s)
 {
-	struct tp_node_mem m;
 	u64 u;
 
 	if (s->krounds) {
@@ -726,8 +727,7 @@ void kswapd_run(struct sim *s)
 			if (s->sused >= s->scap)
 				goto sleep;
 			if (!s->picking) {
-				fast_mem(s, &m);
-				if (m.free > kswapd_target(s, &m, s->kneed))
+				if (node_balanced(s, s->kneed))
 					goto sleep;
 				s->picking = 1;
 				s->clock_tries = 2 * s->fcap + 1;
