@@ -462,10 +462,7 @@ static void test_fclock_threads(void **state)
 
 /* ---- through tp_decide() ---------------------------------------------------- */
 
-static const struct tp_node_mem mem_full = {
-	.free = 60000, .wmark_min = 16384, .wmark_low = 20480,
-	.wmark_high = 25600, .wmark_promo = 30720, .present = 1 << 22,
-};
+static const struct tp_node_mem mem_full = TP_TEST_MEM_FULL;
 
 /* Latencies in hint faults: the threshold is in faults, the rest in time. */
 static void test_decide_lat_faults(void **state)

@@ -397,10 +397,7 @@ static void test_histogram_threads(void **state)
 
 /* ---- through tp_decide() ---------------------------------------------------- */
 
-static const struct tp_node_mem mem_full = {
-	.free = 60000, .wmark_min = 16384, .wmark_low = 20480,
-	.wmark_high = 25600, .wmark_promo = 30720, .present = 1 << 22,
-};
+static const struct tp_node_mem mem_full = TP_TEST_MEM_FULL;
 
 /*
  * The histogram variant through the decision: the threshold goes from the

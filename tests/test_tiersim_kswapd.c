@@ -43,6 +43,16 @@
 
 /* ---- kswapd -------------------------------------------------------------- */
 
+/* Tear down a test's run, its result and its setup. */
+static void lru_node_free(struct setup *st, struct sim *s,
+			  struct sim_result *r)
+{
+	sim_teardown(s);
+	sim_result_free(r);
+	free(r);
+	small_free(st);
+}
+
 /*
  * kswapd on a fast tier filled by first touch (no page young): it demotes
  * from the free level the allocator stopped at (the low watermark) until
@@ -89,10 +99,7 @@ static u64 kswapd_lru_case(int rounds, int two_list, u64 fast,
 	*scanned = r->kswapd_scanned;
 	*busy_ns = s.kswapd_clock - t0;
 	free_end = fast_free_pages(&s);
-	sim_teardown(&s);
-	sim_result_free(r);
-	free(r);
-	small_free(&st);
+	lru_node_free(&st, &s, r);
 	return free_end;
 }
 
@@ -189,39 +196,56 @@ static void kswapd_settle(struct sim *s)
 }
 
 /*
+ * A fast node for kswapd's tests, not yet touched: 4096 pages of fast
+ * tier (8 folios with @thp), watermarks @wm, the two lists, 6.1's rounds
+ * if @rounds, a look costing @reclaim_ns. Returns the run's result,
+ * which lru_node_free() frees with the rest.
+ */
+static struct sim_result *kswapd_node(struct setup *st, struct sim *s,
+				      struct sim_policy *p, const u64 wm[4],
+				      int thp, int rounds, u32 reclaim_ns)
+{
+	struct sim_result *r = calloc(1, sizeof(*r));
+	char err[SIM_ERRLEN];
+
+	assert_non_null(r);
+	small_setup(st, WL_UNIFORM, 8192, 1000, 4096);
+	memcpy(st->cfg.wmark, wm, sizeof(st->cfg.wmark));
+	st->cfg.thp = thp;
+	st->cfg.lru_two_list = 1;
+	st->cfg.kswapd_rounds = rounds;
+	st->cfg.costs.reclaim_ns = reclaim_ns;
+	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)), 0);
+	policy(p, "mainline", &st->cfg);
+	sim_begin(s, st, p, r);
+	return r;
+}
+
+/* First touch of units [0, @n): on the inactive list, none young. */
+static void touch_old(struct sim *s, u64 n)
+{
+	u64 u;
+
+	for (u = 0; u < n; u++) {
+		alloc_unit(s, u);
+		s->flags[u] &= (u8)~PF_YOUNG;
+	}
+}
+
+/*
  * A node for the round tests: 4096 pages of fast tier, watermarks
  * 10/20/30/40, the two lists and 6.1's rounds, looks free of cost, and
  * first touch's 4076 pages on the inactive list, none young.
  */
-static void lru_node(struct setup *st, struct sim *s, struct sim_policy *p,
-		     struct sim_result *r)
+static struct sim_result *lru_node(struct setup *st, struct sim *s,
+				   struct sim_policy *p)
 {
 	static const u64 wm[4] = { 10, 20, 30, 40 };
-	char err[SIM_ERRLEN];
-	u64 u;
+	struct sim_result *r = kswapd_node(st, s, p, wm, 0, 1, 0);
 
-	small_setup(st, WL_UNIFORM, 8192, 1000, 4096);
-	memcpy(st->cfg.wmark, wm, sizeof(st->cfg.wmark));
-	st->cfg.lru_two_list = 1;
-	st->cfg.kswapd_rounds = 1;
-	st->cfg.costs.reclaim_ns = 0;
-	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)), 0);
-	policy(p, "mainline", &st->cfg);
-	sim_begin(s, st, p, r);
-	for (u = 0; u < 4096 - 20; u++) {
-		alloc_unit(s, u);
-		s->flags[u] &= (u8)~PF_YOUNG;
-	}
+	touch_old(s, 4096 - 20);
 	assert_int_equal(fast_free_pages(s), 20);
-}
-
-static void lru_node_free(struct setup *st, struct sim *s,
-			  struct sim_result *r)
-{
-	sim_teardown(s);
-	sim_result_free(r);
-	free(r);
-	small_free(st);
+	return r;
 }
 
 /* Move @n pages from the inactive list's tail to the active list. */
@@ -247,12 +271,11 @@ static void test_kswapd_round_targets(void **state)
 {
 	struct setup st;
 	struct sim_policy p;
-	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_result *r;
 	struct sim s;
 
 	(void)state;
-	assert_non_null(r);
-	lru_node(&st, &s, &p, r);
+	r = lru_node(&st, &s, &p);
 	/* 1000 of the 4076 pages to the active list. */
 	lru_to_active(&s, 1000);
 	s.kprio = 4;
@@ -296,12 +319,11 @@ static u64 kswapd_gave_up(u64 reclaimed, u32 failures, int rewake)
 {
 	struct setup st;
 	struct sim_policy p;
-	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_result *r;
 	struct sim s;
 	u64 free_end, u, taken = 0;
 
-	assert_non_null(r);
-	lru_node(&st, &s, &p, r);
+	r = lru_node(&st, &s, &p);
 	wake_kswapd(&s);
 	s.kprio = 0;
 	s.kbal_reclaimed = reclaimed;
@@ -351,12 +373,11 @@ static void test_kswapd_age_node(void **state)
 {
 	struct setup st;
 	struct sim_policy p;
-	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_result *r;
 	struct sim s;
 
 	(void)state;
-	assert_non_null(r);
-	lru_node(&st, &s, &p, r);
+	r = lru_node(&st, &s, &p);
 	assert_false(s.kswapd_awake);
 
 	/* One round: 32 aged, targets 1108 >> 12 = 0, 32 more at its end. */
@@ -397,22 +418,12 @@ static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
 	static const u64 wm[4] = { 10, 20, 30, 40 };
 	struct setup st;
 	struct sim_policy p;
-	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_result *r;
 	struct tp_node_mem m;
 	struct sim s;
-	char err[SIM_ERRLEN];
 	u64 u, free_end;
 
-	assert_non_null(r);
-	small_setup(&st, WL_UNIFORM, 8192, 1000, 4096);
-	memcpy(st.cfg.wmark, wm, sizeof(st.cfg.wmark));
-	st.cfg.thp = 1;
-	st.cfg.lru_two_list = 1;
-	st.cfg.kswapd_rounds = rounds;
-	st.cfg.costs.reclaim_ns = 0;
-	assert_int_equal(sim_validate(&st.cfg, &st.src, err, sizeof(err)), 0);
-	policy(&p, "mainline", &st.cfg);
-	sim_begin(&s, &st, &p, r);
+	r = kswapd_node(&st, &s, &p, wm, 1, rounds, 0);
 	assert_int_equal(s.upages, 512);
 	for (u = 0; u < s.nr_units; u++)
 		alloc_unit(&s, u);
@@ -436,10 +447,7 @@ static u64 kswapd_folio_case(int rounds, int folio_first, u64 *wakeups)
 	assert_int_equal(r->demotions, fast_free_pages(&s) - 512);
 	*wakeups = r->kswapd_wakeups;
 	free_end = fast_free_pages(&s);
-	sim_teardown(&s);
-	sim_result_free(r);
-	free(r);
-	small_free(&st);
+	lru_node_free(&st, &s, r);
 	return free_end;
 }
 
@@ -465,26 +473,14 @@ static void test_kswapd_folio_room(void **state)
  * @wm, a look at a folio costing 512 ns: first touch leaves 7 folios on
  * the inactive list, none young, and 512 pages free.
  */
-static void thp_node(struct setup *st, struct sim *s, struct sim_policy *p,
-		     struct sim_result *r, const u64 wm[4])
+static struct sim_result *thp_node(struct setup *st, struct sim *s,
+				   struct sim_policy *p, const u64 wm[4])
 {
-	char err[SIM_ERRLEN];
-	u64 u;
+	struct sim_result *r = kswapd_node(st, s, p, wm, 1, 1, 1);
 
-	small_setup(st, WL_UNIFORM, 8192, 1000, 4096);
-	memcpy(st->cfg.wmark, wm, 4 * sizeof(*wm));
-	st->cfg.thp = 1;
-	st->cfg.lru_two_list = 1;
-	st->cfg.kswapd_rounds = 1;
-	st->cfg.costs.reclaim_ns = 1;
-	assert_int_equal(sim_validate(&st->cfg, &st->src, err, sizeof(err)), 0);
-	policy(p, "mainline", &st->cfg);
-	sim_begin(s, st, p, r);
-	for (u = 0; u < s->nr_units; u++) {
-		alloc_unit(s, u);
-		s->flags[u] &= (u8)~PF_YOUNG;
-	}
+	touch_old(s, s->nr_units);
 	assert_int_equal(fast_free_pages(s), 512);
+	return r;
 }
 
 /*
@@ -502,14 +498,13 @@ static u32 kswapd_hot_case(int ask_during)
 	static const u64 wm[4] = { 10, 20, 30, 40 };
 	struct setup st;
 	struct sim_policy p;
-	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_result *r;
 	struct sim s;
 	u64 sl;
 	u32 failures;
 	int i;
 
-	assert_non_null(r);
-	thp_node(&st, &s, &p, r, wm);
+	r = thp_node(&st, &s, &p, wm);
 	wake_kswapd_unit(&s);
 	assert_true(s.kswapd_awake);
 	/* kswapd's clock at now; a look every other step, after a touch. */
@@ -552,13 +547,12 @@ static void test_kswapd_compact_gap(void **state)
 	static const u64 wm[4] = { 10, 20, 1100, 1200 };
 	struct setup st;
 	struct sim_policy p;
-	struct sim_result *r = calloc(1, sizeof(*r));
+	struct sim_result *r;
 	struct tp_node_mem m;
 	struct sim s;
 
 	(void)state;
-	assert_non_null(r);
-	thp_node(&st, &s, &p, r, wm);
+	r = thp_node(&st, &s, &p, wm);
 	wake_kswapd_unit(&s);
 	kswapd_settle(&s);
 	assert_int_equal(fast_free_pages(&s), 1536);

@@ -43,50 +43,74 @@ static void kv(struct kvl *l, char *buf, size_t n, const char *line)
 }
 
 /*
- * A guest run of @threads threads: 1000 ms from t = 0, 10 M accesses in
- * all, 2000 hint faults and 300 promotions in the interval, no scans.
- * Returns the time per access written for it.
+ * A made-up guest run of @threads threads into @k and @d: 1000 ms from
+ * t = 0, 10 M accesses in all, 2000 hint faults and 300 promotions in
+ * the interval, no scans; each fault costs @fault_ns, each promotion
+ * @migrate_ns.
  */
-static double cpu_ns(int threads, double fault_ns, double migrate_ns)
+static void made_up_run(struct krun *k, struct derived *d, int threads,
+			double fault_ns, double migrate_ns)
 {
-	static struct krun k;
-	static char buf[4][256];
-	struct derived d;
-	char path[] = "/tmp/test_truth_fit.XXXXXX", line[256];
-	double acc = -1, ns = -1;
-	FILE *f;
-	int fd;
+	static char buf[3][256];
+	char line[256];
 
-	memset(&k, 0, sizeof(k));
-	memset(&d, 0, sizeof(d));
+	memset(k, 0, sizeof(*k));
+	memset(d, 0, sizeof(*d));
 	snprintf(line, sizeof(line), "acc=0 t_ms=0 threads=%d", threads);
-	kv(&k.phase[0], buf[0], sizeof(buf[0]), line);
-	k.nr_phases = 1;
-	kv(&k.sample[0], buf[1], sizeof(buf[1]),
+	kv(&k->phase[0], buf[0], sizeof(buf[0]), line);
+	k->nr_phases = 1;
+	kv(&k->sample[0], buf[1], sizeof(buf[1]),
 	   "t_ms=0 acc=0 numa_hint_faults=0 pgpromote_success=0");
-	kv(&k.sample[1], buf[2], sizeof(buf[2]),
+	kv(&k->sample[1], buf[2], sizeof(buf[2]),
 	   "t_ms=1000 acc=10000000 numa_hint_faults=2000 "
 	   "pgpromote_success=300");
-	k.nr_samples = 2;
-	d.t_start_ms = 0;
-	d.t_end_ms = 1000;
-	d.acc_total = 10000000;
-	d.fault_ns = fault_ns;
-	d.migrate_ns = migrate_ns;
+	k->nr_samples = 2;
+	d->t_start_ms = 0;
+	d->t_end_ms = 1000;
+	d->acc_total = 10000000;
+	d->fault_ns = fault_ns;
+	d->migrate_ns = migrate_ns;
+}
+
+/*
+ * The profile write_cpu_file() writes for @k and @d: up to @max lines
+ * "access time-per-access" into @acc and @ns; returns how many.
+ */
+static int profile(const struct krun *k, const struct derived *d,
+		   double *acc, double *ns, int max)
+{
+	char path[] = "/tmp/test_truth_fit.XXXXXX", line[256];
+	int fd, n = 0;
+	FILE *f;
 
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	write_cpu_file(path, &k, &d);
+	write_cpu_file(path, k, d);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '#')
-			assert_int_equal(sscanf(line, "%lf %lf", &acc, &ns), 2);
+		if (line[0] != '#' && n < max) {
+			assert_int_equal(sscanf(line, "%lf %lf", &acc[n],
+						&ns[n]), 2);
+			n++;
+		}
 	fclose(f);
 	unlink(path);
-	assert_true(acc == 0);
-	return ns;
+	return n;
+}
+
+/* The time per access made_up_run() gives: one interval. */
+static double cpu_ns(int threads, double fault_ns, double migrate_ns)
+{
+	static struct krun k;
+	struct derived d;
+	double acc[2], ns[2];
+
+	made_up_run(&k, &d, threads, fault_ns, migrate_ns);
+	assert_int_equal(profile(&k, &d, acc, ns, 2), 1);
+	assert_true(acc[0] == 0);
+	return ns[0];
 }
 
 /*
@@ -115,7 +139,7 @@ static void test_cpu_two_threads(void **state)
 
 /*
  * Progress lines between the samples (truth-guest --prog-ms): the run of
- * cpu_ns() with a line at 500 ms, when 1 M accesses, all the hint faults
+ * made_up_run() with a line at 500 ms, when 1 M accesses, all the hint faults
  * and all the promotions were done. The profile follows the line: the
  * first half (500 ms less 0.26 s, over 1 M accesses) 240 ns an access,
  * the second (500 ms over 9 M) 56. With TRUTH_PROG=off, or before the
@@ -124,64 +148,27 @@ static void test_cpu_two_threads(void **state)
 static void test_cpu_prog(void **state)
 {
 	static struct krun k;
-	static char buf[3][256];
 	struct derived d;
-	char path[] = "/tmp/test_truth_fit.XXXXXX", line[256];
+	char line[256];
 	double acc[4], ns[4];
-	int fd, n, off;
-	FILE *f;
 
 	(void)state;
-	memset(&k, 0, sizeof(k));
-	memset(&d, 0, sizeof(d));
-	kv(&k.phase[0], buf[0], sizeof(buf[0]), "acc=0 t_ms=0 threads=1");
-	k.nr_phases = 1;
-	kv(&k.sample[0], buf[1], sizeof(buf[1]),
-	   "t_ms=0 acc=0 numa_hint_faults=0 pgpromote_success=0");
-	kv(&k.sample[1], buf[2], sizeof(buf[2]),
-	   "t_ms=1000 acc=10000000 numa_hint_faults=2000 "
-	   "pgpromote_success=300");
-	k.nr_samples = 2;
+	made_up_run(&k, &d, 1, 100000, 200000);
 	snprintf(line, sizeof(line), "t_ms=500 acc=1000000 "
 		 "numa_hint_faults=2000 pgpromote_success=300 more=1");
 	parse_prog(&k, line);
 	snprintf(line, sizeof(line), "t_ms=700 acc=3000000");
 	parse_prog(&k, line);	/* no counters: skipped */
 	assert_int_equal(k.nr_prog, 1);
-	d.t_start_ms = 0;
-	d.t_end_ms = 1000;
-	d.acc_total = 10000000;
-	d.fault_ns = 100000;
-	d.migrate_ns = 200000;
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	for (off = 0; off < 2; off++) {
-		if (off)
-			setenv("TRUTH_PROG", "off", 1);
-		write_cpu_file(path, &k, &d);
-		f = fopen(path, "r");
-		assert_non_null(f);
-		n = 0;
-		while (fgets(line, sizeof(line), f))
-			if (line[0] != '#' && n < 4) {
-				assert_int_equal(sscanf(line, "%lf %lf",
-							&acc[n], &ns[n]), 2);
-				n++;
-			}
-		fclose(f);
-		if (!off) {
-			assert_int_equal(n, 2);
-			assert_true(acc[0] == 0 && ns[0] == 240);
-			assert_true(acc[1] == 1000000 && ns[1] == 56);
-		} else {
-			assert_int_equal(n, 1);
-			assert_true(acc[0] == 0 && ns[0] == 74);
-		}
-	}
+	assert_int_equal(profile(&k, &d, acc, ns, 4), 2);
+	assert_true(acc[0] == 0 && ns[0] == 240);
+	assert_true(acc[1] == 1000000 && ns[1] == 56);
+
+	setenv("TRUTH_PROG", "off", 1);
+	assert_int_equal(profile(&k, &d, acc, ns, 4), 1);
+	assert_true(acc[0] == 0 && ns[0] == 74);
 	unsetenv("TRUTH_PROG");
-	unlink(path);
 }
 
 /*
@@ -195,48 +182,17 @@ static void test_cpu_prog(void **state)
 static void test_cpu_prog_carry(void **state)
 {
 	static struct krun k;
-	static char buf[3][256];
 	struct derived d;
-	char path[] = "/tmp/test_truth_fit.XXXXXX", line[256];
+	char line[256];
 	double acc[4], ns[4];
-	int fd, n = 0;
-	FILE *f;
 
 	(void)state;
-	memset(&k, 0, sizeof(k));
-	memset(&d, 0, sizeof(d));
-	kv(&k.phase[0], buf[0], sizeof(buf[0]), "acc=0 t_ms=0 threads=1");
-	k.nr_phases = 1;
-	kv(&k.sample[0], buf[1], sizeof(buf[1]),
-	   "t_ms=0 acc=0 numa_hint_faults=0 pgpromote_success=0");
-	kv(&k.sample[1], buf[2], sizeof(buf[2]),
-	   "t_ms=1000 acc=10000000 numa_hint_faults=2000 "
-	   "pgpromote_success=300");
-	k.nr_samples = 2;
+	made_up_run(&k, &d, 1, 100000, 200000);
 	snprintf(line, sizeof(line), "t_ms=100 acc=1000000 "
 		 "numa_hint_faults=2000 pgpromote_success=300");
 	parse_prog(&k, line);
-	d.t_start_ms = 0;
-	d.t_end_ms = 1000;
-	d.acc_total = 10000000;
-	d.fault_ns = 100000;
-	d.migrate_ns = 200000;
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	write_cpu_file(path, &k, &d);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (line[0] != '#' && n < 4) {
-			assert_int_equal(sscanf(line, "%lf %lf", &acc[n],
-						&ns[n]), 2);
-			n++;
-		}
-	fclose(f);
-	unlink(path);
-	assert_int_equal(n, 2);
+	assert_int_equal(profile(&k, &d, acc, ns, 4), 2);
 	assert_true(acc[0] == 0 && ns[0] == 1);
 	assert_true(acc[1] == 1000000 && ns[1] == 82);
 }

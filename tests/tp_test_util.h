@@ -25,6 +25,15 @@ static inline u64 rnd(void)
 	return rng_state * 2685821657736338717ULL;
 }
 
+/*
+ * The node memory test_algos.c's and test_histogram.c's decisions see:
+ * free pages above the promo watermark (struct tp_node_mem's initialiser).
+ */
+#define TP_TEST_MEM_FULL {						\
+	.free = 60000, .wmark_min = 16384, .wmark_low = 20480,		\
+	.wmark_high = 25600, .wmark_promo = 30720, .present = 1 << 22,	\
+}
+
 /* Uniform enough in [@lo, @hi], inclusive; any bounds. */
 static inline u64 rnd_range(u64 lo, u64 hi)
 {
