@@ -415,14 +415,16 @@ static int cmp_cnt(const void *a, const void *b)
 	return x->t < y->t ? -1 : x->t > y->t;
 }
 
-static int use_prog(const struct krun *k)
+/* The progress lines the profile takes: all, or none with TRUTH_PROG=off. */
+static int prog_used(const struct krun *k)
 {
 	const char *e = getenv("TRUTH_PROG");
 
-	return k->nr_prog > 0 && !(e && !strcmp(e, "off"));
+	return e && !strcmp(e, "off") ? 0 : k->nr_prog;
 }
 
-static int cnt_build(const struct krun *k, struct cnt *c)
+/* @k's samples and its first @nr_prog progress lines, in time order. */
+static int cnt_build(const struct krun *k, int nr_prog, struct cnt *c)
 {
 	int i, n = 0;
 
@@ -431,7 +433,7 @@ static int cnt_build(const struct krun *k, struct cnt *c)
 		c[n].faults = kv_num(&k->sample[i], "numa_hint_faults", 0);
 		c[n++].promo = kv_num(&k->sample[i], "pgpromote_success", 0);
 	}
-	for (i = 0; use_prog(k) && i < k->nr_prog; i++) {
+	for (i = 0; i < nr_prog; i++) {
 		c[n].t = k->prog[i].t_ms;
 		c[n].faults = k->prog[i].faults;
 		c[n++].promo = k->prog[i].promo;
@@ -505,7 +507,7 @@ void write_cpu_file(const char *path, const struct krun *k,
 	static struct cnt c[MAX_SAMPLES + MAX_PROG];
 	FILE *f = fopen(path, "w");
 	double t0, a0, f0, p0, debt = 0;
-	int i, n = 0, nc;
+	int i, n = 0, nc, nr_prog = prog_used(k);
 	struct cnt at;
 
 	if (!f)
@@ -520,7 +522,7 @@ void write_cpu_file(const char *path, const struct krun *k,
 		pt[n].acc = kv_num(&k->sample[i], "acc", 0);
 		pt[n++].t = kv_num(&k->sample[i], "t_ms", 0);
 	}
-	for (i = 0; use_prog(k) && i < k->nr_prog; i++) {
+	for (i = 0; i < nr_prog; i++) {
 		pt[n].acc = k->prog[i].acc;
 		pt[n++].t = k->prog[i].t_ms;
 	}
@@ -531,7 +533,7 @@ void write_cpu_file(const char *path, const struct krun *k,
 	pt[n].acc = d->acc_total;
 	pt[n++].t = d->t_end_ms;
 	/* Cumulative hint faults and promotions at each point. */
-	nc = cnt_build(k, c);
+	nc = cnt_build(k, nr_prog, c);
 	for (i = 0; i < n; i++) {
 		at = cnt_at(c, nc, pt[i].t);
 		pt[i].cf = at.faults;
