@@ -7,11 +7,12 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. .ci/apt.sh
 export DEBIAN_FRONTEND=noninteractive
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	echo "abi: apt-get update; installing abigail-tools"
-	apt-get update -qq || apt-get update -qq || true
+	echo "abi: installing abigail-tools"
+	ci_apt_update
 	apt-get install -y -qq --no-install-recommends gcc make libc6-dev \
 		abigail-tools >/dev/null
 fi

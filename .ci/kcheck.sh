@@ -9,6 +9,7 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. .ci/apt.sh
 export DEBIAN_FRONTEND=noninteractive
 
 apt_ok() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
@@ -17,9 +18,8 @@ install() {
 }
 
 if apt_ok; then
-	echo "kcheck: apt-get update; installing the build and boot packages"
-	# A mirror mid-sync can fail one index: go on with what there is.
-	apt-get update -qq || apt-get update -qq || true
+	echo "kcheck: installing the build and boot packages"
+	ci_apt_update
 	install gcc make libc6-dev linux-headers-amd64 busybox-static cpio \
 		qemu-system-x86
 fi

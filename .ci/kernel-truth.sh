@@ -12,6 +12,7 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. .ci/apt.sh
 export DEBIAN_FRONTEND=noninteractive
 release=${TRUTH_RELEASE:-6.1.0-57-amd64}
 
@@ -21,9 +22,8 @@ install() {
 }
 
 if apt_ok; then
-	echo "kernel-truth: apt-get update; installing the packages"
-	# A mirror mid-sync can fail one index: go on with what there is.
-	apt-get update -qq || apt-get update -qq || true
+	echo "kernel-truth: installing the packages"
+	ci_apt_update
 	install gcc make libc6-dev qemu-system-x86 busybox-static cpio ndctl \
 		daxctl kmod
 	if [ ! -e "/boot/vmlinuz-$release" ]; then

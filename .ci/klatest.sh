@@ -10,11 +10,12 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. .ci/apt.sh
 export DEBIAN_FRONTEND=noninteractive
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	echo "klatest: apt-get update; installing the fetch and build packages"
-	apt-get update -qq || apt-get update -qq || true
+	echo "klatest: installing the fetch and build packages"
+	ci_apt_update
 	apt-get install -y -qq --no-install-recommends curl ca-certificates \
 		xz-utils gcc make libc6-dev libelf-dev flex bison bc \
 		busybox-static cpio qemu-system-x86 >/dev/null

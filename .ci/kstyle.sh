@@ -8,11 +8,12 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. .ci/apt.sh
 export DEBIAN_FRONTEND=noninteractive
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	echo "kstyle: apt-get update; installing the checkers"
-	apt-get update -qq || apt-get update -qq || true
+	echo "kstyle: installing the checkers"
+	ci_apt_update
 	pkgs="gcc make libc6-dev linux-headers-amd64 sparse perl xz-utils"
 	ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 ||
 		pkgs="$pkgs linux-source"

@@ -10,11 +10,12 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+. .ci/apt.sh
 export DEBIAN_FRONTEND=noninteractive
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	echo "kunit: apt-get update; installing the UML build's packages"
-	apt-get update -qq || apt-get update -qq || true
+	echo "kunit: installing the UML build's packages"
+	ci_apt_update
 	pkgs="gcc make libc6-dev flex bison bc python3 xz-utils perl sparse"
 	ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 ||
 		pkgs="$pkgs linux-source"

@@ -23,6 +23,7 @@ if ! command -v spin >/dev/null; then
 	fi
 	# A mirror mid-sync can fail one index file: retry.
 	for i in 1 2 3; do
+		[ "${TP_CI_APT_UPDATED:-}" != 1 ] || break # .ci/apt.sh
 		as_root apt-get update -qq && break
 		sleep $((i * 5))
 	done

@@ -35,6 +35,7 @@ as_root() {
 # cached lists (a missing package then fails its install loudly).
 apt_update() {
 	local i
+	[ "${TP_CI_APT_UPDATED:-}" = 1 ] && return 0 # .ci/apt.sh
 	for i in 1 2 3; do
 		as_root apt-get update -qq && return 0
 		sleep $((i * 5))
