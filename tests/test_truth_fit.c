@@ -2,9 +2,9 @@
 /*
  * The kernel-truth harness's speed profile (tests/truth/truth_fit.c,
  * write_cpu_file()): the guest's time per access that tiersim's
- * --cpu-ns-file gets, from a kernel run's samples and progress lines. The
- * harness's sources are compiled into this test; a made-up run stands for
- * a guest's.
+ * --cpu-ns-file gets, from a kernel run's samples and progress lines, and
+ * the fit of kswapd's costs over them. The harness's sources are compiled
+ * into this test; a made-up run stands for a guest's.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -197,6 +197,67 @@ static void test_cpu_prog_carry(void **state)
 	assert_true(acc[1] == 1000000 && ns[1] == 82);
 }
 
+/*
+ * kswapd's costs (fit_kswapd_cost()): made up at 4 us a look and 120 us a
+ * demotion over ten 100 ms intervals, with a different mix of looks and
+ * demotions in each. The two samples at 0 and 1000 ms alone are one
+ * interval: no fit. With the progress lines between them, the fit finds
+ * both costs over the ten. A line from before December 2026 (no kswapd
+ * counters) is left out of the fit, and so are all of them with
+ * TRUTH_PROG=off.
+ */
+static void test_kswapd_fit_prog(void **state)
+{
+	static struct krun k;
+	static char sbuf[2][512];
+	struct derived d;
+	double looks = 0, dem = 0, cpu_ms = 0;
+	char line[512];
+	int j;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	kv(&k.sample[0], sbuf[0], sizeof(sbuf[0]),
+	   "t_ms=0 pgscan_kswapd=0 pgrefill=0 pgdemote_kswapd=0 "
+	   "kswapd_cpu_ms=0");
+	for (j = 1; j <= 10; j++) {
+		double x = 1000.0 * j, y = 5 + 10 * (j % 3);
+
+		looks += x;
+		dem += y;
+		cpu_ms += (4000 * x + 120000 * y) / 1e6;
+		snprintf(line, sizeof(line), "t_ms=%d acc=%d "
+			 "numa_hint_faults=0 pgpromote_success=0 "
+			 "pgscan_kswapd=%.0f pgrefill=%.0f "
+			 "pgdemote_kswapd=%.0f kswapd_cpu_ms=%.6f", 100 * j,
+			 1000 * j, looks - 7 * j, 7.0 * j, dem, cpu_ms);
+		if (j < 10)
+			parse_prog(&k, line);
+		else
+			kv(&k.sample[1], sbuf[1], sizeof(sbuf[1]), line);
+	}
+	k.nr_samples = 2;
+	/* An older line, with no kswapd counters and a wrong time. */
+	snprintf(line, sizeof(line), "t_ms=150 acc=1500 numa_hint_faults=0 "
+		 "pgpromote_success=0");
+	parse_prog(&k, line);
+	assert_int_equal(k.nr_prog, 10);
+	assert_true(k.prog[9].kcpu_ms == -1 && k.prog[9].klooks == -1);
+	assert_true(k.prog[0].klooks == 1000);
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(fit_kswapd_cost(&k, &d), 0);
+	assert_int_equal(d.kswapd_fit, 10);
+	assert_true(d.reclaim_ns > 3999.99 && d.reclaim_ns < 4000.01);
+	assert_true(d.demote_ns > 119999.9 && d.demote_ns < 120000.1);
+
+	setenv("TRUTH_PROG", "off", 1);
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(fit_kswapd_cost(&k, &d), -1);
+	assert_int_equal(d.kswapd_fit, 0);
+	unsetenv("TRUTH_PROG");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_two_threads),
 		cmocka_unit_test(test_cpu_prog),
 		cmocka_unit_test(test_cpu_prog_carry),
+		cmocka_unit_test(test_kswapd_fit_prog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,7 +203,7 @@ static void sample(void)
 	off += snprintf(buf + off, sizeof(buf) - off,
 			"TRUTH sample t_ms=%llu acc=%llu phase=%u seq=%lld"
 			" cpu_ms=%.1f user_ms=%.0f sys_ms=%.0f"
-			" kswapd_cpu_ms=%.1f",
+			" kswapd_cpu_ms=%.3f",
 			(unsigned long long)t, (unsigned long long)acc,
 			atomic_load(&g_sh->phase), seq, cpu_ms, user_ms,
 			sys_ms, kcpu_ms);
@@ -236,20 +236,29 @@ static void sample(void)
 /*
  * --prog-ms: between samples, the workload's progress and the two
  * counters whose costs the harness takes out of its time (hint faults,
- * promotions), cheaply: no page-table walk, one read of /proc/vmstat.
+ * promotions), and kswapd's work and CPU time (whose costs it fits),
+ * cheaply: no page-table walk, one read of /proc/vmstat and one of
+ * kswapd0's /proc/PID/sched.
  */
 static void prog_line(void)
 {
 	unsigned long long vals[NR_VMSTAT] = { 0 };
 	uint64_t t = now_ms(), acc;
+	long long kseq;
+	double kcpu_ms;
 
 	acc = atomic_load_explicit(&g_sh->acc, memory_order_relaxed);
 	if (read_vmstat(vals))
 		return;
+	read_sched(g_kswapd, &kseq, &kcpu_ms);
 	out("TRUTH prog t_ms=%llu acc=%llu numa_hint_faults=%llu "
-	    "pgpromote_success=%llu\n", (unsigned long long)t,
-	    (unsigned long long)acc, vmstat_val(vals, "numa_hint_faults"),
-	    vmstat_val(vals, "pgpromote_success"));
+	    "pgpromote_success=%llu pgscan_kswapd=%llu pgrefill=%llu "
+	    "pgdemote_kswapd=%llu kswapd_cpu_ms=%.3f\n",
+	    (unsigned long long)t, (unsigned long long)acc,
+	    vmstat_val(vals, "numa_hint_faults"),
+	    vmstat_val(vals, "pgpromote_success"),
+	    vmstat_val(vals, "pgscan_kswapd"), vmstat_val(vals, "pgrefill"),
+	    vmstat_val(vals, "pgdemote_kswapd"), kcpu_ms);
 }
 
 /* Advance @next by @ms past @t (a late tick is not made up). */

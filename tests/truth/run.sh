@@ -180,6 +180,15 @@ for name in $only; do
 					--prog-ms $prog_ms
 		fi
 		"$truth" parse "$rdir/console.txt" "$rdir"
+		# The CI run checks the guest's progress lines end to end:
+		# there, with kswapd's figures (its pid found, its time read).
+		if [ $ci -eq 1 ] && [ "$prog_ms" -gt 0 ] &&
+			! grep -Eq '^TRUTH prog .* kswapd_cpu_ms=[0-9]' \
+				"$rdir/console.txt"; then
+			echo "truth: FAILED: no progress line with kswapd's" \
+				"figures in $rdir/console.txt" >&2
+			exit 1
+		fi
 		# shellcheck disable=SC2046 # one option a line, no spaces
 		"$tiersim" $(cat "$rdir/tiersim.args") -q -j 1 \
 			--json "$rdir/tiersim.json"

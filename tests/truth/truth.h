@@ -56,9 +56,15 @@ struct chunk {
 #define MAX_TIDS	64
 #define MAX_PROG	16384
 
-/* A progress line (truth-guest --prog-ms): the counters at program time. */
+/*
+ * A progress line (truth-guest --prog-ms): the counters at program time.
+ * kswapd's (pages it looked at, pgscan_kswapd + pgrefill; pages it
+ * demoted; its CPU time) are -1 on a line without them (before December
+ * 2026).
+ */
 struct prog {
 	double t_ms, acc, faults, promo;
+	double klooks, kdemoted, kcpu_ms;
 };
 
 struct krun {

@@ -294,32 +294,80 @@ static int fit_fault_cost(const struct krun *k, struct derived *d)
 	return 0;
 }
 
+/* The progress lines the fits and the profile take: all, or none with TRUTH_PROG=off. */
+static int prog_used(const struct krun *k)
+{
+	const char *e = getenv("TRUTH_PROG");
+
+	return e && !strcmp(e, "off") ? 0 : k->nr_prog;
+}
+
+/* kswapd's counters at a sample or a progress line. */
+struct kpt {
+	double t, looks, demoted, cpu_ms;
+};
+
+static int cmp_kpt(const void *a, const void *b)
+{
+	const struct kpt *x = a, *y = b;
+
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/*
+ * kswapd's counters at @k's samples and at the progress lines that carry
+ * them (unless TRUTH_PROG=off), in time order, into @p; returns how many.
+ */
+static int kpt_build(const struct krun *k, struct kpt *p)
+{
+	int i, n = 0, nr_prog = prog_used(k);
+
+	for (i = 0; i < k->nr_samples; i++) {
+		const struct kvl *q = &k->sample[i];
+
+		p[n].t = kv_num(q, "t_ms", 0);
+		p[n].looks = kv_num(q, "pgscan_kswapd", 0) +
+			     kv_num(q, "pgrefill", 0);
+		p[n].demoted = kv_num(q, "pgdemote_kswapd", 0);
+		p[n++].cpu_ms = kv_num(q, "kswapd_cpu_ms", 0);
+	}
+	for (i = 0; i < nr_prog; i++) {
+		if (k->prog[i].kcpu_ms < 0)
+			continue;
+		p[n].t = k->prog[i].t_ms;
+		p[n].looks = k->prog[i].klooks;
+		p[n].demoted = k->prog[i].kdemoted;
+		p[n++].cpu_ms = k->prog[i].kcpu_ms;
+	}
+	qsort(p, (size_t)n, sizeof(p[0]), cmp_kpt);
+	return n;
+}
+
 /*
  * What kswapd's work costs it: least squares over the intervals between
- * samples, kswapd0's CPU time = a x pages looked at (pgscan_kswapd +
- * pgrefill) + b x pages demoted (pgdemote_kswapd), both >= 0. Under
- * emulation a demotion (a migration with its TLB shootdown to the busy
- * vCPU) costs 100-150 us and a look a few us: while the initialisation pass
- * fills node 0, every page kswapd looks at is old and demoted, in the
- * measured phases it looks at up to 60 pages per demotion. One rate per look
- * (kswapd's time over its looks, less the promotions' migration cost per
- * demotion) mixes the two. Returns -1 without enough data.
+ * samples and progress lines, kswapd0's CPU time = a x pages looked at
+ * (pgscan_kswapd + pgrefill) + b x pages demoted (pgdemote_kswapd), both
+ * >= 0. Under emulation a demotion (a migration with its TLB shootdown to
+ * the busy vCPU) costs 100-150 us and a look a few us: while the
+ * initialisation pass fills node 0, every page kswapd looks at is old and
+ * demoted, in the measured phases it looks at up to 60 pages per
+ * demotion. One rate per look (kswapd's time over its looks, less the
+ * promotions' migration cost per demotion) mixes the two. kswapd works in
+ * bursts: over the 2 s samples alone a run where it works in fewer than
+ * three intervals has no fit; the 100 ms progress lines give one. Returns
+ * -1 without enough data.
  */
 static int fit_kswapd_cost(const struct krun *k, struct derived *d)
 {
+	static struct kpt p[MAX_SAMPLES + MAX_PROG];
 	struct lsq2 l = { 0 };
+	int i, n = kpt_build(k, p);
 	double a, b;
-	int i;
 
-	for (i = 1; i < k->nr_samples; i++) {
-		const struct kvl *p = &k->sample[i - 1], *q = &k->sample[i];
-		double x = kv_num(q, "pgscan_kswapd", 0) -
-			   kv_num(p, "pgscan_kswapd", 0) +
-			   kv_num(q, "pgrefill", 0) - kv_num(p, "pgrefill", 0);
-		double y = kv_num(q, "pgdemote_kswapd", 0) -
-			   kv_num(p, "pgdemote_kswapd", 0);
-		double dd = (kv_num(q, "kswapd_cpu_ms", 0) -
-			     kv_num(p, "kswapd_cpu_ms", 0)) * 1e6;
+	for (i = 1; i < n; i++) {
+		double x = p[i].looks - p[i - 1].looks;
+		double y = p[i].demoted - p[i - 1].demoted;
+		double dd = (p[i].cpu_ms - p[i - 1].cpu_ms) * 1e6;
 
 		if (x <= 0 && y <= 0)
 			continue;
@@ -413,14 +461,6 @@ static int cmp_cnt(const void *a, const void *b)
 	const struct cnt *x = a, *y = b;
 
 	return x->t < y->t ? -1 : x->t > y->t;
-}
-
-/* The progress lines the profile takes: all, or none with TRUTH_PROG=off. */
-static int prog_used(const struct krun *k)
-{
-	const char *e = getenv("TRUTH_PROG");
-
-	return e && !strcmp(e, "off") ? 0 : k->nr_prog;
 }
 
 /* @k's samples and its first @nr_prog progress lines, in time order. */

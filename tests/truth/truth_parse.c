@@ -104,18 +104,28 @@ static struct pending *pending_of(struct pending *p, int pid)
 
 /*
  * A progress line, "t_ms=T acc=A numa_hint_faults=F pgpromote_success=P"
- * (truth-guest --prog-ms); one without a time or a count is skipped.
+ * and kswapd's "pgscan_kswapd= pgrefill= pgdemote_kswapd= kswapd_cpu_ms="
+ * (truth-guest --prog-ms); one without a time or a count is skipped, one
+ * without kswapd's counters has them -1.
  */
 static void parse_prog(struct krun *k, char *line)
 {
 	static struct kvl l;
 	struct prog *p = &k->prog[k->nr_prog];
+	double scan, refill;
 
 	kvl_parse(&l, line);
 	p->t_ms = kv_num(&l, "t_ms", -1);
 	p->acc = kv_num(&l, "acc", -1);
 	p->faults = kv_num(&l, "numa_hint_faults", -1);
 	p->promo = kv_num(&l, "pgpromote_success", -1);
+	scan = kv_num(&l, "pgscan_kswapd", -1);
+	refill = kv_num(&l, "pgrefill", -1);
+	p->kdemoted = kv_num(&l, "pgdemote_kswapd", -1);
+	p->kcpu_ms = kv_num(&l, "kswapd_cpu_ms", -1);
+	p->klooks = scan >= 0 && refill >= 0 ? scan + refill : -1;
+	if (p->klooks < 0 || p->kdemoted < 0 || p->kcpu_ms < 0)
+		p->klooks = p->kdemoted = p->kcpu_ms = -1;
 	if (p->t_ms >= 0 && p->acc >= 0 && p->faults >= 0 && p->promo >= 0)
 		k->nr_prog++;
 }
