@@ -202,7 +202,7 @@ static void test_cpu_prog_carry(void **state)
  * demotion over ten 100 ms intervals, with a different mix of looks and
  * demotions in each. The two samples at 0 and 1000 ms alone are one
  * interval: no fit. With the progress lines between them, the fit finds
- * both costs over the ten. A line from before December 2026 (no kswapd
+ * both costs over the ten. A line of the guest's first kind (no kswapd
  * counters) is left out of the fit, and so are all of them with
  * TRUTH_PROG=off.
  */

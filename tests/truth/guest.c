@@ -20,6 +20,7 @@
  *                              the threads take part in it)
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH prog t_ms=T acc=A numa_hint_faults=F pgpromote_success=P
+ *     pgscan_kswapd= pgrefill= pgdemote_kswapd= kswapd_cpu_ms=
  *                              with --prog-ms, between the samples
  *   TRUTH done t_ms=T acc=A rate=R
  *   TRUTH signals hz=N n=K     with --signal-hz: K signals handled

@@ -59,8 +59,8 @@ struct chunk {
 /*
  * A progress line (truth-guest --prog-ms): the counters at program time.
  * kswapd's (pages it looked at, pgscan_kswapd + pgrefill; pages it
- * demoted; its CPU time) are -1 on a line without them (before December
- * 2026).
+ * demoted; its CPU time) are -1 on a line without them (the guest's first
+ * progress lines had none).
  */
 struct prog {
 	double t_ms, acc, faults, promo;

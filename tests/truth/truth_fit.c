@@ -294,7 +294,10 @@ static int fit_fault_cost(const struct krun *k, struct derived *d)
 	return 0;
 }
 
-/* The progress lines the fits and the profile take: all, or none with TRUTH_PROG=off. */
+/*
+ * The progress lines the fits and the profile take: all, or none with
+ * TRUTH_PROG=off.
+ */
 static int prog_used(const struct krun *k)
 {
 	const char *e = getenv("TRUTH_PROG");

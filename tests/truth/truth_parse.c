@@ -106,7 +106,7 @@ static struct pending *pending_of(struct pending *p, int pid)
  * A progress line, "t_ms=T acc=A numa_hint_faults=F pgpromote_success=P"
  * and kswapd's "pgscan_kswapd= pgrefill= pgdemote_kswapd= kswapd_cpu_ms="
  * (truth-guest --prog-ms); one without a time or a count is skipped, one
- * without kswapd's counters has them -1.
+ * without kswapd's counters (the guest's first kind) has them -1.
  */
 static void parse_prog(struct krun *k, char *line)
 {
