@@ -295,3 +295,53 @@ void print_machine(void)
 	buf[sizeof(buf) - 1] = 0;
 	out("%s\n", buf);
 }
+
+const char *const vmstat_keys[] = {
+	"numa_hint_faults", "numa_hint_faults_local", "numa_pte_updates",
+	"numa_pages_migrated", "pgpromote_candidate", "pgpromote_success",
+	"pgdemote_kswapd", "pgdemote_direct", "pgmigrate_success",
+	"pgmigrate_fail", "pgsteal_kswapd", "pgscan_kswapd", "pgrefill",
+	"kswapd_low_wmark_hit_quickly",
+	"kswapd_high_wmark_hit_quickly", "pageoutrun", "allocstall_movable",
+	"allocstall_normal", "allocstall_dma32", "numa_foreign", "numa_miss",
+	"pgalloc_dma32", "pgalloc_normal", "pgalloc_movable",
+	"thp_migration_success", "thp_fault_alloc",
+};
+
+_Static_assert(sizeof(vmstat_keys) / sizeof(vmstat_keys[0]) == NR_VMSTAT,
+	       "NR_VMSTAT counts vmstat_keys[]");
+
+/*
+ * /proc/vmstat's counters named in vmstat_keys[] into @vals (left as they
+ * were if it cannot be read); returns 0, or -1 if it cannot.
+ */
+int read_vmstat(unsigned long long *vals)
+{
+	char line[256], k[64];
+	unsigned long long v;
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t i;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu", k, &v) != 2)
+			continue;
+		for (i = 0; i < NR_VMSTAT; i++)
+			if (!strcmp(k, vmstat_keys[i]))
+				vals[i] = v;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The value of vmstat_keys[]'s @key in @vals. */
+unsigned long long vmstat_val(const unsigned long long *vals, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NR_VMSTAT; i++)
+		if (!strcmp(key, vmstat_keys[i]))
+			return vals[i];
+	return 0;
+}

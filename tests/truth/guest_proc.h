@@ -2,8 +2,8 @@
 /*
  * truth-guest's readers of what the kernel shows in procfs and sysfs: the
  * zones' free pages and watermarks, a task's pages per node, its NUMA scan
- * sequence and CPU times, kswapd0's pid, and the machine line
- * (guest_proc.c). A file that cannot be read leaves zeros or -1, never an
+ * sequence and CPU times, kswapd0's pid, the machine line and the vmstat
+ * counters (guest_proc.c). A file that cannot be read leaves zeros or -1, never an
  * error: the sample goes on.
  */
 #ifndef TRUTH_GUEST_PROC_H
@@ -47,5 +47,16 @@ void read_sched(int pid, long long *seq, double *cpu_ms);
 void read_times(int pid, double *user_ms, double *sys_ms);
 /* TRUTH machine: node sizes, zone watermarks, the NUMA settings, tiers. */
 void print_machine(void);
+
+/* The /proc/vmstat counters a sample prints, in its order. */
+#define NR_VMSTAT	26
+extern const char *const vmstat_keys[];
+/*
+ * /proc/vmstat's counters named in vmstat_keys[] into @vals (left as they
+ * were if it cannot be read); returns 0, or -1 if it cannot.
+ */
+int read_vmstat(unsigned long long *vals);
+/* The value of vmstat_keys[]'s @key in @vals. */
+unsigned long long vmstat_val(const unsigned long long *vals, const char *key);
 
 #endif /* TRUTH_GUEST_PROC_H */
