@@ -36,11 +36,13 @@ fi
 
 step "build"
 make -s O="$O" tiersim "$O/tests/test_tiersim" "$O/tests/test_tiersim_wl" \
-	"$O/tests/test_tiersim_reclaim" "$O/tests/test_tiersim_kswapd"
+	"$O/tests/test_tiersim_reclaim" "$O/tests/test_tiersim_kswapd" \
+	"$O/tests/test_tiersim_scan"
 "$O/tests/test_tiersim"
 "$O/tests/test_tiersim_wl"
 "$O/tests/test_tiersim_reclaim"
 "$O/tests/test_tiersim_kswapd"
+"$O/tests/test_tiersim_scan"
 
 step "short suite (make run-short)"
 make -s O="$O" run-short RUN_DIR="$O/ci-run" >"$tmp/suite.txt"

@@ -412,6 +412,10 @@ static void json_run(FILE *f, const struct run_set *rs,
 		  offsetof(struct sim_pass, cost_ns), r->nr_passes, 1e6);
 	json_u64s(f, ", \"updates\"", r->pass, sizeof(*r->pass),
 		  offsetof(struct sim_pass, updates), r->nr_passes, 0);
+	json_u64s(f, ", \"seq\"", r->pass, sizeof(*r->pass),
+		  offsetof(struct sim_pass, seq), r->nr_passes, 0);
+	json_u64s(f, ", \"period_ms\"", r->pass, sizeof(*r->pass),
+		  offsetof(struct sim_pass, period_ns), r->nr_passes, 1e6);
 	fprintf(f, "},\n       \"series\": {");
 	for (i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
 		/* The threshold in its unit, as the scalar fields: or null. */

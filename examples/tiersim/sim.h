@@ -386,11 +386,18 @@ struct sim_vma_stats {
 	u64 skips;		/* filter said skip */
 };
 
-/* One scanner pass: when, its cost, the PTEs it changed. */
+/*
+ * One scanner pass: when, its cost, the PTEs it changed, the mm's scan
+ * sequence after it (numa_scan_seq: it moves when a pass reaches the end
+ * of the address space) and the scanning thread's period then (the next
+ * scan is that far away).
+ */
 struct sim_pass {
 	u64 t_ns;
 	u64 cost_ns;
 	u64 updates;
+	u64 seq;
+	u64 period_ns;
 };
 
 struct sim_sample {

@@ -323,7 +323,7 @@ static u64 mark_range(struct sim *s, u64 us, u64 ue, u32 vi, u64 *nr_updates)
 	return scanned;
 }
 
-static void scan_pass(struct sim *s)
+static void scan_pass(struct sim *s, u64 period)
 {
 	const u32 tid = s->cur_tid, pid = PID_BASE + tid;
 	/* HPAGE_SIZE in units */
@@ -436,6 +436,8 @@ retry:
 		ps->t_ns = s->now;
 		ps->cost_ns = cost;
 		ps->updates = updated * s->upages;
+		ps->seq = s->seq;
+		ps->period_ns = period;
 	}
 	s->now += cost;
 	s->r->t_scan += cost;
@@ -491,7 +493,7 @@ void numa_tick(struct sim *s, struct sthread *t)
 		t0 = s->now;
 		s->numa_next_scan = s->now + t->scan_period;
 		t->node_stamp += 2 * TICK_NS;
-		scan_pass(s);
+		scan_pass(s, t->scan_period);
 		t->node_stamp += 32 * (s->now - t0);
 	}
 	thread_update_tick(s, t);
