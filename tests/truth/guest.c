@@ -20,7 +20,8 @@
  *                              the threads take part in it)
  *   TRUTH sample t_ms=T acc=A phase=N <vmstat> n0_free= n1_free= ws0= ws1=
  *   TRUTH prog t_ms=T acc=A numa_hint_faults=F pgpromote_success=P
- *     pgscan_kswapd= pgrefill= pgdemote_kswapd= kswapd_cpu_ms=
+ *     pgpromote_candidate= pgscan_kswapd= pgrefill= pgdemote_kswapd=
+ *     kswapd_cpu_ms=
  *                              with --prog-ms, between the samples
  *   TRUTH done t_ms=T acc=A rate=R
  *   TRUTH signals hz=N n=K     with --signal-hz: K signals handled
@@ -187,8 +188,8 @@ static void sample(void)
 /*
  * --prog-ms: between samples, the workload's progress and the two
  * counters whose costs the harness takes out of its time (hint faults,
- * promotions), and kswapd's work and CPU time (whose costs it fits),
- * cheaply: no page-table walk, one read of /proc/vmstat and one of
+ * promotions), the candidates (which pass's marks they follow), and
+ * kswapd's work and CPU time (whose costs it fits), cheaply: no page-table walk, one read of /proc/vmstat and one of
  * kswapd0's /proc/PID/sched.
  */
 static void prog_line(void)
@@ -203,11 +204,13 @@ static void prog_line(void)
 		return;
 	read_sched(g_kswapd, &kseq, &kcpu_ms);
 	out("TRUTH prog t_ms=%llu acc=%llu numa_hint_faults=%llu "
-	    "pgpromote_success=%llu pgscan_kswapd=%llu pgrefill=%llu "
-	    "pgdemote_kswapd=%llu kswapd_cpu_ms=%.3f\n",
+	    "pgpromote_success=%llu pgpromote_candidate=%llu "
+	    "pgscan_kswapd=%llu pgrefill=%llu pgdemote_kswapd=%llu "
+	    "kswapd_cpu_ms=%.3f\n",
 	    (unsigned long long)t, (unsigned long long)acc,
 	    vmstat_val(vals, "numa_hint_faults"),
 	    vmstat_val(vals, "pgpromote_success"),
+	    vmstat_val(vals, "pgpromote_candidate"),
 	    vmstat_val(vals, "pgscan_kswapd"), vmstat_val(vals, "pgrefill"),
 	    vmstat_val(vals, "pgdemote_kswapd"), kcpu_ms);
 }
