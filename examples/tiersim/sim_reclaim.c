@@ -80,14 +80,14 @@ static void slot_remove(struct sim *s, u64 sl)
  * (migrate_balanced_pgdat(): free > high + its pages). 6.1's
  * pgdat_balanced() checks the target at an order (the run's sc->order,
  * or a wakeup's; zone_watermark_ok(): free - (2^order - 1) > mark), so
- * kswapd balancing for a folio does not stop short of room for it. Free pages come in whole
- * units: with no multiple of a unit between high and the target (a gap
- * under 512 pages, as Linux computes for fast tiers below about 2 GiB,
- * unless one falls in it), kswapd at the target alone stopped where no
- * folio's promotion ever found room. The target is raised only that far,
- * not to the kernel's target + 511, so that a run whose first unit above
- * the target leaves room is unchanged. A unit of one page is order 0: the
- * target alone, as in the kernel.
+ * kswapd balancing for a folio does not stop short of room for it. Free
+ * pages come in whole units: with no multiple of a unit between high and
+ * the target (a gap under 512 pages, as Linux computes for fast tiers
+ * below about 2 GiB, unless one falls in it), kswapd at the target alone
+ * stopped where no folio's promotion ever found room. The target is
+ * raised only that far, not to the kernel's target + 511, so that a run
+ * whose first unit above the target leaves room is unchanged. A unit of
+ * one page is order 0: the target alone, as in the kernel.
  */
 static u64 kswapd_target(const struct sim *s, const struct tp_node_mem *m,
 			 u64 need)

@@ -189,8 +189,8 @@ static void sample(void)
  * --prog-ms: between samples, the workload's progress and the two
  * counters whose costs the harness takes out of its time (hint faults,
  * promotions), the candidates (which pass's marks they follow), and
- * kswapd's work and CPU time (whose costs it fits), cheaply: no page-table walk, one read of /proc/vmstat and one of
- * kswapd0's /proc/PID/sched.
+ * kswapd's work and CPU time (whose costs it fits), cheaply: no page-table
+ * walk, one read of /proc/vmstat and one of kswapd0's /proc/PID/sched.
  */
 static void prog_line(void)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * truth-guest's readers of what the kernel shows in procfs and sysfs: the
- * zones' free pages and watermarks, a task's pages per node, its NUMA scan
- * sequence and CPU times, kswapd0's pid, the machine line and the vmstat
- * counters (guest_proc.c). A file that cannot be read leaves zeros or -1, never an
- * error: the sample goes on.
+ * truth-guest's readers of what the kernel shows in procfs and sysfs:
+ * the zones' free pages and watermarks, a task's pages per node, its
+ * NUMA scan sequence and CPU times, kswapd0's pid, the machine line and
+ * the vmstat counters (guest_proc.c). A file that cannot be read leaves
+ * zeros or -1, never an error: the sample goes on.
  */
 #ifndef TRUTH_GUEST_PROC_H
 #define TRUTH_GUEST_PROC_H

@@ -305,44 +305,57 @@ static int prog_used(const struct krun *k)
 	return e && !strcmp(e, "off") ? 0 : k->nr_prog;
 }
 
-/* kswapd's counters at a sample or a progress line. */
-struct kpt {
-	double t, looks, demoted, cpu_ms;
+/*
+ * The counters the fits and the profile take, at a sample or a progress
+ * line: hint faults and promotions (which the profile takes out of the
+ * guest's time), and kswapd's looks, demotions and CPU time (its cost
+ * fit; -1 on a progress line without them).
+ */
+struct cnt {
+	double t, faults, promo;
+	double klooks, kdemoted, kcpu_ms;
 };
 
-static int cmp_kpt(const void *a, const void *b)
+static int cmp_cnt(const void *a, const void *b)
 {
-	const struct kpt *x = a, *y = b;
+	const struct cnt *x = a, *y = b;
 
 	return x->t < y->t ? -1 : x->t > y->t;
 }
 
 /*
- * kswapd's counters at @k's samples and at the progress lines that carry
- * them (unless TRUTH_PROG=off), in time order, into @p; returns how many.
+ * @k's samples and its first @nr_prog progress lines (with @kswapd, only
+ * those with kswapd's counters), in time order, into @c; returns how many.
  */
-static int kpt_build(const struct krun *k, struct kpt *p)
+static int cnt_build(const struct krun *k, int nr_prog, int kswapd,
+		     struct cnt *c)
 {
-	int i, n = 0, nr_prog = prog_used(k);
+	int i, n = 0;
 
 	for (i = 0; i < k->nr_samples; i++) {
 		const struct kvl *q = &k->sample[i];
 
-		p[n].t = kv_num(q, "t_ms", 0);
-		p[n].looks = kv_num(q, "pgscan_kswapd", 0) +
-			     kv_num(q, "pgrefill", 0);
-		p[n].demoted = kv_num(q, "pgdemote_kswapd", 0);
-		p[n++].cpu_ms = kv_num(q, "kswapd_cpu_ms", 0);
+		c[n].t = kv_num(q, "t_ms", 0);
+		c[n].faults = kv_num(q, "numa_hint_faults", 0);
+		c[n].promo = kv_num(q, "pgpromote_success", 0);
+		c[n].klooks = kv_num(q, "pgscan_kswapd", 0) +
+			      kv_num(q, "pgrefill", 0);
+		c[n].kdemoted = kv_num(q, "pgdemote_kswapd", 0);
+		c[n++].kcpu_ms = kv_num(q, "kswapd_cpu_ms", 0);
 	}
 	for (i = 0; i < nr_prog; i++) {
-		if (k->prog[i].kcpu_ms < 0)
+		const struct prog *g = &k->prog[i];
+
+		if (kswapd && g->kcpu_ms < 0)
 			continue;
-		p[n].t = k->prog[i].t_ms;
-		p[n].looks = k->prog[i].klooks;
-		p[n].demoted = k->prog[i].kdemoted;
-		p[n++].cpu_ms = k->prog[i].kcpu_ms;
+		c[n].t = g->t_ms;
+		c[n].faults = g->faults;
+		c[n].promo = g->promo;
+		c[n].klooks = g->klooks;
+		c[n].kdemoted = g->kdemoted;
+		c[n++].kcpu_ms = g->kcpu_ms;
 	}
-	qsort(p, (size_t)n, sizeof(p[0]), cmp_kpt);
+	qsort(c, (size_t)n, sizeof(c[0]), cmp_cnt);
 	return n;
 }
 
@@ -362,15 +375,15 @@ static int kpt_build(const struct krun *k, struct kpt *p)
  */
 static int fit_kswapd_cost(const struct krun *k, struct derived *d)
 {
-	static struct kpt p[MAX_SAMPLES + MAX_PROG];
+	static struct cnt p[MAX_SAMPLES + MAX_PROG];
 	struct lsq2 l = { 0 };
-	int i, n = kpt_build(k, p);
+	int i, n = cnt_build(k, prog_used(k), 1, p);
 	double a, b;
 
 	for (i = 1; i < n; i++) {
-		double x = p[i].looks - p[i - 1].looks;
-		double y = p[i].demoted - p[i - 1].demoted;
-		double dd = (p[i].cpu_ms - p[i - 1].cpu_ms) * 1e6;
+		double x = p[i].klooks - p[i - 1].klooks;
+		double y = p[i].kdemoted - p[i - 1].kdemoted;
+		double dd = (p[i].kcpu_ms - p[i - 1].kcpu_ms) * 1e6;
 
 		if (x <= 0 && y <= 0)
 			continue;
@@ -448,41 +461,6 @@ void derive(const struct krun *k, struct derived *d)
 		d->reclaim_ns = 0;
 	d->demote_ns = d->migrate_ns;
 	fit_kswapd_cost(k, d);
-}
-
-/*
- * The two counters the profile takes out of the guest's time, hint faults
- * and promotions, at the samples and (unless TRUTH_PROG=off) the progress
- * lines between them, in time order.
- */
-struct cnt {
-	double t, faults, promo;
-};
-
-static int cmp_cnt(const void *a, const void *b)
-{
-	const struct cnt *x = a, *y = b;
-
-	return x->t < y->t ? -1 : x->t > y->t;
-}
-
-/* @k's samples and its first @nr_prog progress lines, in time order. */
-static int cnt_build(const struct krun *k, int nr_prog, struct cnt *c)
-{
-	int i, n = 0;
-
-	for (i = 0; i < k->nr_samples; i++) {
-		c[n].t = kv_num(&k->sample[i], "t_ms", 0);
-		c[n].faults = kv_num(&k->sample[i], "numa_hint_faults", 0);
-		c[n++].promo = kv_num(&k->sample[i], "pgpromote_success", 0);
-	}
-	for (i = 0; i < nr_prog; i++) {
-		c[n].t = k->prog[i].t_ms;
-		c[n].faults = k->prog[i].faults;
-		c[n++].promo = k->prog[i].promo;
-	}
-	qsort(c, (size_t)n, sizeof(c[0]), cmp_cnt);
-	return n;
 }
 
 /* The counters at program time @t_ms, interpolated between @c's times. */
@@ -576,7 +554,7 @@ void write_cpu_file(const char *path, const struct krun *k,
 	pt[n].acc = d->acc_total;
 	pt[n++].t = d->t_end_ms;
 	/* Cumulative hint faults and promotions at each point. */
-	nc = cnt_build(k, nr_prog, c);
+	nc = cnt_build(k, nr_prog, 0, c);
 	for (i = 0; i < n; i++) {
 		at = cnt_at(c, nc, pt[i].t);
 		pt[i].cf = at.faults;
