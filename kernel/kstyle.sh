@@ -38,12 +38,10 @@ have_scripts() {
 	done
 }
 # A tree that make kunit extracted already (kernel/ksrc.sh) saves unpacking
-# the tarball again; only a whole one (its stamp is written last), as CI
-# runs this beside make kunit.
+# the tarball again.
 if ! have_scripts && [ -z "${KSCRIPTS:-}" ]; then
 	for d in "$root"/build/ksrc/linux-source-*/scripts; do
 		[ -f "$d/checkpatch.pl" ] || continue
-		[ -f "${d%/scripts}.stamp" ] || continue
 		mkdir -p "$kscripts"
 		for f in $files; do
 			cp "$d/$f" "$kscripts/"
