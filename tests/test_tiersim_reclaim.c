@@ -6,8 +6,8 @@
  * tested in test_tiersim_kswapd.c.
  *
  * The simulator's sources are compiled into this test (all but the command
- * line, cli.h's files, and results.c), so every build of the tests covers
- * them, sanitizers included.
+ * line, cli.h's files, and results.c), so the builds of the tests cover
+ * them too: gcc's ASan and UBSan, valgrind, TP_DEBUG, 32-bit.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>

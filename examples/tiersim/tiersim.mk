@@ -17,8 +17,9 @@
 # RUN_JOBS policies are simulated in parallel (default: online CPUs).
 # examples/tiersim/wl.[ch], the workload generators, need only libc and
 # libm, so the ground-truth harness can compile them a second time.
-# The tests/test_tiersim*.c compile the simulator's sources in, so every
-# build of the tests (sanitizers, valgrind, ...) covers them; they need libm.
+# The tests/test_tiersim*.c compile the simulator's sources in, so the
+# builds of the tests cover them (ASan and UBSan with gcc, valgrind,
+# TP_DEBUG, 32-bit; not coverage, which is of lib/); they need libm.
 
 TIERSIM		:= $(O)/examples/tiersim
 TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c)
