@@ -133,7 +133,7 @@ $(O)/fuzz/bin/fuzz_trace: $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
 RL_RUN = sh tests/run-suites.sh $(RL_JOBS) "env $(RL_ENV) $(2)" $(1)
 
 sanitize: $(addprefix $(O)/asan-$(firstword $(SAN_CCS))/tests/,$(RL_TESTS)) \
-	$(foreach c,$(wordlist 2,9,$(SAN_CCS)),\
+	$(foreach c,$(wordlist 2,$(words $(SAN_CCS)),$(SAN_CCS)),\
 		$(addprefix $(O)/asan-$(c)/tests/,$(RL_LIB_TESTS)))
 	@$(call RL_RUN,$^) && echo "SANITIZE PASSED ($(SAN_CCS))"
 
