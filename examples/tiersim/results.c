@@ -321,7 +321,7 @@ int results_write(const char *path, const struct run_set *rs, u32 nr)
 "under `build/results/`. A direction matches when tiersim moves the same\n"
 "way as the source (score up, migrations down, ...). Where a magnitude is\n"
 "not within a factor of two of the source's, the notes say what the runs\n"
-"measure about why. The model is tiersim's default one (docs/tiersim.md):\n"
+"measure about why. The model is tiersim's default one (docs/tiersim-model.md):\n"
 "a clock per thread, bandwidth and loaded latency per tier, TLB\n"
 "shootdowns, 6.1's LRU and kswapd rounds, the adaptive scan period.\n\n",
 		TP_VERSION_STRING, tp_version_string());

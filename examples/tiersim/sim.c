@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * tiersim: the two-tier memory model's main loop: the threads and their
- * clocks, sampling, the periodic events and the replay of the streams. docs/tiersim.md describes what is simulated and
- * what is left out; sim_int.h says which file holds which part.
+ * clocks, sampling, the periodic events and the replay of the streams. docs/tiersim-model.md describes what is simulated
+ * and what is left out; sim_int.h says which file holds which part.
  */
 #include "sim_int.h"
 

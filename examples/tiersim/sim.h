@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * tiersim: the two-tier memory model (see docs/tiersim.md).
+ * tiersim: the two-tier memory model (see docs/tiersim-model.md).
  *
  * One simulation replays one access stream (a workload generator or a
  * trace) under one policy. The model holds, per page: its tier, whether it
@@ -259,7 +259,7 @@ struct sim_policy {
  * @thp: 2 MiB folios instead of 4 KiB pages
  * @scan_delay_ms: numa_balancing_scan_delay_ms
  * @scan_period_ms: a fixed scan period (no adaptation); 0: the kernel's
- *	adaptive period (see docs/tiersim.md, "The NUMA scanner")
+ *	adaptive period (see docs/tiersim-model.md, "The NUMA scanner")
  * @scan_period_min_ms: numa_balancing_scan_period_min_ms
  * @scan_size_mb: numa_balancing_scan_size_mb
  * @scan_period_max_ms: numa_balancing_scan_period_max_ms (the threshold

@@ -2,8 +2,8 @@
 /*
  * tiersim: the machine's configuration: cost profiles, the kernel's
  * defaults, the fast node's watermarks, task_scan_min() and the checks of a
- * configuration against a source (docs/tiersim.md, "The model" and
- * "Costs and their sources").
+ * configuration against a source (docs/tiersim-model.md: the model
+ * and "Costs and their sources").
  */
 #include "sim_int.h"
 
@@ -15,7 +15,7 @@
 
 /*
  * Cost profiles: one socket of a two-socket server. Sources and how each
- * figure was chosen: docs/tiersim.md, "Costs and their sources".
+ * figure was chosen: docs/tiersim-model.md, "Costs and their sources".
  *  - DRAM and Optane (pmem): Izraelevitz et al., "Basic Performance
  *    Measurements of the Intel Optane DC Persistent Memory Module",
  *    arXiv:1903.05714 (2019): idle random-read latency about 81 ns (DRAM)

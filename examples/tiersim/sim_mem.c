@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * tiersim: what memory costs beyond its idle latency (docs/tiersim.md,
- * "Bandwidth, loaded latency and TLBs"):
+ * tiersim: what memory costs beyond its idle latency (docs/tiersim-model.md,
+ * "Bandwidth and loaded latency", "TLBs and the accessed bit" and "TLB
+ * shootdowns"):
  *
  *  - each thread's TLB (the accessed bit is set by the page walk of a TLB
  *    fill, not by every access), its invalidation when a PTE changes, and

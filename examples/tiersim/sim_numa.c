@@ -2,8 +2,8 @@
 /*
  * tiersim: NUMA balancing in tiering mode: the adaptive scan period
  * (kernel/sched/fair.c), hint faults and promotion, and the NUMA scanner
- * (task_numa_work(), change_prot_numa()); docs/tiersim.md, "The NUMA
- * scanner" and "Hint faults".
+ * (task_numa_work(), change_prot_numa()); docs/tiersim-model.md, "The
+ * NUMA scanner" and "Hint faults".
  */
 #include "sim_int.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * tiersim: the fast tier's slots, first-touch allocation, the LRU (a CLOCK
- * or 6.1's two lists) and kswapd (docs/tiersim.md, "Allocation" and
+ * or 6.1's two lists) and kswapd (docs/tiersim-model.md, "Allocation" and
  * "kswapd").
  */
 #include "sim_int.h"
@@ -780,7 +780,7 @@ u8 alloc_unit(struct sim *s, u64 u)
 		/*
 		 * Below the low watermark the allocator wakes kswapd: the
 		 * model's stand-in for the wakeups of the hint faults taken
-		 * while the pages are first touched (tiersim.md,
+		 * while the pages are first touched (tiersim-model.md,
 		 * "Allocation"), so only where the NUMA scanner takes them.
 		 */
 		if (s->scan_on && s->fused < s->init_fast_cap)
