@@ -277,5 +277,6 @@ void tp_node_reset(struct tp_node *node, u64 now)
 	TP_ASSERT(node);
 	__tp_thresh_forget(&node->th);
 	tp_atomic64_set(&node->th.base, tp_atomic64_read(&node->cand));
-	tp_atomic64_set(&node->th.start, now);
+	/* After the baseline: a closer that takes this period judges from it. */
+	tp_atomic64_set_release(&node->th.start, now);
 }

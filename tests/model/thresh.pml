@@ -51,7 +51,9 @@
  *              the same period over both close it, the second after the
  *              first began a new one
  *  -DMUTANT=2  the rearm stores the start before the baseline: a closer of
- *              the new period can judge from the old baseline
+ *              the new period can judge from the old baseline (what a
+ *              weakly ordered CPU may do without the start's
+ *              store-release, which keeps the baseline's store first)
  *  -DMUTANT=3  the closer reads the threshold before its cmpxchg (a close
  *              that prepares its result before it wins): it can undo a
  *              forget it did not race
