@@ -6,6 +6,9 @@
 #ifndef TP_SEAM_USER_H
 #define TP_SEAM_USER_H
 
+/* offsetof() (a freestanding header: no libc behind it). */
+#include <stddef.h>
+
 #define TP_NOINLINE		__attribute__((__noinline__))
 #define TP_COLD			__attribute__((__cold__))
 #define TP_ALWAYS_INLINE	inline __attribute__((__always_inline__))

@@ -6,10 +6,14 @@
  *
  * This is the only public header that knows whether it is built for the
  * Linux kernel or for userspace. It defines nothing outside the tp_/TP_
- * namespace: the API uses <stdint.h>'s fixed-width types, which the kernel
- * defines too (uint64_t is the kernel's u64), and the few types that differ
- * between the two worlds are tierpol's own (struct tp_atomic64 and friends,
- * whose fields are private).
+ * namespace itself: the API uses <stdint.h>'s fixed-width types, which the
+ * kernel defines too (uint64_t is the kernel's u64), and bool, and the few
+ * types that differ between the two worlds are tierpol's own (struct
+ * tp_atomic64 and friends, whose fields are private). In userspace it
+ * includes <stdint.h> and <stdbool.h> and nothing else. In C before C23 the
+ * latter defines bool, true and false as macros (C23 and C++ have them as
+ * keywords): in a program with a bool of its own (typedef int bool;), bool
+ * is _Bool after the include.
  *
  * Language: the headers are C99, C11 and C++ (C++11 and later) clean; they
  * use the GNU __attribute__ syntax (gcc, clang) for alignment.
@@ -37,7 +41,6 @@
 #include <asm/local64.h>
 #else
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #endif
 

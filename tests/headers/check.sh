@@ -15,8 +15,8 @@
 #     kernel-doc comments are read by a user's clang as Doxygen).
 #  2. It defines no macro outside TP_ and tp_, and changes or removes none
 #     that the program had: the macros of a program that includes
-#     <stdbool.h>, <stddef.h> and <stdint.h> (the headers tierpol may
-#     depend on) are compared with those of the same program after
+#     <stdbool.h> and <stdint.h> (the two headers tierpol includes; in C
+#     before C23, <stdbool.h> defines bool, true and false) are compared with those of the same program after
 #     "#include <HEADER>" (cc -dM -E), as C and as C++. Include guards
 #     are no exception: TP_<NAME>_H (a _TIERPOL_ guard would take a name
 #     reserved to the implementation).
@@ -61,7 +61,6 @@ docw() {
 	esac
 }
 BASE='#include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>'
 
 for c in $HDR_CCS $HDR_CXXS $NAMES_CC $NAMES_CXX; do
