@@ -185,6 +185,15 @@ struct tp_limiter {
  * is updated by one CPU (kernel: with preemption disabled) or one thread
  * (userspace) at a time; interrupts or signal handlers on that CPU or
  * thread may use it too. Private fields.
+ *
+ * A slot lives as long as its limiter: it may hold up to @cand_batch - 1
+ * pages the shared count has not seen, and nothing moves them but the
+ * slot's own next request. A program whose threads come and go keeps its
+ * slots in a pool and gives an exiting thread's slot to the next thread: a
+ * slot freed or zeroed drops its pages, and the bound above counts every
+ * slot ever used, so 1000 short-lived threads with a slot each can each
+ * be admitted @cand_batch - 1 pages uncounted. (The kernel's per-CPU slots
+ * stay while their CPU is offline.)
  */
 struct tp_limiter_cpu {
 	struct tp_local64 diff;

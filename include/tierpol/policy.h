@@ -231,6 +231,16 @@ struct tp_fault {
  * @present: present pages (node_present_pages)
  *
  * Watermarks must be ordered min <= low <= high <= promo.
+ *
+ * One set of figures for the node. Linux 6.1's checks
+ * (pgdat_free_space_enough(), migrate_balanced_pgdat()) test each zone of
+ * the node with zone_watermark_ok() and pass when one zone does; that test
+ * adds the zone's lowmem_reserve[ZONE_MOVABLE] to the watermark and
+ * includes its boost. To decide as 6.1 on a node with several populated
+ * zones, pass the zone with the most free pages above its watermarks
+ * (normally ZONE_NORMAL on a DRAM node, ZONE_MOVABLE on a CXL or PMEM one),
+ * with the reserve and the boost added to each watermark; node totals pass
+ * the checks where no single zone would.
  */
 struct tp_node_mem {
 	uint64_t free;
@@ -346,6 +356,11 @@ struct tp_node {
  * this_cpu_ptr()) or one thread (userspace) at a time; an interrupt or a
  * signal handler on that CPU or thread may decide on it too. Any CPU may
  * read it (tp_node_stats_add()). Cache-line aligned. Private fields.
+ *
+ * A slot lives as long as its node, as &struct tp_limiter_cpu says: it
+ * holds candidates the node's count has not seen and its share of the
+ * statistics. Pool the slots of a program whose threads come and go, and
+ * give an exiting thread's slot to the next one; freeing it loses both.
  */
 struct tp_node_cpu {
 	struct tp_local64 cand;
