@@ -14,7 +14,10 @@
 #                     and the stress program under ThreadSanitizer (TSAN_CC)
 #   make valgrind     every test under valgrind memcheck (--fair-sched=yes:
 #                     the multi-threaded suites' waits take seconds, not
-#                     tens of seconds that vary from run to run)
+#                     tens of seconds that vary from run to run), as make
+#                     check built it: valgrind reads the machine code, so
+#                     the -O2 build needs no build of its own (one at -O1
+#                     took 39 s of CPU, December 2026)
 #   make check-debug  every test with -DTP_DEBUG: contract checks trap, and
 #                     tests/test_bad_input*.c show that they do; with
 #                     -DTP_FAULT_INJECT, as coverage, tests/test_fail_closed.c
@@ -27,7 +30,7 @@
 #                     COV_BRANCHES %
 #
 # Each build has its own directory under $(O)/ (asan-gcc, asan-clang, tsan,
-# vg, debug, cov, stress, fuzz); none touches $(O)/libtierpol.a. A run fails
+# debug, cov, stress, fuzz); none touches $(O)/libtierpol.a. A run fails
 # on a non-zero exit status and on any sanitizer report in its output.
 
 SAN_CCS		?= $(foreach c,gcc clang,$(if $(shell command -v $(c)),$(c)))
@@ -50,7 +53,6 @@ RL_F_ASAN	= $(RL_CFLAGS) $(RL_SAN)
 # accesses are all atomic, so there is nothing for it to miss.
 RL_F_TSAN	= $(RL_CFLAGS) -fsanitize=thread \
 		  $(if $(filter gcc%,$(notdir $(TSAN_CC))),-Wno-tsan)
-RL_F_PLAIN	= $(RL_CFLAGS)
 # TP_FAULT_INJECT: tests may force the fail-closed paths (lib/tp_seam_user.h).
 RL_F_DEBUG	= $(RL_CFLAGS) -DTP_DEBUG -DTP_FAULT_INJECT
 # Atomic counters: the multi-threaded suites would otherwise race them.
@@ -111,7 +113,6 @@ endef
 
 $(foreach c,$(SAN_CCS),$(eval $(call RL_BUILD,asan-$(c),$(c),RL_F_ASAN)))
 $(eval $(call RL_BUILD,tsan,$(TSAN_CC),RL_F_TSAN))
-$(eval $(call RL_BUILD,vg,$(CC),RL_F_PLAIN))
 $(eval $(call RL_BUILD,debug,$(CC),RL_F_DEBUG))
 $(eval $(call RL_BUILD,cov,$(COV_CC),RL_F_COV))
 $(eval $(call RL_BUILD,stress,$(CC),RL_F_STRESS))
@@ -142,7 +143,7 @@ tsan: $(addprefix $(O)/tsan/tests/,$(RL_MT_TESTS)) $(O)/tsan/stress
 	echo "== $(O)/tsan/stress $(TSAN_STRESS_ARGS)" && \
 	$(RL_ENV) $(O)/tsan/stress $(TSAN_STRESS_ARGS) && echo "TSAN PASSED"
 
-valgrind: $(addprefix $(O)/vg/tests/,$(RL_TESTS))
+valgrind: $(addprefix $(O)/tests/,$(RL_TESTS))
 	@command -v $(VALGRIND) >/dev/null || { \
 		echo "valgrind is missing. Run: sudo apt-get install valgrind" >&2; \
 		exit 1; }

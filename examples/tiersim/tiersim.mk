@@ -43,7 +43,7 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 # Every tests/test_tiersim*.c compiles the simulator's sources in, in each
 # build of the tests (the reliability builds' directories included).
 TIERSIM_TESTS	:= $(notdir $(basename $(wildcard tests/test_tiersim*.c)))
-$(foreach d,$(O) $(addprefix $(O)/,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov),\
+$(foreach d,$(O) $(addprefix $(O)/,$(addprefix asan-,$(SAN_CCS)) tsan debug cov),\
 	$(foreach t,$(TIERSIM_TESTS),\
 		$(eval $(d)/tests/$(t): $(TIERSIM_SRCS) $(TIERSIM_HDRS))))
 

@@ -53,7 +53,7 @@ TRUTH_SRCS	:= $(wildcard tests/truth/truth*.c) tests/truth/json.c \
 
 # tests/test_truth_fit.c compiles the harness's fit in, in each build of
 # the tests (the reliability builds' directories included).
-$(foreach d,$(O) $(addprefix $(O)/,$(addprefix asan-,$(SAN_CCS)) tsan vg debug cov),\
+$(foreach d,$(O) $(addprefix $(O)/,$(addprefix asan-,$(SAN_CCS)) tsan debug cov),\
 	$(eval $(d)/tests/test_truth_fit: tests/truth/truth_fit.c \
 		tests/truth/truth_parse.c tests/truth/json.c \
 		tests/truth/truth.h tests/truth/json.h))
