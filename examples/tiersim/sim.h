@@ -492,6 +492,7 @@ struct sim_result {
 	u32 k_thresh_period_ms, k_hot_ms, k_rate_mbps;
 	u64 busy_ns[2];		/* slow, fast tier: media busy time */
 	u64 capped_ns[2];	/* ... and time at the loaded latency's cap */
+	u64 measured_capped_ns[2];	/* ... of it in the measured phases */
 	u64 promotions;
 	u64 demotions;
 	u64 pingpong;

@@ -132,8 +132,11 @@ void bw_epoch(struct sim *s, u64 epoch_ns)
 		s->util[tier] += (u - s->util[tier]) / 4;
 		s->r->busy_ns[tier] += (u64)busy;
 		/* The next epoch's latency is at its cap (see loaded()). */
-		if (s->util[tier] > UTIL_MAX)
+		if (s->util[tier] > UTIL_MAX) {
 			s->r->capped_ns[tier] += epoch_ns;
+			if (s->src->phase_measured[s->phase])
+				s->r->measured_capped_ns[tier] += epoch_ns;
+		}
 	}
 	memset(s->ep_cnt, 0, sizeof(s->ep_cnt));
 	memset(s->ep_bytes, 0, sizeof(s->ep_bytes));

@@ -32,9 +32,10 @@
  *    with --thp, after kswapd's look at a young folio flushed the TLB).
  *  - WARN_SATURATED (any policy, besides the others): a tier's loaded
  *    latency was at its cap (u = UTIL_MAX) for more than a tenth of the
- *    run: the demand reached its bandwidth, which the model meets with
- *    that latency, not with a queue, so what goes beyond it is served at
- *    that latency and the throughput can exceed what the bandwidth allows.
+ *    run's measured phases (not first touch's unmeasured pass): the
+ *    demand reached its bandwidth, which the model meets with that
+ *    latency, not with a queue, so what goes beyond it is served at that
+ *    latency and the throughput can exceed what the bandwidth allows.
  *
  * And one about the machine, for every policy (warn_machine()): the fast
  * tier's idle read or write latency is above the slow tier's
@@ -127,16 +128,24 @@ static int classify(const struct set *s, u32 i)
 	return -1;
 }
 
-/* The share of run @r tier @tier (0 slow, 1 fast) had its latency capped. */
+/*
+ * The share of run @r's measured phases tier @tier (0 slow, 1 fast) had
+ * its latency capped: the headline figures are theirs, and an unmeasured
+ * first touch can be most of a short run's time. (An epoch that straddles
+ * a phase's end counts in the phase it ends in: at most 1.)
+ */
 static double capped(const struct sim_result *r, int tier)
 {
-	return r->sim_time_ns ? (double)r->capped_ns[tier] /
-				(double)r->sim_time_ns : 0;
+	double x = r->measured_time_ns ?
+		   (double)r->measured_capped_ns[tier] /
+		   (double)r->measured_time_ns : 0;
+
+	return x < 1 ? x : 1;
 }
 
 /*
  * The tier whose latency run @r had at its cap for more than a tenth of
- * the run: 1 slow, 2 fast (the longer), or 0.
+ * its measured phases: 1 slow, 2 fast (the longer), or 0.
  */
 static int saturated(const struct sim_result *r)
 {
@@ -228,12 +237,12 @@ static void say(FILE *f, const struct set *s, int w, const u8 *mask, u32 i)
 		const char *name = tier ? "fast" : "slow";
 
 		fprintf(f, "the %s tier's loaded latency was at its cap "
-			"(utilisation %.2f) for %.0f %% of the run: the demand "
-			"reached its bandwidth, which the model meets with that "
-			"latency, not with a queue, so the throughput may be "
-			"above what the bandwidth allows; fewer threads or more "
-			"bandwidth (--%s-read-mbps, --%s-write-mbps) keep the "
-			"run inside the model", name, UTIL_MAX,
+			"(utilisation %.2f) for %.0f %% of the measured run: the "
+			"demand reached its bandwidth, which the model meets "
+			"with that latency, not with a queue, so the throughput "
+			"may be above what the bandwidth allows; fewer threads "
+			"or more bandwidth (--%s-read-mbps, --%s-write-mbps) "
+			"keep the run inside the model", name, UTIL_MAX,
 			100.0 * capped(r, tier), name, name);
 		break;
 	}
