@@ -369,6 +369,13 @@ usage 'zipf: --clock serial does nothing with one thread (--threads 2 or more sh
 	-w zipf --clock serial
 run "$T" -q -w zipf --threads 2 --accesses 1000 --clock serial -p none
 [ "$rc" = 0 ] || bad "--clock serial with 2 threads: exit $rc, $(cat "$tmp/err")"
+# A trace runs as one thread whatever its thread ids (two were taken).
+printf 'R 1000 1\nW 2000 2\nR 3000 1\n' >"$tmp/tids.trace"
+printf 'R 1000 1\nW 2000 1\nR 3000 1\n' >"$tmp/tid.trace"
+for tr in tids tid; do
+	usage "$tmp/$tr.trace: --clock serial does nothing with a trace (it is one stream in its recorded order, whatever its thread ids)" \
+		-t "$tmp/$tr.trace" --fast 2 --wmark 0,0,1,1 --clock serial -p none
+done
 usage 'policy "mainline+young:mode=0": +young does nothing with NUMA balancing off (mode=0 of mainline): no scanning, no hint faults' \
 	-p mainline+young:mode=0
 for list in mainline, none,,oracle; do

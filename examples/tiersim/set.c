@@ -512,12 +512,17 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 		c->kswapd_rounds = o->kswapd_rounds;
 	if (o->serial_clock >= 0)
 		c->serial_clock = o->serial_clock;
-	/* One thread's clock is the same either way (a suite's items vary). */
+	/*
+	 * One thread's clock is the same either way (a suite's items vary),
+	 * and a trace, whatever its thread ids, runs as one thread.
+	 */
+	if (o->serial_clock > 0 && !it && s->has_tr)
+		die_usage("%s: --clock serial does nothing with a trace (it "
+			  "is one stream in its recorded order, whatever its "
+			  "thread ids)", s->label);
 	if (o->serial_clock > 0 && !it && s->src.nr_threads < 2)
 		die_usage("%s: --clock serial does nothing with one thread "
-			  "(%s)", s->label, s->has_tr ? "a trace is one stream "
-			  "in its recorded order" : "--threads 2 or more "
-			  "share a clock");
+			  "(--threads 2 or more share a clock)", s->label);
 	if (o->tlb_entries >= 0)
 		c->tlb_entries = (u32)o->tlb_entries;
 	if (it && it->scale)
