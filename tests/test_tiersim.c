@@ -418,9 +418,16 @@ static void test_policy_specs(void **state)
 static void check_invariants(const struct sim_src *src,
 			     const struct sim_result *r, u64 upages)
 {
+	u64 regions = 0;
+	u32 i;
+
 	check_accounting(src, r);
 	assert_int_equal(r->node.decided, r->hint_faults * upages);
 	assert_int_equal(r->node.pgpromote_success, r->promotions);
+	/* The regions share the promotions out (a trace's are all "other"). */
+	for (i = 0; i < WL_NR_REGIONS; i++)
+		regions += r->region_promo[i];
+	assert_int_equal(regions, r->promotions);
 }
 
 static void run_all(struct setup *s, const char *const *specs, u32 n,
@@ -667,6 +674,9 @@ static void test_end_to_end_trace(void **state)
 		assert_int_equal(res[i].t_cpu, 1000ULL * 19999);
 	}
 	assert_true(sim_fast_ratio(&res[3]) > 0.6);
+	assert_true(res[1].promotions > 0);
+	assert_int_equal(res[1].region_promo[WL_REGION_OTHER],
+			 res[1].promotions);
 	for (i = 0; i < 4; i++)
 		sim_result_free(&res[i]);
 	free(res);

@@ -150,9 +150,9 @@ void unit_to_fast(struct sim *s, u64 u, u64 when)
 	slot_insert(s, u, (u32)(when / SIM_NS_PER_MS) + 1);
 	s->vst[vma_of(s, u)].promotions += s->upages;
 	r->map_promo[u * SIM_MAP_BINS / s->nr_units] += s->upages;
-	if (s->src->wl)
-		r->region_promo[wl_region(s->src->wl, u << s->ushift)] +=
-			s->upages;
+	/* A trace has no regions: its pages are all "other". */
+	r->region_promo[s->src->wl ? wl_region(s->src->wl, u << s->ushift) :
+			WL_REGION_OTHER] += s->upages;
 }
 
 /*
