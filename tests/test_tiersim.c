@@ -413,6 +413,58 @@ static void test_policy_specs(void **state)
 	assert_non_null(strstr(err, "need hotness"));
 }
 
+/* Specs of one policy (set.c refuses them together) and of two. */
+static void test_policy_same(void **state)
+{
+	static const char *const same[][2] = {
+		{ "rfc2020", "rfc2020-p8" }, { "rfc2020-auto", "rfc2020" },
+		{ "rfc2020-fixed", "rfc2020-p7" },
+		{ "mainline:rate=64", "mainline:rate=064" },
+		{ "mainline", "mainline:rate=65536" },
+		{ "mainline", "mainline:period=60000" },
+	};
+	static const char *const two[][2] = {
+		{ "mainline", "mainline:rate=64" },
+		{ "mainline", "mainline-bypass-off" },
+		{ "rfc2020-p7", "rfc2020-p8" },
+		{ "mainline", "mainline:vma=disjoint" },
+		{ "mainline", "token-bucket" },
+		{ "damon", "damon:feedback=damos" },
+		{ "none", "oracle" },
+	};
+	struct sim_policy p, q;
+	struct sim_cfg c;
+	u32 i;
+
+	(void)state;
+	sim_cfg_defaults(&c);
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		policy(&p, same[i][0], &c);
+		policy(&q, same[i][1], &c);
+		assert_true(sim_policy_same(&p, &q));
+	}
+	for (i = 0; i < sizeof(two) / sizeof(two[0]); i++) {
+		policy(&p, two[i][0], &c);
+		policy(&q, two[i][1], &c);
+		assert_false(sim_policy_same(&p, &q));
+	}
+	/* A 0 read as the default is that default. */
+	policy(&p, "pghot", &c);
+	q = p;
+	p.hot.freq = 0;
+	q.hot.freq = TP_HOT_DEFAULT_FREQ;
+	p.cfg.hot_threshold_faults = 0;
+	q.cfg.hot_threshold_faults = TP_DEFAULT_HOT_THRESHOLD_FAULTS;
+	assert_true(sim_policy_same(&p, &q));
+	q.hot.freq = 3;
+	assert_false(sim_policy_same(&p, &q));
+	/* The options reach only the spec that pinned nothing. */
+	c.rate_limit_mbps = 100;
+	policy(&p, "mainline", &c);
+	policy(&q, "mainline:rate=65536", &c);
+	assert_false(sim_policy_same(&p, &q));
+}
+
 /* ---- end to end -------------------------------------------------------------- */
 
 static void check_invariants(const struct sim_src *src,
@@ -779,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_demotion_end),
 		cmocka_unit_test(test_scale_model),
 		cmocka_unit_test(test_policy_specs),
+		cmocka_unit_test(test_policy_same),
 		cmocka_unit_test(test_node_clock),
 		cmocka_unit_test(test_end_to_end),
 		cmocka_unit_test(test_end_to_end_workloads),

@@ -390,6 +390,17 @@ usage '-p "mainline,none, mainline": mainline is named twice (its runs would be 
 	-p mainline -p "none, mainline"
 run "$T" -q -w zipf --accesses 1000 -p mainline,mainline:rate=64
 [ "$rc" = 0 ] || bad "-p mainline,mainline:rate=64: exit $rc, $(cat "$tmp/err")"
+# ... and one policy under two specs: an alias, a number spelt two ways, a
+# pinned value that is the one the run has anyway (the rows were the same).
+usage '-p "rfc2020,rfc2020-p8": rfc2020 and rfc2020-p8 are the same policy (their runs would be the same)' \
+	-p rfc2020,rfc2020-p8
+usage '-p "mainline:rate=64,none,mainline:rate=064": mainline:rate=64 and mainline:rate=064 are the same policy (their runs would be the same)' \
+	-p mainline:rate=64,none,mainline:rate=064
+usage '-p "mainline,mainline:rate=65536": mainline and mainline:rate=65536 are the same policy (their runs would be the same)' \
+	-p mainline,mainline:rate=65536
+run "$T" -q -w zipf --accesses 1000 --rate-limit-mbps 100 \
+	-p mainline,mainline:rate=65536
+[ "$rc" = 0 ] || bad "-p mainline,mainline:rate=65536 --rate-limit-mbps 100: exit $rc, $(cat "$tmp/err")"
 
 # The policies past Linux 6.1: ranges, and the combinations that cannot work.
 usage 'policy "goal-bucket:target=0": target=0 is too small (allowed: 1 to 10000 parts per 10000)' \

@@ -567,6 +567,12 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 			die_usage("%s", err);
 		if (sim_policy_finalize(p, c, err, sizeof(err)))
 			die(EXIT_USAGE, "%s", err);
+		/* ... or under two (an alias, a number spelt two ways) */
+		for (j = 0; j < s->nr_pol; j++)
+			if (sim_policy_same(&s->pol[j], p))
+				die_usage("-p \"%s\": %s and %s are the same "
+					  "policy (their runs would be the "
+					  "same)", pols, names[j], tok);
 		if (p->oracle && !s->src.oracle_count) {
 			struct progress pn;
 

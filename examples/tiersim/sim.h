@@ -588,6 +588,14 @@ int sim_policy_finalize(struct sim_policy *p, const struct sim_cfg *c,
 int sim_policy_unchanged(const struct sim_policy *p, const struct sim_policy *b,
 			 const char *base, const char *const *at,
 			 unsigned int nr, char *err, size_t errlen);
+/*
+ * Whether finalised policies @a and @b run the same way whatever their
+ * specs (an alias, "rfc2020" and "rfc2020-p8"; a number spelt two ways,
+ * "rate=64" and "rate=064"; a pinned value the options give the other
+ * too): every setting compared, a 0 that reads as a default as that
+ * default (sim_policy_check.c).
+ */
+int sim_policy_same(const struct sim_policy *a, const struct sim_policy *b);
 void sim_policy_help(FILE *f);
 /*
  * Named policies (sim_preset.c): the help lines of the bases, the length

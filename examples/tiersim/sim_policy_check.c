@@ -118,6 +118,57 @@ int sim_policy_unchanged(const struct sim_policy *p, const struct sim_policy *b,
 	return 0;
 }
 
+/* The hot-threshold faults, freq and window @p reads (0: the default). */
+static void read_as(const struct sim_policy *p, u64 *faults, u32 *freq,
+		    u32 *window)
+{
+	struct tp_hot_cfg hc;
+
+	sim_hot_cfg(p, &hc);
+	*faults = p->cfg.hot_threshold_faults ? p->cfg.hot_threshold_faults :
+		  TP_DEFAULT_HOT_THRESHOLD_FAULTS;
+	*freq = hc.freq_threshold ? hc.freq_threshold : TP_HOT_DEFAULT_FREQ;
+	*window = hc.window_ms ? hc.window_ms : TP_HOT_DEFAULT_WINDOW_MS;
+}
+
+int sim_policy_same(const struct sim_policy *a, const struct sim_policy *b)
+{
+	const struct tp_policy_cfg *x = &a->cfg, *y = &b->cfg;
+	u64 fa, fb;
+	u32 qa, qb, wa, wb;
+
+	read_as(a, &fa, &qa, &wa);
+	read_as(b, &fb, &qb, &wb);
+	/* Field by field: the structures' padding is not compared. */
+	return a->oracle == b->oracle && a->demote == b->demote &&
+	       a->lat_src == b->lat_src && a->vma_filter == b->vma_filter &&
+	       a->migrate == b->migrate &&
+	       a->goal.metric == b->goal.metric &&
+	       a->goal.target == b->goal.target &&
+	       a->goal.ctl_ms == b->goal.ctl_ms &&
+	       a->goal.rate_min == b->goal.rate_min &&
+	       a->goal.rate_max == b->goal.rate_max &&
+	       a->goal.out == b->goal.out &&
+	       a->hot.record == b->hot.record &&
+	       a->hot.sources == b->hot.sources && qa == qb && wa == wb &&
+	       a->hot.abit_ms == b->hot.abit_ms &&
+	       a->hot.room == b->hot.room &&
+	       a->hot.promo_max == b->hot.promo_max &&
+	       a->damon.on == b->damon.on &&
+	       a->damon.feedback == b->damon.feedback &&
+	       a->damon.start_min == b->damon.start_min &&
+	       x->sz == y->sz && x->mode == y->mode && x->flags == y->flags &&
+	       x->tps == y->tps && x->page_shift == y->page_shift &&
+	       x->hot_threshold_ms == y->hot_threshold_ms &&
+	       x->rate_limit_mbps == y->rate_limit_mbps &&
+	       x->scan_period_max_ms == y->scan_period_max_ms &&
+	       x->thresh_variant == y->thresh_variant &&
+	       x->limiter_variant == y->limiter_variant &&
+	       x->wmark_variant == y->wmark_variant &&
+	       x->cand_batch == y->cand_batch &&
+	       x->burst_pages == y->burst_pages && fa == fb;
+}
+
 /*
  * The simulator's own choices that do not fit together; the goal's default
  * target; the goal controller's first rate, inside its bounds.
