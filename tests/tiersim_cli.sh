@@ -109,7 +109,13 @@ usage '--jobs: 0 is too small (allowed: 1 to 256)' -j 0
 usage '--tlb-entries: 3 is not a power of 2 (allowed: 0, or a power of 2 up to 16777216)' \
 	--tlb-entries 3
 usage '--lru: clock or two-list, not "lfu"' --lru lfu
-usage '--fast: "3Q" is not a size (pages, K/M/G bytes, or N%)' --fast 3Q
+usage '--fast: "3Q" is not a size (decimal pages, K/M/G bytes, or N%)' --fast 3Q
+# Decimal, as every count: strtod() took these (0x800 was 2048 pages).
+for v in 0x800 1e2 +2048 ' 2048' '2048 ' .5 5. inf nan 1.5e3K -0x1; do
+	usage "--slow: \"$v\" is not a size (decimal pages, K/M/G bytes, or N%)" \
+		--slow "$v"
+done
+usage '--fast: -5% is too small (allowed: 0 or more)' --fast -5%
 for o in --fast --slow; do
 	usage "$o: 18446744073709551615 is too large (allowed: up to 1099511627775 pages, 4 PiB)" \
 		$o 18446744073709551615

@@ -148,18 +148,43 @@ static double parse_real(const struct opt_def *d, const char *arg)
 	return v;
 }
 
+/*
+ * Where the unit of size @s starts (none, %, K, k, M or G, to the end),
+ * after decimal digits and an optional fraction ("2048", "1.5M"), or NULL:
+ * strtod() would take a sign, blanks, hexadecimal, an exponent, "inf" and
+ * "nan", which no other count takes.
+ */
+static const char *size_unit(const char *s)
+{
+	if (*s < '0' || *s > '9')
+		return NULL;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (*s == '.') {
+		if (*++s < '0' || *s > '9')
+			return NULL;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return !*s || (strchr("%KkMG", *s) && !s[1]) ? s : NULL;
+}
+
 void parse_size(const char *opt, const char *s, struct size_opt *o)
 {
+	const char *unit = size_unit(s);
 	char *end;
 	double v, pages;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || end == s || errno || isnan(v) || isinf(v))
-		die_usage("%s: \"%s\" is not a size (pages, K/M/G bytes, or "
-			  "N%%)", opt, s);
-	if (v < 0)
+	if (*s == '-' && size_unit(s + 1))
 		die_usage("%s: %s is too small (allowed: 0 or more)", opt, s);
+	if (!unit)
+		die_usage("%s: \"%s\" is not a size (decimal pages, K/M/G "
+			  "bytes, or N%%)", opt, s);
+	/* digits only: beyond a double is the only error left */
+	v = strtod(s, &end);
+	if (end != unit || isinf(v))
+		die_usage("%s: %s is too large (allowed: up to %llu pages, "
+			  "4 PiB)", opt, s, WL_PAGE_MASK);
 	o->set = 1;
 	o->frac = 0;
 	o->arg = s;
@@ -175,11 +200,8 @@ void parse_size(const char *opt, const char *s, struct size_opt *o)
 		pages = v * 1024 / 4096;
 	else if (!strcmp(end, "M"))
 		pages = v * 256;
-	else if (!strcmp(end, "G"))
+	else	/* "G" */
 		pages = v * 262144;
-	else
-		die_usage("%s: \"%s\" is not a size (pages, K/M/G bytes, or "
-			  "N%%)", opt, s);
 	/* Checked before the conversion, which would wrap or be undefined. */
 	if (pages >= (double)WL_PAGE_MASK + 1)
 		die_usage("%s: %s is too large (allowed: up to %llu pages, "
