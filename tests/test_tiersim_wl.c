@@ -304,6 +304,33 @@ static void test_tiersim_format(void **state)
 	/* A broken lackey line still gets lackey's reason. */
 	expect_trace_error("lk-bad.txt", " L 1000,0\n", TRACE_AUTO, 1,
 			   "size out of range");
+
+	/*
+	 * A comment after the fields, past a blank, as --cpu-ns-file takes
+	 * (it was "bad thread id"); "#" against a field is not one.
+	 */
+	path = write_file("ts-comment.txt", "R 1000 # x\nW 2000 5 # y z\n"
+			  "R 0x3000 5\t#\n L 4000 # lackey's L\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.format, TRACE_TIERSIM);
+	assert_int_equal(t.nr_accesses, 4);
+	assert_int_equal(t.nr_pages, 4);
+	assert_int_equal(t.nr_threads, 2);
+	trace_close(&t);
+	path = write_file("ts-comment-t.txt", "R 1000 1 5 # x\nW 2000 1 9 #\n");
+	assert_int_equal(trace_open(&t, path, TRACE_AUTO, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(t.has_time, 1);
+	assert_int_equal(t.nr_accesses, 2);
+	trace_close(&t);
+	expect_trace_error("ts-hash1.txt", "R 1000# x\n", TRACE_TIERSIM, 1,
+			   "garbage after the address (a # comment needs a "
+			   "blank before it)");
+	expect_trace_error("ts-hash2.txt", "R 1000 1#\n", TRACE_TIERSIM, 1,
+			   "garbage after the thread id");
+	expect_trace_error("ts-hash3.txt", "R 1000 1 5#\n", TRACE_TIERSIM, 1,
+			   "garbage after the timestamp");
 }
 
 /* ---- workloads -------------------------------------------------------------- */

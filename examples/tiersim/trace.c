@@ -126,6 +126,18 @@ static int at_eol(const char *s)
 	return is_eol(skip_ws(s));
 }
 
+/*
+ * The end of a tiersim line's fields: its end, or a comment after a blank
+ * ("R 7f00 # x", as --cpu-ns-file takes them; "R 7f00#x" is garbage after
+ * the address).
+ */
+static int at_end(const char *s)
+{
+	const char *p = skip_ws(s);
+
+	return is_eol(p) || (p != s && *p == '#');
+}
+
 /* Lackey: "I  addr,size", " L addr,size", " S ...", " M ...", "==pid== ..." */
 /* A lackey access's largest size, bytes (an XSAVE area is a few KiB). */
 #define LACKEY_MAX_SIZE		65536
@@ -178,6 +190,16 @@ static int parse_lackey(const char *s, int instr, struct tline *l,
 	return 0;
 }
 
+/* -1, "garbage after the @what" (and why, for a "#" against it). */
+static int garbage(struct tline *l, const char *p, const char *what,
+		   const char **why)
+{
+	snprintf(l->why, sizeof(l->why), "garbage after the %s%s", what,
+		 *p == '#' ? " (a # comment needs a blank before it)" : "");
+	*why = l->why;
+	return -1;
+}
+
 static int parse_tiersim(const char *s, struct tline *l, const char **why)
 {
 	const char *p = skip_ws(s), *q;
@@ -211,22 +233,18 @@ static int parse_tiersim(const char *s, struct tline *l, const char **why)
 	}
 	l->tid = 0;
 	l->has_time = 0;
-	if (!at_eol(p)) {
-		if (*p != ' ' && *p != '\t') {
-			*why = "garbage after the address";
-			return -1;
-		}
+	if (!at_end(p)) {
+		if (*p != ' ' && *p != '\t')
+			return garbage(l, p, "address", why);
 		p = skip_ws(p);
 		if (parse_dec(&p, &v) || v > MAX_TID) {
 			*why = "bad thread id (decimal, below 65536)";
 			return -1;
 		}
 		l->tid = (uint32_t)v;
-		if (!at_eol(p)) {
-			if (*p != ' ' && *p != '\t') {
-				*why = "garbage after the thread id";
-				return -1;
-			}
+		if (!at_end(p)) {
+			if (*p != ' ' && *p != '\t')
+				return garbage(l, p, "thread id", why);
 			p = skip_ws(p);
 			q = p;
 			r = parse_dec(&p, &l->time);
@@ -245,10 +263,8 @@ static int parse_tiersim(const char *s, struct tline *l, const char **why)
 				return -1;
 			}
 			l->has_time = 1;
-			if (!at_eol(p)) {
-				*why = "garbage after the timestamp";
-				return -1;
-			}
+			if (!at_end(p))
+				return garbage(l, p, "timestamp", why);
 		}
 	}
 	l->kind = 1;
