@@ -542,6 +542,19 @@ static void test_workload_bad_params(void **state)
 	p.sigma_frac = 1e6;
 	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "sigma must be in (0, 10]");
+	/* phase-shift with no access on a side of the shift: nothing moves */
+	wl_defaults(&p, WL_PHASE_SHIFT);
+	p.accesses = 1000;
+	p.shift_at = 1;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--shift-at 1 of 1000 accesses leaves none "
+			    "after the shift (the hot set never moves: no "
+			    "response time to measure)");
+	p.shift_at = 0.0009;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), -EINVAL);
+	p.shift_at = 0.001;
+	assert_int_equal(wl_init(&w, &p, err, sizeof(err)), 0);
+	wl_free(&w);
 	assert_int_equal(wl_kind_parse("nope"), -1);
 	assert_int_equal(wl_kind_parse("gups-hotset"), WL_GUPS_HOTSET);
 }

@@ -178,6 +178,14 @@ usage '--hot-frac does not apply to workload uniform' -w uniform --hot-frac 0.3
 usage '--hot-prob does not apply to workload zipf' -w zipf --hot-prob 0.5
 usage '--shift-at does not apply to workload gups-hotset' -w gups-hotset --shift-at 0.3
 usage '--shift-at does not apply to workload pmbench' --shift-at 0.3
+# phase-shift with no access on one side of the shift: "resp s" read
+# 0.00 or "never", the oracle's too.
+usage 'workload phase-shift: --shift-at 0 of 1000 accesses leaves none before the shift (the hot set never moves: no response time to measure)' \
+	-w phase-shift --accesses 1000 --shift-at 0
+usage 'workload phase-shift: --shift-at 1 of 1000 accesses leaves none after the shift (the hot set never moves: no response time to measure)' \
+	-w phase-shift --accesses 1000 --shift-at 1
+usage 'workload phase-shift: --shift-at 0.0001 of 1000 accesses leaves none before the shift (the hot set never moves: no response time to measure)' \
+	-w phase-shift --accesses 1000 --shift-at 0.0001
 for w in gups-hotset phase-shift cold-burst disjoint-vma; do
 	run "$T" -q -p none --accesses 1000 -w $w --hot-frac 0.2 --hot-prob 0.8
 	[ "$rc" = 0 ] || bad "-w $w --hot-frac --hot-prob: exit $rc, $(cat "$tmp/err")"
@@ -315,6 +323,21 @@ cpu "# $(printf '%0300d' 0)
 0 50
 5 x" '3: NS "x" is not a whole number'
 input "$tmp: Is a directory" -w zipf -p none --cpu-ns-file "$tmp"
+# A profile from access 0 sets every access's time: --cpu-ns would set
+# none (it was taken, and written as the JSON's cpu_ns); from access 100
+# on, it is the time of the 100 before.
+printf '0 30\n1000 40\n' >"$tmp/cpu0.txt"
+usage "$tmp/cpu0.txt: --cpu-ns does nothing with a --cpu-ns-file profile from access 0 (its first line sets the CPU time of every access)" \
+	-w zipf -p none --cpu-ns 20 --cpu-ns-file "$tmp/cpu0.txt"
+run "$T" -q -w zipf --accesses 1000 -p none --cpu-ns-file "$tmp/cpu0.txt" \
+	--json "$tmp/cpu0.json"
+grep -q '"machine": {"profile": "pmem", "cpu_ns": null, ' "$tmp/cpu0.json" ||
+	bad "--cpu-ns-file from access 0: cpu_ns is not null: $(grep -o '"cpu_ns": [^,]*' "$tmp/cpu0.json")"
+printf '100 30\n' >"$tmp/cpu100.txt"
+run "$T" -q -w zipf --accesses 1000 -p none --cpu-ns 20 \
+	--cpu-ns-file "$tmp/cpu100.txt" --json "$tmp/cpu100.json"
+grep -q '"machine": {"profile": "pmem", "cpu_ns": 20, ' "$tmp/cpu100.json" ||
+	bad "--cpu-ns 20 with a profile from access 100: exit $rc, $(grep -o '"cpu_ns": [^,]*' "$tmp/cpu100.json")"
 
 # Modifiers a policy with NUMA balancing off would ignore; empty entries.
 for spec in none:rate=1:hot=5 none+young oracle+young oracle-bypass \

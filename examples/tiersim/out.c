@@ -227,10 +227,14 @@ static void json_config(FILE *f, const struct run_set *rs)
 	for (i = 0; i < rs->src->nr_phases; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", rs->src->phase_name[i]);
 	fprintf(f, "]},\n");
-	/* A trace's timestamps give the CPU time: no per-access figure. */
+	/*
+	 * A trace's timestamps give the CPU time, and a --cpu-ns-file profile
+	 * from access 0 every access's: no per-access figure.
+	 */
 	fprintf(f, "    \"machine\": {\"profile\": \"%s\", \"cpu_ns\": ",
 		c->costs.name);
-	if (rs->src->tr && rs->src->tr->has_time)
+	if ((rs->src->tr && rs->src->tr->has_time) ||
+	    (c->nr_cpu && !c->cpu_at[0]))
 		fputs("null", f);
 	else
 		fprintf(f, "%u", c->costs.cpu_ns ? c->costs.cpu_ns :

@@ -505,6 +505,11 @@ void build_set(struct set *s, const struct opts *o, const struct item *it)
 	if (o->cpu_file)
 		load_pairs(o->cpu_file, &c->nr_cpu, &c->cpu_at, &c->cpu_ns, 1,
 			   "ACCESS");
+	/* --cpu-ns is the time of the accesses before the profile's first */
+	if (o->cost[C_CPU] >= 0 && c->nr_cpu && !c->cpu_at[0])
+		die_usage("%s: --cpu-ns does nothing with a --cpu-ns-file "
+			  "profile from access 0 (its first line sets the CPU "
+			  "time of every access)", o->cpu_file);
 
 	if (o->lru_two_list >= 0)
 		c->lru_two_list = o->lru_two_list;

@@ -431,6 +431,16 @@ int wl_init(struct wl *w, const struct wl_params *p, char *err, size_t errlen)
 			 WL_MAX_THREADS);
 		return -EINVAL;
 	}
+	/* phase-shift with a side empty: the hot set never moves. */
+	before = (uint64_t)(p->shift_at * (double)acc);
+	if (p->kind == WL_PHASE_SHIFT && (!before || before == acc)) {
+		snprintf(err, errlen, "--shift-at %g of %llu access%s leaves "
+			 "none %s the shift (the hot set never moves: no "
+			 "response time to measure)", p->shift_at,
+			 (unsigned long long)acc, acc == 1 ? "" : "es",
+			 before ? "after" : "before");
+		return -EINVAL;
+	}
 	w->write_th = frac32(p->write_frac);
 	w->hot_th = frac32(p->hot_prob);
 	w->nr_vmas = 1;

@@ -668,9 +668,10 @@ void write_args(const char *path, const char *cpu_path,
 	/*
 	 * Emulated NVDIMM is RAM: no latency gap; time is the CPU's, as the
 	 * guest measured it over the run (first touches, faults and
-	 * migrations included: they cost nothing more in tiersim).
+	 * migrations included: they cost nothing more in tiersim). The
+	 * profile starts at access 0 (write_cpu_file()), so no --cpu-ns:
+	 * tiersim refuses it there, as it would set no access's time.
 	 */
-	arg(f, "--cpu-ns", "%.0f", d->cpu_ns);
 	arg(f, "--cpu-ns-file", "%s", cpu_path);
 	arg(f, "--alloc-ns", "0");
 	arg(f, "--scan-pte-ns", "%.0f", d->scan_pte_ns);
