@@ -234,6 +234,9 @@ struct sim_damon_cfg {
  * @damon: DAMON-based tiering (sim_damon.c; @damon.on 0: none)
  * @cfg: tierpol settings
  * @set: SPEC_* fields the spec set (global sysctl options do not override)
+ *
+ * A field added here that changes a run goes into sim_policy_same() too,
+ * or two specs that differ only in it are refused as one policy.
  */
 struct sim_policy {
 	char name[96];
