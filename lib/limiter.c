@@ -119,11 +119,8 @@ int tp_limiter_init(struct tp_limiter *l, const struct tp_limiter_cfg *cfg,
 	l->stale = TP_BUCKET_UNITS_MAX >> shift;
 	tp_latch_init(&l->latch);
 	limiter_publish(l, &s);
-	/* A full bucket, an open window, nothing counted. */
-	tp_atomic64_set(&l->st.tat, now << shift);
-	tp_atomic64_set(&l->st.fresh, now);
-	tp_atomic64_set(&l->st.start, now);
-	tp_atomic64_set(&l->st.base, 0);
+	/* A full bucket, an expired window, nothing counted. */
+	__tp_limiter_state_init(&l->st, shift, l->tps, now);
 	tp_atomic64_set(&l->count, 0);
 	return 0;
 }

@@ -261,10 +261,8 @@ int tp_node_init(struct tp_node *node, const struct tp_policy *pol, u64 now)
 	TP_COMPILE_ASSERT(TP_CACHELINE_BYTES < 64 ||
 			  offsetof(struct tp_node, th) == TP_CACHELINE_BYTES);
 
-	tp_atomic64_set(&node->lim.tat, now << pol->shift);
-	tp_atomic64_set(&node->lim.fresh, now);
-	tp_atomic64_set(&node->lim.start, now);
-	tp_atomic64_set(&node->lim.base, 0);
+	/* A full bucket, an expired window: the first candidate opens it. */
+	__tp_limiter_state_init(&node->lim, pol->shift, pol->tps, now);
 	tp_atomic64_set(&node->cand, 0);
 	__tp_thresh_state_init(&node->th, 0, now);
 	tp_atomic64_set(&node->th_raised, 0);

@@ -149,6 +149,24 @@ static inline int __tp_bucket_take(struct tp_limiter_state *st, u64 cost,
 }
 
 /*
+ * A limiter's state at init: a full bucket, and a window that has expired,
+ * so that the first request opens the first window at its own time and is
+ * not counted in it, as in both kernels (the 2020 RFC's pgdat->numa_ts and
+ * Linux 6.1's pgdat->nbp_rl_start are 0 from boot, more than a second
+ * before any candidate). The start is @tps + 1 ticks before @now, which the
+ * wraparound-safe test of __tp_window_take() finds expired at any clock
+ * value; the base is 0, nothing counted.
+ */
+static inline void __tp_limiter_state_init(struct tp_limiter_state *st,
+					   u32 shift, u32 tps, u64 now)
+{
+	tp_atomic64_set(&st->tat, now << shift);
+	tp_atomic64_set(&st->fresh, now);
+	tp_atomic64_set(&st->start, now - tps - 1);
+	tp_atomic64_set(&st->base, 0);
+}
+
+/*
  * One step of a window: @count is the shared count, read after this
  * request was counted. Opens a new window when the current one is more than
  * @tps ticks old (one opener: cmpxchg on the start).

@@ -209,12 +209,16 @@ static void test_switch_late_callers(void **state)
 	assert_memory_equal(&l.st.base, &st.base, sizeof(st.base));
 	assert_memory_equal(&l.count, &old.count, sizeof(l.count));
 	assert_int_equal(tp_limiter_available(&l, 500), 1000);
-	/* the window opened at 0 reopens after a second, as it should */
+	/*
+	 * The window, expired since init, opens at its first request (not
+	 * counted in it) and reopens after a second, as it should.
+	 */
+	assert_true(tp_limiter_consume(&l, NULL, 1, 500));
 	assert_true(tp_limiter_consume(&l, NULL, 999, 500));
-	assert_false(tp_limiter_consume(&l, NULL, 1, 1000));
-	assert_true(tp_limiter_consume(&l, NULL, 1, 1001));
-	assert_true(tp_limiter_consume(&l, NULL, 999, 1001));
-	assert_false(tp_limiter_consume(&l, NULL, 1, 1001));
+	assert_false(tp_limiter_consume(&l, NULL, 1, 1500));
+	assert_true(tp_limiter_consume(&l, NULL, 1, 1501));
+	assert_true(tp_limiter_consume(&l, NULL, 999, 1501));
+	assert_false(tp_limiter_consume(&l, NULL, 1, 1501));
 }
 
 /*

@@ -36,17 +36,20 @@
  * the window start, the first caller to cmpxchg the start opens a new
  * window and takes the count as its base; a request is refused when
  * count - base > limit. %TP_LIMITER_WINDOW_LINUX61 - the same with
- * ">= limit" (Linux 6.1). With per-CPU slots (&struct tp_limiter_cpu) each
- * CPU adds up to @cand_batch - 1 pages to the shared count late, as the
- * kernel's vmstat counters do. Bound of both: each window admits at most
- * limit + C x (n + cand_batch - 1) pages, n the largest request and C the
- * requests that can be in flight at once (one per slot, one more per
- * handler interrupting a call on its slot): a late fold hides up to
- * cand_batch - 1 pages per slot, and a request counted before a new
- * window's base was taken but compared after it is admitted for free (the
- * kernel's window does the same; tests/model/window.pml). A window lasts
- * more than one second, so over T seconds (the span of the callers' @now)
- * admitted <= (T + 2) x (limit + C x (n + cand_batch - 1)).
+ * ">= limit" (Linux 6.1). The window is expired at init, as the kernels'
+ * is at boot (the RFC's pgdat->numa_ts and 6.1's pgdat->nbp_rl_start
+ * start at 0): the first request opens the first window at its own time,
+ * and the windows' boundaries follow it, not the init. With per-CPU slots
+ * (&struct tp_limiter_cpu) each CPU adds up to @cand_batch - 1 pages to the
+ * shared count late, as the kernel's vmstat counters do. Bound of both:
+ * each window admits at most limit + C x (n + cand_batch - 1) pages, n the
+ * largest request and C the requests that can be in flight at once (one per
+ * slot, one more per handler interrupting a call on its slot): a late fold
+ * hides up to cand_batch - 1 pages per slot, and a request counted before a
+ * new window's base was taken but compared after it is admitted for free
+ * (the kernel's window does the same; tests/model/window.pml). A window
+ * lasts more than one second, so over T seconds (the span of the callers'
+ * @now) admitted <= (T + 2) x (limit + C x (n + cand_batch - 1)).
  *
  * Settings and state are apart. A tune publishes new settings as one unit
  * (a latch: two copies and a sequence count); a caller reads one copy whole
@@ -55,16 +58,16 @@
  * tune keeps the time the bucket needs to refill), the windows keep their
  * count. A call that read the settings just before a tune may still admit
  * one request at the old price or limit: that is the whole one-off error of
- * a tune that keeps the variant. A tune that changes the variant hands
- * over to the other variant's own state, as it was when that variant was
- * last in force (a bucket idle since is full, an old window reopens; under
- * tp_decide() the window's count is the node's candidate count, which
- * every variant adds to, so the candidates of a bucket stretch count
- * against a window that reopens within its second: it refuses more, never
- * admits more): over an interval that spans such changes, the pages
- * admitted are bounded by the sum of each variant's bound over its own
- * stretches, not by one bucket's or one window's. The clock (@tps) cannot
- * change.
+ * a tune that keeps the variant. A tune that changes the variant hands over
+ * to the other variant's own state, as it was when that variant was last in
+ * force (a bucket idle since is full, an old window or one never used since
+ * init reopens; under tp_decide() the window's count is the node's
+ * candidate count, which every variant adds to, so the candidates of a
+ * bucket stretch count against a window that reopens within its second: it
+ * refuses more, never admits more): over an interval that spans such
+ * changes, the pages admitted are bounded by the sum of each variant's
+ * bound over its own stretches, not by one bucket's or one window's. The
+ * clock (@tps) cannot change.
  */
 #ifndef TP_LIMITER_H
 #define TP_LIMITER_H
@@ -204,7 +207,13 @@ struct tp_limiter_cpu {
  * tp_limiter_init() - initialise a rate limiter
  * @l: the limiter
  * @cfg: settings, validated completely before anything is written
- * @now: the current time in ticks; the bucket starts full, the window opens
+ * @now: the current time in ticks
+ *
+ * The bucket starts full. The window starts expired (its start more than
+ * a second before @now, at any clock value), as the kernels' window at
+ * boot: the first request opens it at its own time and, its pages being in
+ * the base that request takes, is not counted in it; tp_limiter_available()
+ * gives the limit until then.
  *
  * Context: Any context, wait-free. Not concurrently with other calls on @l.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or
@@ -274,11 +283,12 @@ TP_API bool tp_limiter_consume(struct tp_limiter *l, struct tp_limiter_cpu *cpu,
  * count - base > limit), but only when n < this value under
  * %TP_LIMITER_WINDOW_LINUX61 (refused when count - base >= limit): for
  * Linux 6.1 the value is one page more than the window admits. For a
- * window that has expired (more than one second since it opened), the
- * limit: the request that opens the next window is admitted whatever its
- * size (with a limit above 0) and not counted in it, so with single pages
- * the RFC's window then admits the opener and the limit, 6.1's the opener
- * and limit - 1 (a limit of 0 refuses everything).
+ * window that has expired (more than one second since it opened), and
+ * right after init (the window starts expired), the limit: the request
+ * that opens the next window is admitted whatever its size (with a limit
+ * above 0) and not counted in it, so with single pages the RFC's window
+ * then admits the opener and the limit, 6.1's the opener and limit - 1 (a
+ * limit of 0 refuses everything).
  *
  * Context: Any context, lock-free. The answer may be stale by the time it
  * returns.

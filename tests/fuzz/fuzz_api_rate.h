@@ -137,7 +137,8 @@ static void limiter_op(struct input *in, u8 sub)
 			      "a tune wrote live state or the clock");
 		} else {
 			lm.tps = cfg->tps;
-			lm.start = clk;
+			/* an expired window: the first request opens one */
+			lm.start = clk - cfg->tps - 1;
 			lm.count = 0;
 			lm.base = 0;
 			lm.diff = 0;

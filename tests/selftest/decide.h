@@ -42,6 +42,10 @@ static const struct tp_node_mem tp_st_pol_mems[] = {
 	{ 272144, 2500, 5000, 10000, 0, 1000000 },
 	/* 12: no promo watermark, free == high + 1 GiB + 1: 6.1 bypass */
 	{ 272145, 2500, 5000, 10000, 0, 1000000 },
+	/* 13: room for 19999 pages, no RFC bypass at 40 MB/s (mark 30480) */
+	{ 30000, 2500, 5000, 10000, 12000, 1000000 },
+	/* 14: room for 999 pages, no bypass at 2 MB/s (marks 11024, 74500) */
+	{ 11000, 2500, 5000, 10000, 12000, 1000000 },
 };
 
 struct tp_st_pol_dec {
@@ -66,6 +70,13 @@ struct tp_st_pol_dec {
 #define ST_Y	TP_FAULT_YOUNG
 #define ST_W	TP_FAULT_WRITE
 #define ST_UNK	TP_LATENCY_UNKNOWN
+/*
+ * The window is expired after tp_node_init(), so a row's request would
+ * open it and be admitted whatever its size: with ST_O in @set, one page
+ * of the row's kind opens it first (promoted, counted in the figures) and
+ * the row's request meets the open window.
+ */
+#define ST_O	TP_ST_POL_OPEN
 
 static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
 	/* hotness: the RFC: latency <= th, 6.1: latency < th (th 1000) */
@@ -194,11 +205,17 @@ static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
 	  ST_UNK, 1, 0, 12, TP_PROMOTE_NRL, 0, 1 },
 	{ "RFC, promo 0: a hot page promotes", ST_S, 0, 0, ST_K, ST_K, 10, 1,
 	  ST_Y, 10, TP_PROMOTE, 1, 0 },
-	/* the RFC preset's own window, limited (no bypass below 30480) */
-	{ "RFC, 40 MB/s: 10241 pages at once are limited", ST_S, 0, 0, ST_K,
-	  40, 10, 10241, ST_Y, 0, TP_REFUSE_RATELIMIT, 1, 0 },
-	{ "RFC, 40 MB/s: 9000 pages at once promote", ST_S, 0, 0, ST_K, 40,
-	  10, 9000, ST_Y, 0, TP_PROMOTE, 1, 0 },
+	/*
+	 * The RFC preset's own window, limited (no bypass below 30480), once
+	 * a page opened it: with the preset's batch of 32 that page is still
+	 * in the slot when it takes the base, so it counts with the request.
+	 */
+	{ "RFC, 40 MB/s, open window: 1 + 10240 pages are limited", ST_S,
+	  ST_O, 0, ST_K, 40, 10, 10240, ST_Y, 0, TP_REFUSE_RATELIMIT, 1, 0 },
+	{ "RFC, 40 MB/s, open window: 1 + 10239 pages promote", ST_S, ST_O,
+	  0, ST_K, 40, 10, 10239, ST_Y, 13, TP_PROMOTE, 1, 0 },
+	{ "RFC, 40 MB/s: 10241 pages opening the window promote", ST_S, 0, 0,
+	  ST_K, 40, 10, 10241, ST_Y, 13, TP_PROMOTE, 1, 0 },
 	/* the RFC's switches with 6.1's watermarks: 6.1's bypass mark */
 	{ "RFC with 6.1 watermarks: 6.1's mark bypasses", ST_S,
 	  TP_ST_POL_WM61, 0, ST_K, ST_K, ST_UNK, 1, 0, 3, TP_PROMOTE_NRL, 0,
@@ -209,8 +226,11 @@ static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
 	{ "RFC with 6.1's threshold: hot young read", ST_S, TP_ST_POL_TH61,
 	  0, ST_K, ST_K, 1000, 1, ST_Y, 0, TP_PROMOTE, 1, 0 },
 	/* the largest folio (2^32 pages) is a valid request */
-	{ "6.1: a 2^32-page folio is over the rate limit", ST_M, 0, 0,
+	{ "6.1: a 2^32-page folio is over the rate limit", ST_M, ST_O, 0,
 	  ST_K, ST_K, 10, TP_RATE_MAX, 0, 0, TP_REFUSE_RATELIMIT, 1, 0 },
+	{ "6.1: a 2^32-page folio opening the window: not limited, no room",
+	  ST_M, 0, 0, ST_K, ST_K, 10, TP_RATE_MAX, 0, 0, TP_REFUSE_NOSPACE, 1,
+	  0 },
 	{ "6.1 bypass: a 2^32-page folio without room", ST_M, 0, 0, ST_K, ST_K,
 	  ST_UNK, TP_RATE_MAX, 0, 1, TP_REFUSE_NOSPACE, 0, 1 },
 };
@@ -221,6 +241,7 @@ static const struct tp_st_pol_dec tp_st_pol_dec_rows[] = {
 #undef ST_Y
 #undef ST_W
 #undef ST_UNK
+#undef ST_O
 
 /*
  * The generic twin of the configuration: the threshold in faults
@@ -245,19 +266,26 @@ static bool tp_st_pol_twin(void)
 static bool tp_st_pol_check_row(const struct tp_st_pol_dec *r, bool twin)
 {
 	struct tp_node_stats *s = &tp_st_pol_stats;
+	/* the opener's page: a promoted candidate */
+	u64 o = (r->set & TP_ST_POL_OPEN) ? 1 : 0;
 	bool ok;
 	int v;
 
 	ok = tp_st_pol_setup(r->preset, r->set, r->clr, r->mode, r->rate);
 	if (twin)
 		ok = ok && tp_st_pol_twin();
+	if (o)
+		ok = ok && tp_st_pol_decide(r->latency, 1, r->fflags,
+					    &tp_st_pol_mems[r->mem], 1) ==
+			   TP_PROMOTE;
 	v = tp_st_pol_decide(r->latency, r->nr, r->fflags,
 			     &tp_st_pol_mems[r->mem], 1);
 	ok = ok && v == r->verdict && tp_st_pol_snap();
-	return ok && s->verdict[v] == r->nr && s->decided == r->nr &&
-	       s->candidate == r->cand * r->nr &&
+	return ok && s->verdict[v] == r->nr + (v == TP_PROMOTE ? o : 0) &&
+	       s->decided == r->nr + o &&
+	       s->candidate == r->cand * r->nr + o &&
 	       s->candidate_nrl == r->nrl * r->nr &&
-	       s->success == (tp_verdict_promotes(v) ? r->nr : 0);
+	       s->success == (tp_verdict_promotes(v) ? r->nr : 0) + o;
 }
 
 static void tp_st_pol_check_decisions(struct tp_st *st)
@@ -391,7 +419,12 @@ static void tp_st_pol_check_unknown_saturated(struct tp_st *st)
  * shared count: with a batch B the count moves in steps of B, so the 2020
  * RFC's window (refuse when used > limit) admits up to B - 1 pages more
  * than the limit, and 6.1's (refuse when used >= limit) stops where the
- * shared count reaches the limit. The bucket does not count candidates.
+ * shared count reaches the limit. The window is expired after
+ * tp_node_init(), so the first page opens it: counted at once (a batch of
+ * 0 or 1), its page is in the base it takes and the window admits it
+ * besides the limit, as the kernels do; with a larger batch the page is
+ * still in the slot then and counts like the others. The bucket does not
+ * count candidates.
  */
 struct tp_st_pol_burst {
 	const char *name;
@@ -404,12 +437,12 @@ struct tp_st_pol_burst {
 static const struct tp_st_pol_burst tp_st_pol_burst_rows[] = {
 	{ "burst cut: token bucket admits the burst", TP_LIMITER_BUCKET, 1,
 	  256, 1000 },
-	{ "burst cut: RFC window admits the limit", TP_LIMITER_WINDOW_RFC2020,
-	  1, 256, 1000 },
-	{ "burst cut: 6.1 window refuses the limit-th",
-	  TP_LIMITER_WINDOW_LINUX61, 1, 255, 1000 },
-	{ "burst cut, batch 0 is exact: RFC window",
-	  TP_LIMITER_WINDOW_RFC2020, 0, 256, 1000 },
+	{ "burst cut: RFC window admits the opener and the limit",
+	  TP_LIMITER_WINDOW_RFC2020, 1, 1 + 256, 1000 },
+	{ "burst cut: 6.1 window admits the opener, refuses the limit-th",
+	  TP_LIMITER_WINDOW_LINUX61, 1, 1 + 255, 1000 },
+	{ "burst cut, batch 0 is exact: RFC window, the opener and the limit",
+	  TP_LIMITER_WINDOW_RFC2020, 0, 1 + 256, 1000 },
 	{ "burst cut, batch 32: token bucket", TP_LIMITER_BUCKET, 32, 256,
 	  992 },
 	{ "burst cut, batch 32: RFC window admits limit + 31",
@@ -458,6 +491,72 @@ static void tp_st_pol_check_burst(struct tp_st *st)
 		     s->candidate == 1000 && s->decided == 1000 &&
 		     s->cand_shared == r->shared;
 		TP_ST_CHECK(st, ok, r->name);
+	}
+}
+
+/*
+ * The window after tp_node_init() has expired, as the kernels' has at boot
+ * (the 2020 RFC's pgdat->numa_ts and 6.1's pgdat->nbp_rl_start are 0):
+ * the first candidate opens it at its own time and is not counted in it,
+ * and the windows' boundaries follow that candidate, not the init, at any
+ * clock value. Each preset at 2 MB/s (512 pages/s), counted exactly, the
+ * node initialised at @t0: 600 pages 0.5 s after the init open the
+ * window (admitted above the limit), then single pages until refused (the
+ * RFC admits 512, 6.1 511); 1.2 s after the init the window opened at
+ * 0.5 s still refuses, and exactly 1 s after its opening too; 1 ms later a
+ * page opens the next window and the one after it is admitted.
+ */
+static void tp_st_pol_check_first_window(struct tp_st *st)
+{
+	static const u64 inits[] = { 0, 1, 1000, (1ULL << 32) - 700,
+				     ~0ULL - 1200, ~0ULL };
+	const struct tp_node_mem *m = &tp_st_pol_mems[14];
+	struct tp_node_stats *s = &tp_st_pol_stats;
+	unsigned int i, k, preset;
+	u64 t0, t1, prom, want;
+	bool ok;
+	int v;
+
+	for (preset = TP_PRESET_RFC2020; preset <= TP_PRESET_LINUX61;
+	     preset++) {
+		want = preset == TP_PRESET_RFC2020 ? 512 : 511;
+		for (i = 0; i < TP_ST_ARRAY_SIZE(inits); i++) {
+			t0 = inits[i];
+			t1 = t0 + 500;
+			ok = tp_st_pol_setup(preset, 0, 0, TP_ST_POL_KEEP, 2);
+			tp_st_pol_big.c.cand_batch = 1;
+			ok = ok && tp_st_pol_reinit() &&
+			     tp_st_pol_node_setup(t0);
+			ok = ok && tp_st_pol_decide(1, 600, TP_FAULT_YOUNG, m,
+						    t1) == TP_PROMOTE;
+			prom = 0;
+			for (k = 0; k < 600 && ok; k++) {
+				v = tp_st_pol_decide(1, 1, TP_FAULT_YOUNG, m,
+						     t1);
+				if (v == TP_PROMOTE && prom == k)
+					prom++;
+				else if (v != TP_REFUSE_RATELIMIT)
+					ok = false;
+			}
+			ok = ok && prom == want;
+			ok = ok && tp_st_pol_decide(1, 1, TP_FAULT_YOUNG, m,
+						    t0 + 1200) ==
+				   TP_REFUSE_RATELIMIT;
+			ok = ok && tp_st_pol_decide(1, 1, TP_FAULT_YOUNG, m,
+						    t1 + 1000) ==
+				   TP_REFUSE_RATELIMIT;
+			ok = ok && tp_st_pol_decide(1, 1, TP_FAULT_YOUNG, m,
+						    t1 + 1001) == TP_PROMOTE;
+			ok = ok && tp_st_pol_decide(1, 1, TP_FAULT_YOUNG, m,
+						    t1 + 1001) == TP_PROMOTE;
+			ok = ok && tp_st_pol_snap() &&
+			     s->verdict[TP_PROMOTE] == 600 + want + 2 &&
+			     s->verdict[TP_REFUSE_RATELIMIT] == 602 - want &&
+			     s->candidate == 1204 && s->cand_shared == 1204;
+			TP_ST_CHECK(st, ok, preset == TP_PRESET_RFC2020 ?
+				    "RFC: the first candidate opens the window, not the init" :
+				    "6.1: the first candidate opens the window, not the init");
+		}
 	}
 }
 
@@ -642,6 +741,7 @@ static int tp_st_decide(struct tp_st *st)
 	tp_st_pol_check_hist_preset(st);
 	tp_st_pol_check_unknown_saturated(st);
 	tp_st_pol_check_burst(st);
+	tp_st_pol_check_first_window(st);
 	tp_st_pol_check_bypass_reset(st);
 	tp_st_pol_check_zero(st);
 	tp_st_pol_check_einval(st);

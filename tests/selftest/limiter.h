@@ -315,9 +315,14 @@ static void tp_st_lim_check_tune(struct tp_st *st)
 	ok = ok && tp_limiter_available(l, 10000) == 50;
 	TP_ST_CHECK(st, ok, "bucket: tune keeps the time to refill");
 
-	/* a window keeps its own state: opened at 0, nothing counted */
+	/*
+	 * A window keeps its own state: expired since init, so the first
+	 * request opens it at 0 and its page is not counted in it.
+	 */
 	tp_st_lim_cfg(&c, TP_LIMITER_WINDOW_RFC2020, 1000, 10, 0);
 	ok = !tp_limiter_tune(l, &c);
+	ok = ok && tp_limiter_available(l, 0) == 10;
+	ok = ok && tp_limiter_consume(l, NULL, 1, 0);
 	ok = ok && tp_limiter_available(l, 0) == 10;
 	ok = ok && tp_limiter_consume(l, NULL, 8, 0);
 	ok = ok && tp_limiter_available(l, 0) == 2;

@@ -4,7 +4,10 @@
  * limit-th page admitted) and Linux 6.1's (refused): refused requests
  * counted, openers above the limit, the burst ignored, rate 0, the per-CPU
  * slots' late pages, requests past %TP_RATE_MAX, and windows across the
- * tick counter's wraps. Uses the helpers of limiter.h; tp_st_limiter() runs
+ * tick counter's wraps. A window is expired at init, as the kernels' is at
+ * boot: the first request opens it at its own time and its pages are not
+ * counted in it, so the boundaries follow the first request, not the init,
+ * at any clock value. Uses the helpers of limiter.h; tp_st_limiter() runs
  * tp_st_limiter_window().
  * Public API only, no libc, no 64-bit division, small stack frames.
  */
@@ -22,7 +25,11 @@ struct tp_st_lim_win {
 	u32 variant;
 	u64 limit;
 	u64 burst;
-	/* requests at t = 0 (the window init opened), then at t = 1001 */
+	/*
+	 * requests at t = 0, after a single page that opened the window
+	 * (admitted, not counted in it); then at t = 1001, where n1[0]
+	 * opens the next window
+	 */
 	u8 n0[8];
 	u8 ok0;		/* bit i: request i admitted */
 	u8 n1[8];
@@ -92,6 +99,9 @@ static void tp_st_lim_check_windows(struct tp_st *st)
 		r = &tp_st_lim_win_rows[i];
 		tp_st_lim_cfg(&c, r->variant, 1000, r->limit, r->burst);
 		ok = !tp_limiter_init(l, &c, 0);
+		/* the window opener: free, but a limit of 0 refuses it too */
+		ok = ok && tp_limiter_consume(l, NULL, 1, 0) == !!r->limit &&
+		     tp_limiter_available(l, 0) == r->limit;
 		ok = ok && tp_st_lim_win_run(l, r->n0, NULL, r->ok0, 0);
 		/* one second later exactly: the same window, all refused */
 		ok = ok && (!r->limit || !tp_limiter_consume(l, NULL, 1, 1000));
@@ -103,7 +113,8 @@ static void tp_st_lim_check_windows(struct tp_st *st)
 /*
  * Per-CPU counting: a slot adds its pages to the shared count once 4 are
  * pending, so each slot may add up to 3 admitted pages late: a window
- * admits at most limit + C x (batch - 1) + n.
+ * admits at most limit + C x (batch - 1) + n. The rows' requests follow a
+ * single page without a slot that opened the window at 0.
  */
 struct tp_st_lim_batch {
 	const char *name;
@@ -152,6 +163,9 @@ static void tp_st_lim_check_batch(struct tp_st *st)
 		tp_st_lim_cfg(&c, r->variant, 1000, 5, 0);
 		c.cand_batch = r->batch;
 		ok = !tp_limiter_init(l, &c, 0);
+		/* the opener, counted at once: its page is in the base */
+		ok = ok && tp_limiter_consume(l, NULL, 1, 0) &&
+		     tp_limiter_available(l, 0) == 5;
 		ok = ok && tp_st_lim_win_run(l, r->n, r->slot, r->ok, 0);
 		ok = ok && tp_limiter_available(l, 0) == r->avail;
 		/* the next window opens whatever is pending */
@@ -177,6 +191,8 @@ static void tp_st_lim_check_window_wrap(struct tp_st *st)
 		s = starts[i];
 		tp_st_lim_cfg(&c, TP_LIMITER_WINDOW_LINUX61, 1000, 3, 0);
 		ok = !tp_limiter_init(l, &c, s);
+		/* the opener at s, not counted; 2 of 3, then refused */
+		ok = ok && tp_limiter_consume(l, NULL, 1, s);
 		ok = ok && tp_limiter_consume(l, NULL, 2, s);
 		ok = ok && !tp_limiter_consume(l, NULL, 1, s + 1000);
 		/* more than one second: the opener, then 2 more */
@@ -210,7 +226,9 @@ static void tp_st_lim_check_window_huge(struct tp_st *st)
 			tp_st_lim_fill(slot, sizeof(*slot), 0);
 			tp_st_lim_cfg(&c, v, 1000, 5, 0);
 			c.cand_batch = 4;
+			/* the window opened at 10 by a page, then 3 of 5 */
 			ok = !tp_limiter_init(l, &c, 0) &&
+			     tp_limiter_consume(l, NULL, 1, 10) &&
 			     tp_limiter_consume(l, NULL, 3, 10) &&
 			     tp_limiter_available(l, 10) == 2;
 			ok = ok && !tp_limiter_consume(l, NULL, huge[i], 10) &&
@@ -270,10 +288,15 @@ static void tp_st_lim_check_available(struct tp_st *st)
 	for (v = TP_LIMITER_WINDOW_RFC2020; v <= TP_LIMITER_WINDOW_LINUX61;
 	     v++) {
 		want = v == TP_LIMITER_WINDOW_RFC2020 ? 5 : 4;
-		/* the window the init opened */
+		/*
+		 * Expired at init: the limit; the request that opens the
+		 * first window is not counted in it.
+		 */
 		tp_st_lim_cfg(&c, v, 1000, 5, 0);
 		adm = 0;
 		ok = !tp_limiter_init(l, &c, 0) &&
+		     tp_limiter_available(l, 0) == 5 &&
+		     tp_limiter_consume(l, NULL, 1, 0) &&
 		     tp_st_lim_avail_run(l, v, 0, 5, &adm) && adm == want;
 		/* expired: the limit; the opener is not counted in it */
 		ok = ok && tp_limiter_available(l, 1001) == 5 &&
@@ -283,14 +306,67 @@ static void tp_st_lim_check_available(struct tp_st *st)
 		     adm == want;
 		/* 2 pages with 2 available: the RFC admits, 6.1 refuses */
 		ok = ok && !tp_limiter_init(l, &c, 0);
-		adm = 0;
-		ok = ok && tp_limiter_consume(l, NULL, 3, 0) &&
+		ok = ok && tp_limiter_consume(l, NULL, 1, 0) &&
+		     tp_limiter_consume(l, NULL, 3, 0) &&
 		     tp_limiter_available(l, 0) == 2 &&
 		     tp_limiter_consume(l, NULL, 2, 0) ==
 		     (v == TP_LIMITER_WINDOW_RFC2020);
 		TP_ST_CHECK(st, ok, v == TP_LIMITER_WINDOW_RFC2020 ?
 			    "rfc2020: available is what it admits" :
 			    "linux61: available is one more than it admits");
+	}
+}
+
+/*
+ * The window at init has expired, as the kernels' has at boot (the 2020
+ * RFC's pgdat->numa_ts and 6.1's pgdat->nbp_rl_start are 0): right after
+ * init tp_limiter_available() gives the limit, the first request opens the
+ * window at its own time and is not counted in it, and the windows'
+ * boundaries follow that request, not the init. Init at clock values near
+ * 0, at the 2^32, 2^63 and 2^64 boundaries (the expired start lies before
+ * them); a limit of 3; 2 pages 0.5 s after the init open the window, then
+ * single pages until refused (the RFC admits 3, 6.1 2); 1.2 s after the
+ * init the window opened at 0.5 s still refuses, and exactly 1 s after its
+ * opening too; 1 ms later a page opens the next window, not counted.
+ */
+static void tp_st_lim_check_first(struct tp_st *st)
+{
+	static const u64 inits[] = { 0, 1, 999, 1000, 1001, (1ULL << 32) - 1,
+				     (1ULL << 63) - 1, 1ULL << 63,
+				     ~0ULL - 1500, ~0ULL - 1000, ~0ULL };
+	struct tp_limiter *l = &tp_st_lim_obj;
+	struct tp_limiter_cfg c;
+	unsigned int i;
+	u64 t0, t1, adm, want;
+	u32 v;
+	bool ok;
+
+	for (v = TP_LIMITER_WINDOW_RFC2020; v <= TP_LIMITER_WINDOW_LINUX61;
+	     v++) {
+		want = v == TP_LIMITER_WINDOW_RFC2020 ? 3 : 2;
+		for (i = 0; i < TP_ST_ARRAY_SIZE(inits); i++) {
+			t0 = inits[i];
+			t1 = t0 + 500;
+			tp_st_lim_cfg(&c, v, 1000, 3, 0);
+			ok = !tp_limiter_init(l, &c, t0) &&
+			     tp_limiter_available(l, t0) == 3 &&
+			     tp_limiter_available(l, t1) == 3;
+			/* the opener: admitted, its 2 pages in the base */
+			ok = ok && tp_limiter_consume(l, NULL, 2, t1) &&
+			     tp_limiter_available(l, t1) == 3;
+			adm = 0;
+			ok = ok && tp_st_lim_avail_run(l, v, t1, 3, &adm) &&
+			     adm == want;
+			ok = ok && tp_limiter_available(l, t0 + 1200) == 0 &&
+			     !tp_limiter_consume(l, NULL, 1, t0 + 1200) &&
+			     !tp_limiter_consume(l, NULL, 1, t1 + 1000);
+			ok = ok && tp_limiter_available(l, t1 + 1001) == 3 &&
+			     tp_limiter_consume(l, NULL, 1, t1 + 1001) &&
+			     tp_limiter_available(l, t1 + 1001) == 3;
+			TP_ST_CHECK(st, ok, v == TP_LIMITER_WINDOW_RFC2020 ?
+				    "rfc2020: the first request opens the window, not the init" :
+				    "linux61: the first request opens the window, not the init");
+		}
 	}
 }
 
@@ -309,6 +385,7 @@ static int tp_st_limiter_window(struct tp_st *st)
 	tp_st_lim_check_window_wrap(st);
 	tp_st_lim_check_window_huge(st);
 	tp_st_lim_check_available(st);
+	tp_st_lim_check_first(st);
 	return st->failed - failed;
 }
 

@@ -42,13 +42,15 @@
 #define TP_ST_POL_BYPASS	(TP_POL_FREE_BYPASS | TP_POL_BYPASS_RESET)
 /*
  * Not switches: in a row's @set, they select the token bucket limiter,
- * Linux 6.1's watermarks and Linux 6.1's threshold controller.
+ * Linux 6.1's watermarks and Linux 6.1's threshold controller, or (in
+ * decide.h's rows) have a page open the window before the row's request.
  */
 #define TP_ST_POL_BUCKET	0x80000000U
 #define TP_ST_POL_WM61		0x40000000U
 #define TP_ST_POL_TH61		0x20000000U
+#define TP_ST_POL_OPEN		0x10000000U
 #define TP_ST_POL_VARIANTS	(TP_ST_POL_BUCKET | TP_ST_POL_WM61 | \
-				 TP_ST_POL_TH61)
+				 TP_ST_POL_TH61 | TP_ST_POL_OPEN)
 
 /*
  * The configuration, followed by bytes a newer header would add: the
