@@ -105,7 +105,12 @@ void lim_init(struct lim_setup *s, enum lim_kind kind, int threads)
 	memset(s->pg, 0, sizeof(*s->pg));
 	memset(s->pcp, 0, 2 * sizeof(*s->pcp));
 	s->pg->hz = LIM_TPS;
-	s->pg->numa_ts = T0;
+	/*
+	 * 0, as pgdat's window start is at boot: the first call (T0 + 8 ns,
+	 * more than a second after it) opens the first window on both
+	 * sides, tierpol's being expired at init too.
+	 */
+	s->pg->numa_ts = 0;
 	s->clock[0] = T0;
 	s->clock[8] = T0;	/* another cache line */
 	for (i = 0; i < 2; i++) {
