@@ -12,7 +12,10 @@
  * the window: whoever sees the window more than TPS ticks old and wins the
  * cmpxchg of its start opens the next one and stores the count as its
  * base; a request is admitted when count - base <= LIMIT (RFC2020) or
- * < LIMIT (LINUX61, -DLINUX61).
+ * < LIMIT (LINUX61, -DLINUX61). The window starts expired, as
+ * __tp_limiter_state_init() leaves it (start TPS + 1 ticks before the
+ * init's time 0, base 0) and as the kernels' is at boot: the first request
+ * opens the first window at its own time.
  *
  * Checked, every interleaving:
  *  - per window (the admissions that compared against one base), admitted
@@ -23,6 +26,10 @@
  *    LIMIT + C x (BATCH - 1) + NMAX that limiter.h stated, and fails;
  *  - one opener per window: an opening replaces a start more than TPS
  *    ticks old, so windows open more than TPS ticks apart;
+ *  - no window but a request's: a request compares against the init's
+ *    base only once a window has been opened (it read the base before
+ *    the opener stored its own), never because the init left a window
+ *    open;
  *  - -DOLD_BASE_REFUSED checks what the first 1.0 comment of
  *    __tp_window_take() said, that a caller that reads the base before
  *    the opener stored it is refused, and fails: it may be admitted
@@ -51,6 +58,8 @@
  *  -DMUTANT=2  the count is read before the request is counted (with
  *              -DEXACT): a window admits a request more than its limit;
  *              the bound above does not see it
+ *  -DMUTANT=3  the window opens at init (start 0, the 1.0 code): the
+ *              first requests are counted in a window the init opened
  */
 
 #ifndef MUTANT
@@ -92,12 +101,16 @@ int batch = 1;			/* the batch in force */
 #else
 int batch = BATCH;		/* the batch in force (a tune may lower it) */
 #endif
-byte start;			/* st->start */
+#if MUTANT == 3
+int start = 0;			/* st->start: a window the init opened */
+#else
+int start = -(TPS + 1);		/* st->start: expired at init (time 0) */
+#endif
 int base;			/* st->base */
 byte clk;			/* the callers' clock */
 
 /* Ghosts. */
-byte bgen;			/* the window whose base is in @base */
+byte bgen;			/* the window whose base is in @base (0: init's) */
 byte nwin;			/* windows opened (bases stored) */
 byte nstart;			/* starts moved (cmpxchg won) */
 byte adm[TMAX + 2];		/* pages admitted per window */
@@ -180,7 +193,8 @@ inline request(i)
 #if MUTANT == 1
 		atomic {				/* start = now, no cmpxchg */
 			assert(now - start > TPS);
-			start = now
+			start = now;
+			nstart++
 		};
 #else
 		atomic {				/* try_cmpxchg(&st->start, &start, now) */
@@ -198,6 +212,8 @@ used:
 		atomic {
 			b = base;			/* used = count - read(&st->base) */
 			g = bgen;
+			/* the init's base only once a request opened a window */
+			assert(g > 0 || nstart > 0);
 			/* used is a u64: a count below the base is huge */
 #ifdef LINUX61
 			adm_ok = cnt >= b && cnt - b < LIMIT;
@@ -231,7 +247,8 @@ used:
 
 proctype cpu(byte i)
 {
-	byte k, n, now, st, g, bt;
+	byte k, n, now, g, bt;
+	int st;
 	int d, cnt, b;
 	bool adm_ok, opened;
 
@@ -243,7 +260,8 @@ proctype cpu(byte i)
 
 proctype handler()
 {
-	byte n, now, st, g, bt;
+	byte n, now, g, bt;
+	int st;
 	int d, cnt, b;
 	bool adm_ok, opened;
 
