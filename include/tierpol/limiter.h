@@ -211,9 +211,9 @@ struct tp_limiter_cpu {
  *
  * The bucket starts full. The window starts expired (its start more than
  * a second before @now, at any clock value), as the kernels' window at
- * boot: the first request opens it at its own time and, its pages being in
- * the base that request takes, is not counted in it; tp_limiter_available()
- * gives the limit until then.
+ * boot: the first request opens it at its own time and is not counted in
+ * it (its pages are in the base it takes, unless its slot still holds
+ * them under a batch); tp_limiter_available() gives the limit until then.
  *
  * Context: Any context, wait-free. Not concurrently with other calls on @l.
  * Return: 0, or -EINVAL (NULL argument, bad @sz, unknown variant, @tps 0 or

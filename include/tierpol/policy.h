@@ -480,8 +480,9 @@ TP_API int tp_policy_tune(struct tp_policy *pol,
  * The window starts expired, as the kernels' at boot (the 2020 RFC's
  * pgdat->numa_ts and Linux 6.1's pgdat->nbp_rl_start are 0, and
  * reset_memory_tiering() leaves them): the node's first candidate opens
- * it at its own time and is not counted in it, and the windows follow
- * that candidate, not @now. tp_node_reset() leaves the window alone too.
+ * it at its own time and is not counted in it (unless its slot still
+ * holds its pages under a batch), and the windows follow that candidate,
+ * not @now. tp_node_reset() leaves the window alone too.
  *
  * Context: Any context, wait-free. Not concurrently with other calls on @node.
  * Return: 0, or -EINVAL for a NULL argument or a @pol that tp_policy_init()
