@@ -182,12 +182,12 @@ static void test_window_random_bound(void **state)
 }
 
 /*
- * The kernels' own functions, transcribed: 6.1's numa_promotion_rate_limit()
- * (u32 milliseconds, pgdat->nbp_rl_start and nbp_rl_nr_cand) and the 2020
- * RFC's numa_migration_check_rate_limit() (jiffies, pgdat->numa_ts and
- * numa_try), counting in one CPU's vmstat diff folded beyond a threshold of
- * 32 (mod_node_page_state()). The window start is 0 from boot and nothing
- * resets it.
+ * Models of the kernels' windows, written from their rules: 6.1's
+ * numa_promotion_rate_limit() (u32 milliseconds, pgdat->nbp_rl_start and
+ * nbp_rl_nr_cand) and the 2020 RFC's numa_migration_check_rate_limit()
+ * (jiffies, pgdat->numa_ts and numa_try), counting in one CPU's vmstat diff
+ * folded beyond a threshold of 32 (mod_node_page_state()). The window start
+ * is 0 from boot and nothing resets it.
  */
 struct kpgdat {
 	u64 vm_stat;		/* node_page_state(PGPROMOTE_CANDIDATE) */
