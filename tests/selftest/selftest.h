@@ -16,6 +16,12 @@
 
 #ifndef __KERNEL__
 /*
+ * NULL, size_t and offsetof(), which the kernel's <linux/types.h> brings
+ * and the public headers do not (a freestanding header: no libc).
+ */
+#include <stddef.h>
+
+/*
  * The kernel's fixed-width names, for the tests only: the public headers
  * use <stdint.h>'s and define none of these.
  */
