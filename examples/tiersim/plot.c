@@ -24,15 +24,14 @@
  * text per policy.
  */
 #include "out.h"
+#include "plot_int.h"
 #include "svg.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_BUCKETS	200
 #define MAX_OVERLAY	4	/* policies that share a panel */
-#define NR_Q		3	/* quantities: fast share, rate, threshold */
 
 /* Tableau's ten, with dark indigo for its grey: the other runs are grey. */
 static const char *const palette[] = {
@@ -47,18 +46,6 @@ static const char *const dashes[MAX_OVERLAY] = {
 /* What each quantity is called on its axis, and how it is drawn. */
 static const char *const q_label[NR_Q] = {
 	"fast-tier accesses (%)", "promotion rate (MB/s)", "hot threshold (ms)",
-};
-
-/* One policy's buckets of one quantity. */
-struct series {
-	u32 n;
-	double t[MAX_BUCKETS];		/* where it is drawn, s */
-	double v[MAX_BUCKETS];
-	u8 ok[MAX_BUCKETS];		/* has a value */
-};
-
-struct axis {
-	double lo, hi, step;
 };
 
 struct plot {
@@ -82,7 +69,7 @@ static double t_s(const struct sim_sample *m)
  * The buckets of run @r: for each bucket of @width seconds that holds a
  * sample, the change since the last sample of the previous bucket.
  */
-static void bucket(const struct sim_result *r, double width, struct series *s)
+void bucket(const struct sim_result *r, double width, struct series *s)
 {
 	const struct sim_sample *a = NULL, *b;
 	long cur = -1, k;
@@ -130,7 +117,7 @@ static void bucket(const struct sim_result *r, double width, struct series *s)
 	}
 }
 
-static int same_series(const struct sim_result *a, const struct sim_result *b)
+int same_series(const struct sim_result *a, const struct sim_result *b)
 {
 	return a->nr_samples == b->nr_samples &&
 	       a->has_threshold == b->has_threshold &&
@@ -139,7 +126,7 @@ static int same_series(const struct sim_result *a, const struct sim_result *b)
 }
 
 /* An axis from @lo to @hi in at most @steps round steps, ending at them. */
-static void fit(struct axis *a, double lo, double hi, int steps)
+void fit(struct axis *a, double lo, double hi, int steps)
 {
 	if (hi <= lo) {
 		double d = hi > 0 ? hi / 2 : 1;
@@ -224,7 +211,7 @@ static int prepare(struct plot *p, int steps)
 /* ---- drawing -------------------------------------------------------------- */
 
 /* A tick's label: "0", "2.5", "1500", "0.05". */
-static void tick_text(char *b, size_t n, double v, double step)
+void tick_text(char *b, size_t n, double v, double step)
 {
 	int d = 0;
 

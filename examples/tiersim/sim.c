@@ -270,7 +270,7 @@ static long thread_refill(struct sim *s, struct sthread *t,
  * index of equal ones); with --clock serial, the next one in turn. NULL
  * when every thread waits for the phase to end.
  */
-static struct sthread *pick(struct sim *s, u64 *second)
+SIM_TESTED_INLINE struct sthread *pick(struct sim *s, u64 *second)
 {
 	struct sthread *best = NULL;
 	u32 i, k;
@@ -403,7 +403,7 @@ run_slice_impl(struct sim *s, struct sthread *t, u64 limit,
 						   cnt[3]));
 }
 
-static void run_slice(struct sim *s, struct sthread *t, u64 limit)
+SIM_TESTED_INLINE void run_slice(struct sim *s, struct sthread *t, u64 limit)
 {
 	if (!s->c->tlb_entries)
 		run_slice_impl(s, t, limit, 1);

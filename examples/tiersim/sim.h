@@ -601,6 +601,13 @@ int sim_policy_unchanged(const struct sim_policy *p, const struct sim_policy *b,
 int sim_policy_same(const struct sim_policy *a, const struct sim_policy *b);
 void sim_policy_help(FILE *f);
 /*
+ * For the tests (sim_policy.c's own, no other file calls them): the bit of
+ * a spec's key in a u32 of keys, and the number of keys, the bit of a key
+ * set_key() does not take.
+ */
+unsigned int key_index(const char *key);
+extern const unsigned int policy_nr_keys;
+/*
  * Named policies (sim_preset.c): the help lines of the bases, the length
  * of the longest base name @spec starts with (0: none), and the settings
  * of base @name (0, or -1 if there is no such base).

@@ -46,60 +46,15 @@
  * there and resumes at its next event, before its next sample.
  */
 #include "sim_int.h"
+#include "sim_damon.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DAMON_MIN_REGIONS	10U
-#define DAMON_MAX_REGIONS	1000U
-#define DAMON_AGGR_SAMPLES	20U		/* 100 ms / 5 ms */
-#define DAMON_SAMPLE_MIN_NS	(5 * SIM_NS_PER_MS)
-#define DAMON_SAMPLE_MAX_NS	(10000 * SIM_NS_PER_MS)
-#define DAMON_ACCESS_BP		400U		/* 4 % of the samples */
-#define DAMON_TUNE_AGGRS	3U
-#define DAMON_APPLY_NS		(1000 * SIM_NS_PER_MS)
-#define DAMON_QUOTA_PAGES	(200ULL << 8)	/* 200 MiB in 4 KiB pages */
-#define DAMON_USED_GOAL_BP	9970U		/* promotion: fast node used */
-#define DAMON_FREE_GOAL_BP	50U		/* demotion: fast node free */
-#define DAMON_MAX_SCORE		99U
-#define DAMON_MAX_AGE_LOG	32
-
-/* A region of frames [start, end) and what DAMON knows of it. */
-struct kd_region {
-	u64 start, end;
-	u64 sample;		/* the frame sampled now */
-	u32 nr;			/* samples that saw an access, this aggr. */
-	u32 last_nr;		/* at the last aggregation */
-	u32 age;		/* aggregations its count has held */
-};
-
-struct sim_kdamond {
-	int promote;		/* the slow node's kdamond, or the fast one's */
-	u64 frames;
-	struct kd_region *reg;	/* DAMON_MAX_REGIONS x 3 (a split's room) */
-	u32 nr, split_nr;	/* regions; at the last split */
-	u64 clock;		/* the next sample */
-	u64 sample_ns;
-	u32 samples;		/* in this aggregation */
-	u32 aggrs;		/* since the intervals' last tune */
-	u64 next_apply;
-	struct tp_goal quota;	/* DAMON_FB_TIERPOL */
-	u64 esz_bp;		/* DAMON_FB_DAMOS: its quota, bytes x 10000 */
-	u64 esz;		/* the quota in force, pages a second */
-	/* the scheme's application under way (kd_apply_some()) */
-	int applying;
-	u32 ap_i;		/* the next region to look at */
-	u64 ap_f, ap_e;		/* the frames left of the current one */
-	u64 ap_moved;		/* units it moved (one shootdown a region) */
-	u64 charged, limit;	/* units charged, the quota, this second */
-	u32 min_score;
-	u64 rng;
-};
-
 /* ---- frames, pages, randomness ------------------------------------------- */
 
-static u64 kd_rand(struct sim_kdamond *kd, u64 n)
+SIM_TESTED_INLINE u64 kd_rand(struct sim_kdamond *kd, u64 n)
 {
 	kd->rng ^= kd->rng << 13;
 	kd->rng ^= kd->rng >> 7;
@@ -130,13 +85,13 @@ static u64 frame_unit(const struct sim *s, const struct sim_kdamond *kd,
  * damon_folio_young(): accessed since DAMON made it old (or reclaim found
  * it referenced since, which clears PG_idle).
  */
-static int kd_young(const struct sim *s, u64 u)
+SIM_TESTED_INLINE int kd_young(const struct sim *s, u64 u)
 {
 	return (s->flags[u] & PF_YOUNG) || !(s->pgx[u] & PGX_IDLE);
 }
 
 /* damon_folio_mkold(): the accessed bit goes to PG_young; PG_idle set. */
-static void kd_mkold(struct sim *s, u64 u)
+SIM_TESTED_INLINE void kd_mkold(struct sim *s, u64 u)
 {
 	if (s->flags[u] & PF_YOUNG) {
 		s->flags[u] &= (u8)~PF_YOUNG;
@@ -181,7 +136,8 @@ static u32 absdiff(u32 a, u32 b)
  * @thres while the sum stays within @limit frames; a merged region's count
  * and age are the size-weighted means.
  */
-static void kd_merge(struct sim_kdamond *kd, u32 thres, u64 limit, int age)
+SIM_TESTED_INLINE void
+kd_merge(struct sim_kdamond *kd, u32 thres, u64 limit, int age)
 {
 	u32 i, n = 0;
 
@@ -216,7 +172,7 @@ static void kd_merge(struct sim_kdamond *kd, u32 thres, u64 limit, int age)
  * (kdamond_merge_regions(), max_nr_accesses / 10), doubled (at least 1)
  * while the regions exceed their maximum.
  */
-static void kd_merge_all(struct sim_kdamond *kd)
+SIM_TESTED_INLINE void kd_merge_all(struct sim_kdamond *kd)
 {
 	u64 limit = kd->frames / DAMON_MIN_REGIONS;
 	u32 thres = 0, age = 1, i;
@@ -238,7 +194,7 @@ static void kd_merge_all(struct sim_kdamond *kd)
  * Split each region in two at a random tenth (three pieces when the count
  * stalled below a third of the maximum), while below half the maximum.
  */
-static void kd_split(struct sim_kdamond *kd)
+SIM_TESTED_INLINE void kd_split(struct sim_kdamond *kd)
 {
 	u32 subs = 2, i, n = kd->nr, k, out;
 	struct kd_region *reg = kd->reg;
@@ -284,7 +240,8 @@ static void kd_split(struct sim_kdamond *kd)
  * age's log2 in seconds (counted as coldness for a region with no
  * accesses), equal weights, 0..99; the demotion scheme's is 99 less it.
  */
-static u32 kd_score(const struct sim_kdamond *kd, const struct kd_region *r)
+SIM_TESTED_INLINE u32
+kd_score(const struct sim_kdamond *kd, const struct kd_region *r)
 {
 	u64 aggr_ms = kd->sample_ns * DAMON_AGGR_SAMPLES / SIM_NS_PER_MS;
 	u64 age_s = r->age * aggr_ms / 1000;
@@ -302,7 +259,8 @@ static u32 kd_score(const struct sim_kdamond *kd, const struct kd_region *r)
 	return kd->promote ? hot : DAMON_MAX_SCORE - hot;
 }
 
-static int kd_eligible(const struct sim_kdamond *kd, const struct kd_region *r)
+SIM_TESTED_INLINE int
+kd_eligible(const struct sim_kdamond *kd, const struct kd_region *r)
 {
 	return kd->promote ? r->nr >= 1 : r->nr == 0;
 }
@@ -379,7 +337,7 @@ static void kd_region_done(struct sim *s, struct sim_kdamond *kd)
  * score's distance to the goal (10000), at least the minimum input; a
  * score of twice the goal or more drops it to the minimum.
  */
-static u64 damos_next(u64 last, u64 score)
+SIM_TESTED_INLINE u64 damos_next(u64 last, u64 score)
 {
 	const u64 goal = 10000, min_input = 10000;
 	u64 diff, comp;
@@ -402,7 +360,8 @@ static u64 damos_next(u64 last, u64 score)
  * bounds only when used, so it keeps growing while the goal is out of
  * reach, as DAMOS's does), at least one byte.
  */
-static u64 kd_quota(struct sim *s, struct sim_kdamond *kd, u64 metric)
+SIM_TESTED_INLINE u64
+kd_quota(struct sim *s, struct sim_kdamond *kd, u64 metric)
 {
 	u64 goal = kd->promote ? DAMON_USED_GOAL_BP : DAMON_FREE_GOAL_BP;
 	u64 bytes;
@@ -421,7 +380,7 @@ static u64 kd_quota(struct sim *s, struct sim_kdamond *kd, u64 metric)
  * Start applying the scheme: the quota for this second from the goal, and
  * the score that fits the eligible regions into it.
  */
-static void kd_apply_begin(struct sim *s, struct sim_kdamond *kd)
+SIM_TESTED_INLINE void kd_apply_begin(struct sim *s, struct sim_kdamond *kd)
 {
 	u64 present = s->fcap * s->upages, fr = fast_free_pages(s);
 	u64 hist[DAMON_MAX_SCORE + 1], total = 0, sum, metric, q;
@@ -467,7 +426,7 @@ static void kd_apply_begin(struct sim *s, struct sim_kdamond *kd)
  * its own time and stops once its clock passes the threads': the
  * application resumes there at its next event, the sampling after it.
  */
-static void kd_apply_some(struct sim *s, struct sim_kdamond *kd)
+SIM_TESTED_INLINE void kd_apply_some(struct sim *s, struct sim_kdamond *kd)
 {
 	while (kd->applying && !s->failed) {
 		if (kd->ap_f == kd->ap_e) {
@@ -504,7 +463,7 @@ static void kd_apply_some(struct sim *s, struct sim_kdamond *kd)
  * the sampling interval scaled by DAMON's feedback (up to x2 when too few
  * are seen, down to x1/2 when too many) within [5 ms, 10 s].
  */
-static void kd_tune(struct sim_kdamond *kd)
+SIM_TESTED_INLINE void kd_tune(struct sim_kdamond *kd)
 {
 	u64 events = 0, max = 0, target, score, bp;
 	u32 i;

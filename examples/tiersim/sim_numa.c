@@ -171,7 +171,7 @@ static void promote(struct sim *s, u64 u)
 }
 
 /* The hint fault's latency, and the page's new stamp or history. */
-static u64 fault_latency(struct sim *s, u64 u, int fast)
+SIM_TESTED_INLINE u64 fault_latency(struct sim *s, u64 u, int fast)
 {
 	u64 lat, fnow;
 

@@ -455,7 +455,7 @@ static const char *const str_keys[] = {
  * tables (a new one set_key() takes) gets the spare last bit rather than
  * reading past them.
  */
-static unsigned int key_index(const char *key)
+unsigned int key_index(const char *key)
 {
 	unsigned int k;
 
@@ -470,6 +470,8 @@ static unsigned int key_index(const char *key)
 
 _Static_assert(NR_NUM_KEYS + NR_STR_KEYS < 32,
 	       "a u32 holds a bit per key, and a spare one");
+
+const unsigned int policy_nr_keys = NR_NUM_KEYS + NR_STR_KEYS;
 
 /*
  * Keys that only a setting the spec lacks reads: the row would be the same

@@ -19,7 +19,7 @@
  * and it knows the slot, so no per-page slot index is needed.
  */
 /* --lru two-list: list @l of slots, head = most recently added. */
-static void lru_add(struct sim *s, int l, u64 sl)
+SIM_TESTED_INLINE void lru_add(struct sim *s, int l, u64 sl)
 {
 	s->lprev[sl] = NO_SLOT;
 	s->lnext[sl] = s->lhead[l];
@@ -31,7 +31,7 @@ static void lru_add(struct sim *s, int l, u64 sl)
 	s->lcount[l]++;
 }
 
-static void lru_del(struct sim *s, int l, u64 sl)
+SIM_TESTED_INLINE void lru_del(struct sim *s, int l, u64 sl)
 {
 	u64 p = s->lprev[sl], n = s->lnext[sl];
 
@@ -65,7 +65,7 @@ void slot_insert(struct sim *s, u64 u, u32 promo_ms)
 }
 
 /* Free slot @sl (its unit left the LRU when its demotion started). */
-static void slot_remove(struct sim *s, u64 sl)
+SIM_TESTED_INLINE void slot_remove(struct sim *s, u64 sl)
 {
 	s->fslot[sl] = NO_SLOT;
 	s->ffree[s->nffree++] = sl;
@@ -171,7 +171,7 @@ void wake_kswapd_unit(struct sim *s)
  * the whole TLB of every CPU running the process): the next access to
  * the folio fills its TLB entry again and sets the bit again.
  */
-static int page_referenced(struct sim *s, u64 u)
+SIM_TESTED_INLINE int page_referenced(struct sim *s, u64 u)
 {
 	int ref = !!(s->flags[u] & PF_YOUNG);
 
@@ -296,7 +296,7 @@ static int kswapd_ahead(const struct sim *s)
 	return s->reclaim_ns && s->kswapd_clock > s->now;
 }
 
-static u64 lru_pick(struct sim *s)
+SIM_TESTED_INLINE u64 lru_pick(struct sim *s)
 {
 	while (s->clock_tries) {
 		u64 sl;
@@ -339,7 +339,7 @@ static void demote_start(struct sim *s, u64 sl, u64 *clock)
 	media_traffic(s, 0, 1, s->ubytes);
 }
 
-static void demote(struct sim *s, u64 sl)
+SIM_TESTED_INLINE void demote(struct sim *s, u64 sl)
 {
 	s->inflight = sl;
 	demote_start(s, sl, &s->kswapd_clock);
@@ -450,7 +450,7 @@ static void kswapd_sleep(struct sim *s)
  * folio per 32 pages of target, 16 times the target in pages, each
  * counted whole towards nr_to_reclaim's test.
  */
-static u64 round_units(const struct sim *s, u64 pages)
+SIM_TESTED_INLINE u64 round_units(const struct sim *s, u64 pages)
 {
 	u64 per = (u64)s->K * ((1ULL << s->ushift) < KSWAPD_BATCH ?
 			       1ULL << s->ushift : KSWAPD_BATCH);
@@ -468,7 +468,7 @@ static u64 round_units(const struct sim *s, u64 pages)
  * pages are tiny (free pages at or below the high watermark, the inactive
  * list not low and not empty at this priority).
  */
-static void round_targets(struct sim *s)
+SIM_TESTED_INLINE void round_targets(struct sim *s)
 {
 	int low = inactive_low(s);
 	u64 pin = (s->lcount[0] * s->upages) >> s->kprio;
@@ -497,7 +497,7 @@ static void round_targets(struct sim *s)
 enum { KR_AGE, KR_SCAN, KR_CLOSE };
 
 /* A round begins: kswapd_age_node(). */
-static void round_begin(struct sim *s)
+SIM_TESTED_INLINE void round_begin(struct sim *s)
 {
 	s->kstep = KR_AGE;
 	s->kage = inactive_low(s) ? round_units(s, KSWAPD_BATCH) : 0;
@@ -512,7 +512,7 @@ static void round_begin(struct sim *s)
  * the round is over, or CLOCK_LATER when kswapd's clock passed the
  * task's.
  */
-static u64 round_pick(struct sim *s, u64 nr_to_reclaim)
+SIM_TESTED_INLINE u64 round_pick(struct sim *s, u64 nr_to_reclaim)
 {
 	const u64 batch = round_units(s, KSWAPD_BATCH);
 
