@@ -148,7 +148,7 @@ $(O)/tests/%: tests/%.c $(STATIC_LIB) \
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(PROG_CFLAGS) -Itests $(LDFLAGS) $< $(TEST_PRIV) \
-		$(STATIC_LIB) $(TEST_LIBS) -o $@
+		$(TEST_SIM) $(STATIC_LIB) $(TEST_LIBS) -o $@
 
 check: $(TEST_BINS)
 	@fail=0; for t in $(TEST_BINS) $(RT_TESTS); do \

@@ -64,20 +64,25 @@ RL_F_FUZZ	= $(RL_CFLAGS) -fsanitize=fuzzer,address,undefined \
 		  -fno-sanitize-recover=all
 
 RL_TEST_HDRS	:= $(wildcard tests/*.h tests/selftest/*.h)
+# The simulator without main.c, for tiersim's suites (TEST_SIM).
+RL_SIM_SRCS	:= $(filter-out %/main.c,$(wildcard examples/tiersim/*.c))
+RL_SIM_HDRS	:= $(wildcard examples/tiersim/*.h)
 STRESS_SRCS	:= $(wildcard tests/stress/*.c tests/stress/*.h)
 RL_TESTS	:= $(notdir $(TEST_BINS))
 RL_MT_TESTS	:= $(basename $(notdir \
 		   $(shell grep -l pthread_create $(TEST_SRCS) /dev/null)))
-# The suites that compile a program's sources in (tiersim's, the kernel
-# comparison's) test that program; the others, the library. The second
-# sanitizer compiler and coverage (of lib/) take the library's only: the
-# programs' suites added not one line or branch of lib/ to the coverage
-# (1305/1311 lines, 886/949 branches either way, December 2026), and each
-# compiles the simulator's 13,000 lines in: without them clang's sanitizer
-# build and run took 59 s less here, coverage 34 s less.
+# The suites of a program test that program: tiersim's include its
+# headers from examples/ and link its objects (RL_SIM_SRCS), the kernel
+# comparison's compiles its sources in. The others test the library. The
+# second sanitizer compiler and coverage (of lib/) take the library's only:
+# the programs' suites added not one line or branch of lib/ to the coverage
+# (1305/1311 lines, 886/949 branches either way, December 2026), and
+# without them clang's sanitizer build and run took 59 s less here,
+# coverage 34 s less (when each compiled the simulator's 13,000 lines in).
 RL_HASH		:= \#
-RL_SIM_TESTS	:= $(basename $(notdir $(shell \
-		   grep -l '^$(RL_HASH)include ".*\.c"' $(TEST_SRCS) /dev/null)))
+RL_SIM_TESTS	:= $(basename $(notdir $(shell grep -l \
+		   -e '^$(RL_HASH)include "\.\./examples/' \
+		   -e '^$(RL_HASH)include ".*\.c"' $(TEST_SRCS) /dev/null)))
 RL_LIB_TESTS	:= $(filter-out $(RL_SIM_TESTS),$(RL_TESTS))
 RL_FUZZ		:= $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 RL_ENV		:= ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1 \
@@ -86,8 +91,10 @@ RL_ENV		:= ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_re
 RL_VG		:= $(VALGRIND) -q --error-exitcode=99 --leak-check=full \
 		   --errors-for-leak-kinds=definite,indirect --fair-sched=yes
 
-# $(call RL_BUILD,dir,cc,flags-variable): lib/, the CMocka tests and the
-# stress program built into $(O)/dir, compiled and linked with the flags.
+# $(call RL_BUILD,dir,cc,flags-variable): lib/, the simulator's objects
+# (tiersim/libsim.a, which tiersim's suites link: TEST_SIM, set in
+# examples/tiersim/tiersim.mk), the CMocka tests and the stress program
+# built into $(O)/dir, compiled and linked with the flags.
 define RL_BUILD
 $(O)/$(1)/lib/%.o: lib/%.c $$(LIB_HDRS)
 	@mkdir -p $$(dir $$@)
@@ -99,11 +106,21 @@ $(O)/$(1)/libtierpol.a: $$(patsubst lib/%.c,$(O)/$(1)/lib/%.o,$$(LIB_SRCS))
 	$$(call msg,AR,$$@)
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 
+$(O)/$(1)/tiersim/%.o: examples/tiersim/%.c $$(RL_SIM_HDRS) $$(LIB_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) $$(BASE_CFLAGS) $$(CPPFLAGS) $$($(3)) -c $$< -o $$@
+
+$(O)/$(1)/tiersim/libsim.a: \
+		$$(patsubst examples/tiersim/%.c,$(O)/$(1)/tiersim/%.o,$$(RL_SIM_SRCS))
+	$$(call msg,AR,$$@)
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+
 $(O)/$(1)/tests/%: tests/%.c $(O)/$(1)/libtierpol.a $$(RL_TEST_HDRS) | cmocka
 	@mkdir -p $$(dir $$@)
 	$$(call msg,CC,$$@)
 	$$(Q)$(2) $$(BASE_CFLAGS) -Itests $$(CPPFLAGS) $$($(3)) $$< \
-		$(O)/$(1)/libtierpol.a $$(TEST_LIBS) -o $$@
+		$$(TEST_SIM) $(O)/$(1)/libtierpol.a $$(TEST_LIBS) -o $$@
 
 $(O)/$(1)/stress: $$(STRESS_SRCS) $(O)/$(1)/libtierpol.a
 	$$(call msg,CC,$$@)
@@ -124,8 +141,8 @@ $(O)/fuzz/bin/%: tests/fuzz/%.c $(O)/fuzz/libtierpol.a $(wildcard tests/fuzz/*.h
 	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(CPPFLAGS) $(RL_F_FUZZ) $< \
 		$(O)/fuzz/libtierpol.a -o $@
 
-# The trace fuzzer compiles the simulator's sources in (the tests that do
-# are in examples/tiersim/tiersim.mk).
+# The trace fuzzer compiles the simulator's sources in (tiersim's suites
+# link its objects: examples/tiersim/tiersim.mk).
 $(O)/fuzz/bin/fuzz_trace: $(wildcard examples/tiersim/*.c examples/tiersim/*.h)
 
 # $(call RL_RUN,binaries[,wrapper]): run each binary (behind the wrapper),

@@ -7,11 +7,12 @@
  * test_tiersim_kswapd.c, the workload generators and the trace readers in
  * test_tiersim_wl.c.
  *
- * The simulator's sources are compiled into this test (all but the command
- * line, cli.h's files, and results.c), so the builds of the tests cover
- * them too: gcc's ASan and UBSan, valgrind, TP_DEBUG, 32-bit.
+ * It links the simulator's objects (examples/tiersim/tiersim.mk), which
+ * each build of the tests compiles with its own flags, so those builds
+ * cover them too: gcc's ASan and UBSan, valgrind, TP_DEBUG, 32-bit.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,23 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
-#include "../examples/tiersim/sim_cfg.c"
-#include "../examples/tiersim/sim_src.c"
-#include "../examples/tiersim/sim_reclaim.c"
-#include "../examples/tiersim/sim_numa.c"
-#include "../examples/tiersim/sim_mem.c"
-#include "../examples/tiersim/sim_kthread.c"
-#include "../examples/tiersim/sim_damon.c"
-#include "../examples/tiersim/sim_setup.c"
-#include "../examples/tiersim/sim.c"
-#include "../examples/tiersim/sim_preset.c"
-#include "../examples/tiersim/sim_policy.c"
-#include "../examples/tiersim/sim_policy_check.c"
-#include "../examples/tiersim/svg.c"
-#include "../examples/tiersim/out.c"
+#include "../examples/tiersim/sim_int.h"
+#include "../examples/tiersim/out.h"
 #include "tiersim_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */

@@ -6,8 +6,7 @@
  * quota and the fast node's watermarks, the spec's refusals, and an end-to-end
  * run checked against the model's invariants.
  *
- * The simulator's sources are compiled into this test, as in
- * test_tiersim.c.
+ * It links the simulator's objects, as test_tiersim.c does.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -20,23 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
-#include "../examples/tiersim/sim_cfg.c"
-#include "../examples/tiersim/sim_src.c"
-#include "../examples/tiersim/sim_reclaim.c"
-#include "../examples/tiersim/sim_numa.c"
-#include "../examples/tiersim/sim_mem.c"
-#include "../examples/tiersim/sim_kthread.c"
-#include "../examples/tiersim/sim_damon.c"
-#include "../examples/tiersim/sim_setup.c"
-#include "../examples/tiersim/sim.c"
-#include "../examples/tiersim/sim_preset.c"
-#include "../examples/tiersim/sim_policy.c"
-#include "../examples/tiersim/sim_policy_check.c"
-#include "../examples/tiersim/svg.c"
-#include "../examples/tiersim/out.c"
+#include "../examples/tiersim/sim_int.h"
+#include "../examples/tiersim/sim_damon.h"
 #include "tiersim_test.h"
 
 /* ---- regions ------------------------------------------------------------- */

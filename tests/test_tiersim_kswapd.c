@@ -7,9 +7,9 @@
  * active list's aging around each round, and the TLB flush of its look at
  * a young 2 MiB folio.
  *
- * The simulator's sources are compiled into this test (all but the command
- * line, cli.h's files, and results.c), so the builds of the tests cover
- * them too: gcc's ASan and UBSan, valgrind, TP_DEBUG, 32-bit.
+ * It links the simulator's objects (examples/tiersim/tiersim.mk), which
+ * each build of the tests compiles with its own flags, so those builds
+ * cover them too: gcc's ASan and UBSan, valgrind, TP_DEBUG, 32-bit.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -22,23 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
-#include "../examples/tiersim/sim_cfg.c"
-#include "../examples/tiersim/sim_src.c"
-#include "../examples/tiersim/sim_reclaim.c"
-#include "../examples/tiersim/sim_numa.c"
-#include "../examples/tiersim/sim_mem.c"
-#include "../examples/tiersim/sim_kthread.c"
-#include "../examples/tiersim/sim_damon.c"
-#include "../examples/tiersim/sim_setup.c"
-#include "../examples/tiersim/sim.c"
-#include "../examples/tiersim/sim_preset.c"
-#include "../examples/tiersim/sim_policy.c"
-#include "../examples/tiersim/sim_policy_check.c"
-#include "../examples/tiersim/svg.c"
-#include "../examples/tiersim/out.c"
+#include "../examples/tiersim/sim_int.h"
 #include "tiersim_test.h"
 
 /* ---- kswapd -------------------------------------------------------------- */

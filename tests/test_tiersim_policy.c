@@ -5,7 +5,8 @@
  * bit for "given twice". tests/tiersim_cli.sh runs the program itself
  * (exit status, exact messages); these check the parser.
  *
- * The program's sources but main.c, suite.c and results.c are compiled in.
+ * It links the program's objects, main.c's excepted, as test_tiersim.c
+ * does.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -18,30 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
-#include "../examples/tiersim/sim_cfg.c"
-#include "../examples/tiersim/sim_src.c"
-#include "../examples/tiersim/sim_reclaim.c"
-#include "../examples/tiersim/sim_numa.c"
-#include "../examples/tiersim/sim_mem.c"
-#include "../examples/tiersim/sim_kthread.c"
-#include "../examples/tiersim/sim_damon.c"
-#include "../examples/tiersim/sim_setup.c"
-#include "../examples/tiersim/sim.c"
-#include "../examples/tiersim/sim_preset.c"
-#include "../examples/tiersim/sim_policy.c"
-#include "../examples/tiersim/sim_policy_check.c"
-#include "../examples/tiersim/svg.c"
-#include "../examples/tiersim/out.c"
-#include "../examples/tiersim/plot.c"
-#include "../examples/tiersim/opts.c"
-#include "../examples/tiersim/parse.c"
-#include "../examples/tiersim/help.c"
-#include "../examples/tiersim/set.c"
-#include "../examples/tiersim/warn.c"
-#include "../examples/tiersim/progress.c"
+#include "../examples/tiersim/sim_int.h"
 #include "tiersim_test.h"
 
 /* ---- policy keys ------------------------------------------------------------ */
@@ -394,11 +372,11 @@ static void test_policy_key_bits(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		j = key_index(keys[i]);
-		assert_true(j < NR_NUM_KEYS + NR_STR_KEYS);
+		assert_true(j < policy_nr_keys);
 		assert_false(seen & 1U << j);
 		seen |= 1U << j;
 	}
-	assert_int_equal(key_index("no-such-key"), NR_NUM_KEYS + NR_STR_KEYS);
+	assert_int_equal(key_index("no-such-key"), policy_nr_keys);
 }
 
 int main(void)

@@ -5,8 +5,7 @@
  * up for them, the placement map of a small pmbench run, the goal against
  * the run's length and the seed, and the 2022 ladder's steps.
  *
- * The simulator's sources are compiled into this test, as in
- * test_tiersim.c.
+ * It links the simulator's objects, as test_tiersim.c does.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -19,27 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
-#include "../examples/tiersim/sim_cfg.c"
-#include "../examples/tiersim/sim_src.c"
-#include "../examples/tiersim/sim_reclaim.c"
-#include "../examples/tiersim/sim_numa.c"
-#include "../examples/tiersim/sim_mem.c"
-#include "../examples/tiersim/sim_kthread.c"
-#include "../examples/tiersim/sim_damon.c"
-#include "../examples/tiersim/sim_setup.c"
-#include "../examples/tiersim/sim.c"
-#include "../examples/tiersim/sim_preset.c"
-#include "../examples/tiersim/sim_policy.c"
-#include "../examples/tiersim/sim_policy_check.c"
-#include "../examples/tiersim/svg.c"
-#include "../examples/tiersim/out.c"
-#include "../examples/tiersim/results.c"
-#include "../examples/tiersim/results61.c"
-#include "../examples/tiersim/results_anchors.c"
-#include "../examples/tiersim/results_len.c"
+#include "../examples/tiersim/sim_int.h"
+#include "../examples/tiersim/results.h"
 #include "tiersim_test.h"
 
 /* ---- the results page's goal table ------------------------------------------ */

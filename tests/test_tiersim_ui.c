@@ -7,9 +7,11 @@
  * runs the program itself (exit status, exact messages); these check the
  * parts.
  *
- * The program's sources but main.c, suite.c and results.c are compiled in.
+ * It links the program's objects, main.c's excepted, as test_tiersim.c
+ * does.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,30 +22,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
-#include "../examples/tiersim/sim_cfg.c"
-#include "../examples/tiersim/sim_src.c"
-#include "../examples/tiersim/sim_reclaim.c"
-#include "../examples/tiersim/sim_numa.c"
-#include "../examples/tiersim/sim_mem.c"
-#include "../examples/tiersim/sim_kthread.c"
-#include "../examples/tiersim/sim_damon.c"
-#include "../examples/tiersim/sim_setup.c"
-#include "../examples/tiersim/sim.c"
-#include "../examples/tiersim/sim_preset.c"
-#include "../examples/tiersim/sim_policy.c"
-#include "../examples/tiersim/sim_policy_check.c"
-#include "../examples/tiersim/svg.c"
-#include "../examples/tiersim/out.c"
-#include "../examples/tiersim/plot.c"
-#include "../examples/tiersim/opts.c"
-#include "../examples/tiersim/parse.c"
-#include "../examples/tiersim/help.c"
-#include "../examples/tiersim/set.c"
-#include "../examples/tiersim/warn.c"
-#include "../examples/tiersim/progress.c"
+#include "../examples/tiersim/cli.h"
+#include "../examples/tiersim/plot_int.h"
+#include "../examples/tiersim/sim_int.h"
+#include "../examples/tiersim/svg.h"
 #include "tiersim_test.h"
 
 /* ---- the option table ------------------------------------------------------ */

@@ -4,11 +4,12 @@
  * lackey's and tiersim's formats) and the workload generators
  * (determinism, shapes, threads, bad parameters).
  *
- * The generators' and the trace reader's sources are compiled in, so every
- * build of the tests covers them, sanitizers included.
+ * It links the generators' and the trace reader's objects, which every
+ * build of the tests compiles, sanitizers included.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,13 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../examples/tiersim/wl.c"
-#include "../examples/tiersim/wl_gen.c"
-#include "../examples/tiersim/trace.c"
 #include "../examples/tiersim/sim.h"
+#include "../examples/tiersim/trace.h"
+#include "../examples/tiersim/wl.h"
 #include "tiersim_tmp.h"
 
 /* ---- traces ---------------------------------------------------------------- */

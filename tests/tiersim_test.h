@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Helpers of the tiersim tests (test_tiersim.c, test_tiersim61.c,
- * test_tiersim_damon.c, ...), which compile the simulator's sources in: a
- * small synthetic machine, a policy that must be accepted, the accounting
- * every run keeps, a machine with every page allocated by hand, a set's
- * JSON.
- * Include after cmocka.h and the simulator's sources.
+ * test_tiersim_damon.c, ...), which link the simulator's objects: a small
+ * synthetic machine, a policy that must be accepted, the accounting every
+ * run keeps, a machine with every page allocated by hand, a set's JSON.
+ * Include after cmocka.h.
  */
 #ifndef TP_TIERSIM_TEST_H
 #define TP_TIERSIM_TEST_H
+
+#include "../examples/tiersim/out.h"
+#include "../examples/tiersim/sim_int.h"
 
 struct setup {
 	struct wl_params wp;

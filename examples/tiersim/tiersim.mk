@@ -17,9 +17,10 @@
 # RUN_JOBS policies are simulated in parallel (default: online CPUs).
 # examples/tiersim/wl.[ch], the workload generators, need only libc and
 # libm, so the ground-truth harness can compile them a second time.
-# The tests/test_tiersim*.c compile the simulator's sources in, so the
-# builds of the tests cover them (ASan and UBSan with gcc, valgrind,
-# TP_DEBUG, 32-bit; not coverage, which is of lib/); they need libm.
+# The tests/test_tiersim*.c link the simulator's objects, compiled in each
+# build of the tests with its flags, so those builds cover them (ASan and
+# UBSan with gcc, valgrind, TP_DEBUG, 32-bit; not coverage, which is of
+# lib/); they need libm.
 
 TIERSIM		:= $(O)/examples/tiersim
 TIERSIM_SRCS	:= $(wildcard examples/tiersim/*.c)
@@ -40,12 +41,21 @@ $(TIERSIM): $(TIERSIM_OBJS) $(STATIC_LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $(TIERSIM_OBJS) $(STATIC_LIB) -lm -lpthread -o $@
 
-# Every tests/test_tiersim*.c compiles the simulator's sources in, in each
-# build of the tests (the reliability builds' directories included).
+# The simulator without its main(), for the tests: tiersim's own objects
+# here, each reliability build's compiled once with its compiler and flags
+# (tests/reliability.mk's RL_BUILD). Every tests/test_tiersim*.c includes
+# the simulator's headers and links the archive of its build (TEST_SIM).
+TIERSIM_LIB	:= $(O)/tiersim/libsim.a
 TIERSIM_TESTS	:= $(notdir $(basename $(wildcard tests/test_tiersim*.c)))
+
+$(TIERSIM_LIB): $(filter-out %/main.o,$(TIERSIM_OBJS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 $(foreach d,$(O) $(addprefix $(O)/,$(addprefix asan-,$(SAN_CCS)) tsan debug cov),\
 	$(foreach t,$(TIERSIM_TESTS),\
-		$(eval $(d)/tests/$(t): $(TIERSIM_SRCS) $(TIERSIM_HDRS))))
+		$(eval $(d)/tests/$(t): TEST_SIM := $(d)/tiersim/libsim.a)\
+		$(eval $(d)/tests/$(t): $(d)/tiersim/libsim.a $(TIERSIM_HDRS))))
 
 tiersim: $(TIERSIM)
 
