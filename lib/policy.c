@@ -274,7 +274,5 @@ void tp_node_reset(struct tp_node *node, u64 now)
 {
 	TP_ASSERT(node);
 	__tp_thresh_forget(&node->th);
-	tp_atomic64_set(&node->th.base, tp_atomic64_read(&node->cand));
-	/* After the baseline: a closer that takes this period judges from it. */
-	tp_atomic64_set_release(&node->th.start, now);
+	__tp_thresh_rearm(&node->th, tp_atomic64_read(&node->cand), now);
 }

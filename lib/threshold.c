@@ -254,16 +254,8 @@ void tp_thresh_reset(struct tp_thresh *t, bool rearm, u64 nr_cand, u64 now)
 	TP_ASSERT(t);
 	/* The bypass path calls this per fault: avoid dirtying the line. */
 	__tp_thresh_forget(&t->st);
-	if (rearm) {
-		tp_atomic64_set(&t->st.base, nr_cand);
-		/*
-		 * Release: a closer whose cmpxchg of the start reads this
-		 * store (fully ordered, so an acquire) then reads this
-		 * baseline, not the one before (tests/model/thresh.pml,
-		 * mutant 2, is these two stores in the other order).
-		 */
-		tp_atomic64_set_release(&t->st.start, now);
-	}
+	if (rearm)
+		__tp_thresh_rearm(&t->st, nr_cand, now);
 }
 
 u64 tp_thresh_get(const struct tp_thresh *t)

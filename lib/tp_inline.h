@@ -225,6 +225,19 @@ static inline void __tp_thresh_forget(struct tp_thresh_state *st)
 		tp_atomic64_set(&st->th, 0);
 }
 
+/*
+ * Restart the period at @now with the baseline @nr_cand. The start is a
+ * store-release after the baseline: a closer whose cmpxchg of the start
+ * reads it (fully ordered, so an acquire) then reads this baseline, not
+ * the one before (tests/model/thresh.pml, mutant 2, is the other order).
+ */
+static inline void __tp_thresh_rearm(struct tp_thresh_state *st, u64 nr_cand,
+				     u64 now)
+{
+	tp_atomic64_set(&st->base, nr_cand);
+	tp_atomic64_set_release(&st->start, now);
+}
+
 /* One copy of a controller's settings, inside a latch read section. */
 static inline void __tp_thresh_set_read(struct tp_thresh_set *d,
 					const struct tp_thresh_set *c)

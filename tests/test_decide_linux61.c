@@ -102,11 +102,18 @@ static bool m61_rate_limited(struct m61 *m, unsigned int now,
 	return m->cand - m->nbp_rl_nr_cand >= rate_limit;
 }
 
+/* pgdat_free_space_enough()'s margin above the promo watermark. */
+static unsigned long m61_enough(const struct tp_node_mem *mem)
+{
+	unsigned long sixteenth = (unsigned long)(mem->present >> 4);
+
+	return M61_GIB_PAGES > sixteenth ? M61_GIB_PAGES : sixteenth;
+}
+
 static int m61_decide(struct m61 *m, const struct tp_node_mem *mem,
 		      unsigned int now, unsigned int latency, unsigned long nr)
 {
-	unsigned long enough = M61_GIB_PAGES > mem->present >> 4 ?
-			       M61_GIB_PAGES : mem->present >> 4;
+	unsigned long enough = m61_enough(mem);
 	unsigned long rate_limit = (unsigned long)m->rate_limit_mbps << 8;
 	bool room = mem->free > mem->wmark_high + nr;
 	unsigned int th;
@@ -127,8 +134,7 @@ static int m61_decide(struct m61 *m, const struct tp_node_mem *mem,
 /* The target node's memory: around both edges, or plenty, or tight. */
 static void pick_mem(struct tp_node_mem *mem, unsigned long nr)
 {
-	unsigned long enough = M61_GIB_PAGES > mem->present >> 4 ?
-			       M61_GIB_PAGES : mem->present >> 4;
+	unsigned long enough = m61_enough(mem);
 
 	switch (rnd_range(0, 5)) {
 	case 0:		/* the free-space bypass's edge */

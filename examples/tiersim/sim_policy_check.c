@@ -118,27 +118,16 @@ int sim_policy_unchanged(const struct sim_policy *p, const struct sim_policy *b,
 	return 0;
 }
 
-/* The hot-threshold faults, freq and window @p reads (0: the default). */
-static void read_as(const struct sim_policy *p, u64 *faults, u32 *freq,
-		    u32 *window)
-{
-	struct tp_hot_cfg hc;
-
-	sim_hot_cfg(p, &hc);
-	*faults = p->cfg.hot_threshold_faults ? p->cfg.hot_threshold_faults :
-		  TP_DEFAULT_HOT_THRESHOLD_FAULTS;
-	*freq = hc.freq_threshold ? hc.freq_threshold : TP_HOT_DEFAULT_FREQ;
-	*window = hc.window_ms ? hc.window_ms : TP_HOT_DEFAULT_WINDOW_MS;
-}
-
 int sim_policy_same(const struct sim_policy *a, const struct sim_policy *b)
 {
 	const struct tp_policy_cfg *x = &a->cfg, *y = &b->cfg;
-	u64 fa, fb;
-	u32 qa, qb, wa, wb;
+	static const char *const as_read[] = { "hot-faults", "freq", "window" };
+	unsigned int i;
 
-	read_as(a, &fa, &qa, &wa);
-	read_as(b, &fb, &qb, &wb);
+	/* The fields whose 0 reads as a default, as the run reads them. */
+	for (i = 0; i < sizeof(as_read) / sizeof(as_read[0]); i++)
+		if (key_value(a, a, as_read[i]) != key_value(b, b, as_read[i]))
+			return 0;
 	/* Field by field: the structures' padding is not compared. */
 	return a->oracle == b->oracle && a->demote == b->demote &&
 	       a->lat_src == b->lat_src && a->vma_filter == b->vma_filter &&
@@ -150,7 +139,7 @@ int sim_policy_same(const struct sim_policy *a, const struct sim_policy *b)
 	       a->goal.rate_max == b->goal.rate_max &&
 	       a->goal.out == b->goal.out &&
 	       a->hot.record == b->hot.record &&
-	       a->hot.sources == b->hot.sources && qa == qb && wa == wb &&
+	       a->hot.sources == b->hot.sources &&
 	       a->hot.abit_ms == b->hot.abit_ms &&
 	       a->hot.room == b->hot.room &&
 	       a->hot.promo_max == b->hot.promo_max &&
@@ -166,7 +155,7 @@ int sim_policy_same(const struct sim_policy *a, const struct sim_policy *b)
 	       x->limiter_variant == y->limiter_variant &&
 	       x->wmark_variant == y->wmark_variant &&
 	       x->cand_batch == y->cand_batch &&
-	       x->burst_pages == y->burst_pages && fa == fb;
+	       x->burst_pages == y->burst_pages;
 }
 
 /*
